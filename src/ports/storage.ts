@@ -1,0 +1,95 @@
+/**
+ * The storage port: the one seam between the pure core and where state lives.
+ *
+ * It is a small transactional document store. A collection holds JSON-serialisable values by
+ * id; each value may sit in any number of named secondary indexes under a string key given at
+ * `put` time. Indexes are ordered by `(key, id)` in plain string order, which is all the core
+ * needs for marker paging, prefix counts and subtree searches; keys come from the core already
+ * encoded, so an adapter never interprets them.
+ *
+ * Every command runs inside one {@link Storage.transaction}: its writes land together or not at
+ * all, and concurrent transactions behave as if run one after another (serializable). An adapter
+ * for a real database keeps those two promises with its own transactions, retrying
+ * serialization failures.
+ *
+ * @category Ports
+ */
+export interface Storage {
+  /**
+   * Runs `work` in a transaction. When the promise `work` returns resolves, its writes are
+   * committed; when it rejects, none of them is, and the rejection is passed on.
+   */
+  transaction<T>(work: (tx: StorageTransaction) => Promise<T>): Promise<T>;
+}
+
+/**
+ * Where an index entry sits: its key and the id of its value.
+ *
+ * @category Ports
+ */
+export interface IndexPosition {
+  /** The index key. */
+  readonly key: string;
+  /** The id of the value, which breaks ties between equal keys. */
+  readonly id: string;
+}
+
+/**
+ * An entry returned by {@link StorageTransaction.range}.
+ *
+ * @category Ports
+ */
+export interface StoredEntry extends IndexPosition {
+  /** The stored value, as it was put. */
+  readonly value: unknown;
+}
+
+/**
+ * Which entries of an index {@link StorageTransaction.range} returns.
+ *
+ * @category Ports
+ */
+export interface RangeQuery {
+  /** Only entries whose key starts with this string. @defaultValue '' (all) */
+  readonly prefix?: string;
+  /** Only entries strictly after this position in the direction of travel (marker paging). */
+  readonly after?: IndexPosition;
+  /** Entries to skip first (offset paging). @defaultValue 0 */
+  readonly offset?: number;
+  /** The most entries to return. @defaultValue unlimited */
+  readonly limit?: number;
+  /** `'asc'`: by ascending `(key, id)`; `'desc'`: descending. @defaultValue 'asc' */
+  readonly direction?: 'asc' | 'desc';
+}
+
+/**
+ * The index keys of a value: index name to key. An index left out (or `undefined`) does not
+ * hold the value, which makes partial indexes (e.g. only ACTIVE transfer requests) cheap.
+ *
+ * @category Ports
+ */
+export type IndexKeys = Readonly<Record<string, string | undefined>>;
+
+/**
+ * The operations available inside a transaction. Every method may reject; the core treats a
+ * rejection as a storage failure (500 `storage_failure`) and the transaction is rolled back.
+ *
+ * Values handed to `put` are frozen plain data and must not be changed by the adapter; values
+ * read back must not be changed by the caller (an adapter may hand out the stored object).
+ *
+ * @category Ports
+ */
+export interface StorageTransaction {
+  /** The value stored under `id`, or `undefined`. */
+  get(collection: string, id: string): Promise<unknown>;
+  /** Stores `value` under `id`, replacing any previous value and all of its index entries. */
+  put(collection: string, id: string, value: unknown, keys: IndexKeys): Promise<void>;
+  /** Removes the value and its index entries; `false` when there was none. */
+  delete(collection: string, id: string): Promise<boolean>;
+  /** Entries of one index in `(key, id)` order, as the query says. Cost: O(log n + returned). */
+  range(collection: string, index: string, query?: RangeQuery): Promise<readonly StoredEntry[]>;
+  /** How many entries of one index have keys starting with `prefix`. Cost: O(log n). */
+  count(collection: string, index: string, prefix?: string): Promise<number>;
+  /** Values of a collection in id order, a page at a time (`after` = last id seen): for snapshots. */
+  scan(collection: string, after: string | undefined, limit: number): Promise<readonly { id: string; value: unknown }[]>;
+}
