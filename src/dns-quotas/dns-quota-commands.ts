@@ -1,0 +1,168 @@
+import { err, ok, type Result, type ResultAsync } from 'neverthrow';
+import type { Storage } from '../ports/storage.js';
+import { ApiError } from '../shared/api-error.js';
+import { fromSafePromise, runInTransaction } from '../shared/command.js';
+import { forbidden, resolveCaller, type Caller } from '../shared/context.js';
+import { isProjectId } from '../quotas/project-id.js';
+import {
+  DNS_QUOTAS_COLLECTION,
+  MAX_HARD_LIMIT,
+  ZONE_QUOTA_RESOURCES,
+  effectiveZoneQuotas,
+  isZoneQuotaResource,
+  readZoneQuotas,
+  storedOverrides,
+  type ZoneQuotaLimits,
+} from './zone-quotas.js';
+
+/**
+ * What the DNS quota commands need from the DNS service.
+ *
+ * @category Quotas
+ */
+export interface DnsQuotaDeps {
+  /** Where the per-project overrides live (collection `'dns.quotas'`). */
+  storage: Storage;
+  /** The status of a policy refusal: 401 as the spec says, 403 as the real service. */
+  forbiddenStatus: 401 | 403;
+  /** The limits of a project without overrides. */
+  defaults: ZoneQuotaLimits;
+}
+
+/** A path project id the service cannot store or echo. @internal */
+const invalidProjectId = (): ApiError =>
+  new ApiError(400, 'invalid_object', 'Provided object is not valid. Got a ValueError error with message Invalid project ID');
+
+/** A body field rejected the way the real service's quota object rejects it (plain invalid_object). @internal */
+const invalidQuota = (detail: string): ApiError =>
+  new ApiError(400, 'invalid_object', `Provided object is not valid. Got a ValueError error with message ${detail}`);
+
+/** A project-less token changing quotas without all-projects (the real PATCH's own message). @internal */
+const patchNeedsAllProjects = (): ApiError =>
+  new ApiError(401, 'missing_project_id', 'The all-projects flag must be used when using non-project scoped tokens.');
+
+/**
+ * Legacy-mode policy (reference §11): `get_quotas` is admin or owner, `set_quota` and
+ * `reset_quotas` admin only; then, for any of them, another project than the caller's (after sudo)
+ * needs all-projects, because the real service's central checks that after the policy.
+ */
+function authorize(
+  caller: Caller,
+  rule: 'get_quotas' | 'set_quota' | 'reset_quotas',
+  projectId: string,
+  status: 401 | 403,
+): Result<void, ApiError> {
+  const owner = caller.projectId === projectId;
+  const allowed = rule === 'get_quotas' ? caller.isAdmin || owner : caller.isAdmin;
+  if (!allowed || (!owner && !caller.allProjects)) return err(forbidden(status, rule));
+  return ok(undefined);
+}
+
+const begin = (deps: DnsQuotaDeps, ctx: unknown, projectId: unknown): Result<{ caller: Caller; projectId: string }, ApiError> =>
+  resolveCaller(ctx, deps.forbiddenStatus).andThen((caller) =>
+    isProjectId(projectId) ? ok({ caller, projectId }) : err(invalidProjectId()),
+  );
+
+/** Parses the flat PATCH body: every key a resource, every value an integer in -1..2147483647. */
+function parseQuotaPatch(body: unknown): Result<Partial<ZoneQuotaLimits>, ApiError> {
+  if (body === undefined || body === null) return err(new ApiError(400, 'empty_request_body', 'Request Body is empty'));
+  if (typeof body !== 'object' || Array.isArray(body)) return err(invalidQuota('the body must be an object of resource limits'));
+  const proto: unknown = Object.getPrototypeOf(body);
+  if (proto !== Object.prototype && proto !== null) return err(invalidQuota('the body must be an object of resource limits'));
+  const patch: Partial<ZoneQuotaLimits> = {};
+  for (const key of Object.keys(body)) {
+    if (!isZoneQuotaResource(key)) return err(invalidQuota(`Field value ${key} is invalid`));
+    const value: unknown = (body as Record<string, unknown>)[key];
+    if (typeof value !== 'number' || !Number.isInteger(value)) {
+      return err(invalidQuota('Value must be an integer for field hard_limit'));
+    }
+    if (value < -1) return err(invalidQuota('Value must be >= -1 for field hard_limit'));
+    if (value > MAX_HARD_LIMIT) return err(invalidQuota(`Value must be <= ${MAX_HARD_LIMIT} for field hard_limit`));
+    patch[key] = value === 0 ? 0 : value; // -0 becomes 0: JSON and the real service know no -0
+  }
+  return ok(patch);
+}
+
+/**
+ * Reads a project's effective DNS quotas (`GET /v2/quotas/{project}`).
+ *
+ * @param deps - storage, refusal status and defaults of the DNS service
+ * @param ctx - the caller ({@link RequestContext})
+ * @param projectId - the project to read; the caller's own, or any with admin + all-projects (or sudo)
+ * @returns the full effective map `{ zones, zone_recordsets, zone_records, recordset_records,
+ *   api_export_size }`; 401 `authentication_required`, 401/403 `forbidden`, 400 `invalid_object`
+ *   for an unusable project id, 500 `storage_failure`
+ * @category Quotas
+ */
+export function getDnsQuotas(deps: DnsQuotaDeps, ctx: unknown, projectId: unknown): ResultAsync<ZoneQuotaLimits, ApiError> {
+  return fromSafePromise(Promise.resolve().then(() => begin(deps, ctx, projectId))).andThen((req) =>
+    runInTransaction(deps.storage, async ({ tx }) => {
+      const allowed = authorize(req.caller, 'get_quotas', req.projectId, deps.forbiddenStatus);
+      if (allowed.isErr()) return err(allowed.error);
+      return ok(await readZoneQuotas(tx, req.projectId, deps.defaults));
+    }),
+  );
+}
+
+/**
+ * Changes some of a project's DNS quotas (`PATCH /v2/quotas/{project}`); resources left out keep
+ * their current value.
+ *
+ * @param deps - storage, refusal status and defaults of the DNS service
+ * @param ctx - the caller; must be admin, and use all-projects (or sudo) for another project
+ * @param projectId - the project to change
+ * @param body - flat `{ zones?: n, zone_recordsets?: n, ... }`, each an integer from -1 to 2147483647
+ * @returns the full effective map after the change; 400 `empty_request_body` / `invalid_object`,
+ *   401 `missing_project_id` for a project-less token without all-projects, 401/403 `forbidden`,
+ *   500 `storage_failure`
+ * @category Quotas
+ */
+export function setDnsQuotas(
+  deps: DnsQuotaDeps,
+  ctx: unknown,
+  projectId: unknown,
+  body: unknown,
+): ResultAsync<ZoneQuotaLimits, ApiError> {
+  // The real service parses the body before it looks at the token's project or the policy.
+  const checked = (): Result<{ caller: Caller; projectId: string; patch: Partial<ZoneQuotaLimits> }, ApiError> =>
+    begin(deps, ctx, projectId).andThen((req) =>
+      parseQuotaPatch(body).andThen((patch) => {
+        if (req.caller.projectId === null && !req.caller.allProjects) return err(patchNeedsAllProjects());
+        return authorize(req.caller, 'set_quota', req.projectId, deps.forbiddenStatus).map(() => ({ ...req, patch }));
+      }),
+    );
+  return fromSafePromise(Promise.resolve().then(checked)).andThen((req) =>
+    runInTransaction(deps.storage, async ({ tx }) => {
+      const before = storedOverrides(await tx.get(DNS_QUOTAS_COLLECTION, req.projectId));
+      const merged: Partial<ZoneQuotaLimits> = {};
+      for (const resource of ZONE_QUOTA_RESOURCES) {
+        const value = req.patch[resource] ?? before[resource];
+        if (value !== undefined) merged[resource] = value;
+      }
+      await tx.put(DNS_QUOTAS_COLLECTION, req.projectId, Object.freeze(merged), {});
+      return ok(effectiveZoneQuotas(deps.defaults, merged));
+    }),
+  );
+}
+
+/**
+ * Removes a project's DNS quota overrides (`DELETE /v2/quotas/{project}`), so the defaults apply
+ * again; succeeds also when there were none, as the real service does.
+ *
+ * @param deps - storage, refusal status and defaults of the DNS service
+ * @param ctx - the caller; must be admin, and use all-projects (or sudo) for another project
+ * @param projectId - the project to reset
+ * @returns nothing (the real service's 204); 401 `authentication_required`, 401/403 `forbidden`,
+ *   400 `invalid_object` for an unusable project id, 500 `storage_failure`
+ * @category Quotas
+ */
+export function resetDnsQuotas(deps: DnsQuotaDeps, ctx: unknown, projectId: unknown): ResultAsync<void, ApiError> {
+  return fromSafePromise(Promise.resolve().then(() => begin(deps, ctx, projectId))).andThen((req) =>
+    runInTransaction(deps.storage, async ({ tx }) => {
+      const allowed = authorize(req.caller, 'reset_quotas', req.projectId, deps.forbiddenStatus);
+      if (allowed.isErr()) return err(allowed.error);
+      await tx.delete(DNS_QUOTAS_COLLECTION, req.projectId);
+      return ok(undefined);
+    }),
+  );
+}
