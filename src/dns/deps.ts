@@ -1,0 +1,58 @@
+import type { Storage } from '../ports/storage.js';
+import type { ForbiddenStatus } from '../shared/context.js';
+import type { EventBus } from '../shared/events.js';
+import type { TaskRunner } from '../shared/tasks.js';
+import type { ZoneLimits } from '../zones/zone-input.js';
+import type { ZoneQuotaLimits } from '../dns-quotas/index.js';
+import type { ZoneBody } from '../zones/zone.js';
+
+/**
+ * A pool of nameservers zones are served from.
+ *
+ * @category Zones
+ */
+export interface PoolConfig {
+  /** The pool's UUID (a zone's `pool_id`). */
+  readonly id: string;
+  /** A name for people. */
+  readonly name?: string;
+  /** The pool's NS records, in creation order: the first one is the SOA's MNAME. */
+  readonly nameservers: readonly { readonly hostname: string; readonly priority: number }[];
+}
+
+/**
+ * The pool manager's view of the DNS servers: where zones are pushed. A rejected promise is a
+ * failure, which leaves the zone in `ERROR`.
+ *
+ * @category Zones
+ */
+export interface PoolTargetPort {
+  /** Puts a new zone on the servers. */
+  createZone(zone: ZoneBody): Promise<void>;
+  /** Pushes a changed zone. */
+  updateZone(zone: ZoneBody): Promise<void>;
+  /** Removes a zone from the servers. */
+  deleteZone(zone: ZoneBody): Promise<void>;
+}
+
+/** Everything a DNS command needs, injected once per service. @internal */
+export interface DnsDeps {
+  readonly storage: Storage;
+  readonly baseUrl: string;
+  readonly clock: () => Date;
+  readonly ids: () => string;
+  readonly random: () => number;
+  readonly forbiddenStatus: ForbiddenStatus;
+  readonly limits: ZoneLimits;
+  readonly quotaDefaults: ZoneQuotaLimits;
+  readonly pools: readonly PoolConfig[];
+  readonly defaultPool: PoolConfig;
+  readonly events: EventBus;
+  readonly tasks: TaskRunner;
+  readonly poolTargets: PoolTargetPort;
+  /** Whether zone pushes finish inside the command (auto mode with the default targets). */
+  readonly inlinePush: boolean;
+  /** Resolves once a restored snapshot has been written to storage. */
+  readonly ready: Promise<void>;
+}
+

@@ -1,0 +1,240 @@
+import type { ResultAsync } from 'neverthrow';
+import { memoryStorage } from '../adapters/memory/memory-storage.js';
+import { DEFAULT_ZONE_QUOTAS, getDnsQuotas, resetDnsQuotas, setDnsQuotas, type ZoneQuotaLimits } from '../dns-quotas/index.js';
+import type { Storage } from '../ports/storage.js';
+import { getRecordset, listRecordsets } from '../recordsets/recordset-commands.js';
+import { recordsetKeys, type RecordsetBody, type StoredRecordset } from '../recordsets/recordset.js';
+import type { ApiError } from '../shared/api-error.js';
+import type { RequestContext } from '../shared/context.js';
+import { EventBus, type DnsEventListener } from '../shared/events.js';
+import { tupleKey } from '../shared/keys.js';
+import type { ListQuery } from '../shared/list-query.js';
+import { TaskRunner, TASKS, type StoredTask } from '../shared/tasks.js';
+import {
+  abandonZone,
+  createZone,
+  deleteZone,
+  getZone,
+  listZones,
+  RECORDSETS,
+  updateZone,
+  ZONE_PUSH,
+  zoneNameservers,
+} from '../zones/zone-commands.js';
+import { DEFAULT_ZONE_LIMITS, type ZoneLimits } from '../zones/zone-input.js';
+import { zonePushHandler } from '../zones/zone-push.js';
+import { ZONES, zoneKeys, type Zone, type ZoneBody } from '../zones/zone.js';
+import type { DnsDeps, PoolConfig, PoolTargetPort } from './deps.js';
+import { clearCollections, restoreSnapshot, takeSnapshot, type CollectionKeys, type ServiceSnapshot } from './snapshot.js';
+
+/**
+ * Options of {@link createDnsService}. Every one has a default; tests usually inject `clock`,
+ * `ids` and `random` for byte-stable answers.
+ *
+ * @category Zones
+ */
+export interface DnsServiceOptions {
+  /** Where state lives. @defaultValue memoryStorage() */
+  readonly storage?: Storage;
+  /** Links are `${baseUrl}/v2/...`. @defaultValue 'http://localhost:9001' */
+  readonly baseUrl?: string;
+  /** Pools; the first is the default pool every zone goes to. @defaultValue one pool `794ccc2c-d751-44fe-b57f-8894c9f5c842` with `ns1.example.org.` */
+  readonly pools?: readonly PoolConfig[];
+  /** The time source. @defaultValue real time */
+  readonly clock?: () => Date;
+  /** The id source; must give UUID-shaped strings. @defaultValue crypto.randomUUID */
+  readonly ids?: () => string;
+  /** A [0, 1) source for transfer keys and SOA refresh values. @defaultValue crypto-backed */
+  readonly random?: () => number;
+  /** `'auto'`: asynchronous work runs by itself; `'manual'`: only through `dns.tasks`. @defaultValue 'auto' */
+  readonly tasks?: 'auto' | 'manual';
+  /** Default per-project quotas. @defaultValue zones 10, zone_recordsets 500, zone_records 500, recordset_records 20, api_export_size 1000 */
+  readonly quotas?: Partial<ZoneQuotaLimits>;
+  /** Limits and name rules. @defaultValue see {@link ZoneLimits} */
+  readonly limits?: Partial<ZoneLimits>;
+  /** Where zones are pushed. @defaultValue in-memory targets that always succeed */
+  readonly poolTargets?: PoolTargetPort;
+  /** Status of a policy refusal: 401 as the spec says, or 403 as the real service. @defaultValue 401 */
+  readonly forbiddenStatus?: 401 | 403;
+  /** A snapshot to start from (see {@link DnsService.snapshot}). */
+  readonly from?: ServiceSnapshot;
+}
+
+/**
+ * A DNS zone service (the v2 zone API) held in one object: every command takes the caller's
+ * {@link RequestContext} first and answers a `ResultAsync` that never rejects.
+ *
+ * @category Zones
+ */
+export interface DnsService {
+  /** Zones: `/v2/zones`. */
+  readonly zones: {
+    /** `POST /v2/zones`: creates a zone; `ACTIVE` in auto mode with the default targets, else `PENDING`. */
+    create(ctx: RequestContext, body: unknown): ResultAsync<ZoneBody, ApiError>;
+    /** `GET /v2/zones/{id}`: 404 for another project's zone. */
+    get(ctx: RequestContext, id: string): ResultAsync<ZoneBody, ApiError>;
+    /** `GET /v2/zones`: `{ zones, links, metadata }`, with `limit`, `marker`, `sort_key`, `sort_dir` and filters. */
+    list(ctx: RequestContext, query?: ListQuery): ResultAsync<object, ApiError>;
+    /** `PATCH /v2/zones/{id}`: email, description, ttl, masters, attributes. */
+    update(ctx: RequestContext, id: string, body: unknown): ResultAsync<ZoneBody, ApiError>;
+    /** `DELETE /v2/zones/{id}`: answered `DELETE/PENDING`; the zone goes once the targets removed it. */
+    delete(ctx: RequestContext, id: string): ResultAsync<ZoneBody, ApiError>;
+    /** `POST /v2/zones/{id}/tasks/abandon`: admin only; removed at once, targets untouched. */
+    abandon(ctx: RequestContext, id: string): ResultAsync<void, ApiError>;
+    /** `GET /v2/zones/{id}/nameservers`. */
+    nameservers(ctx: RequestContext, id: string): ResultAsync<{ nameservers: { hostname: string; priority: number }[] }, ApiError>;
+  };
+  /** Recordsets of a zone (read access): SOA, NS and imported ones. */
+  readonly recordsets: {
+    /** `GET /v2/zones/{zone_id}/recordsets`. */
+    list(ctx: RequestContext, zoneId: string, query?: ListQuery): ResultAsync<object, ApiError>;
+    /** `GET /v2/zones/{zone_id}/recordsets/{id}`. */
+    get(ctx: RequestContext, zoneId: string, id: string): ResultAsync<RecordsetBody, ApiError>;
+  };
+  /** The DNS service's per-project quotas: `/v2/quotas/{project}`. */
+  readonly quotas: {
+    /** `GET`: the project's effective quotas. */
+    get(ctx: RequestContext, projectId: string): ResultAsync<ZoneQuotaLimits, ApiError>;
+    /** `PATCH`: overrides some; answers the full effective map. */
+    set(ctx: RequestContext, projectId: string, body: unknown): ResultAsync<ZoneQuotaLimits, ApiError>;
+    /** `DELETE`: removes the overrides. */
+    reset(ctx: RequestContext, projectId: string): ResultAsync<void, ApiError>;
+  };
+  /** The asynchronous work queue. */
+  readonly tasks: {
+    /** Resolves when no asynchronous work is left. */
+    settle(): Promise<void>;
+    /** Tasks queued or running. */
+    pending(): number;
+    /** Runs the oldest task; false when none waited. */
+    runNext(): Promise<boolean>;
+  };
+  /** Notifications after successful changes. */
+  readonly events: {
+    /** Adds a listener; returns the function that removes it. */
+    subscribe(listener: DnsEventListener): () => void;
+  };
+  /** A frozen, JSON-serialisable copy of all state, pending tasks and quota overrides included. */
+  snapshot(): Promise<ServiceSnapshot>;
+  /** Back to empty; configuration is kept. */
+  reset(): Promise<void>;
+}
+
+const DEFAULT_POOL: PoolConfig = Object.freeze({
+  id: '794ccc2c-d751-44fe-b57f-8894c9f5c842',
+  name: 'default',
+  nameservers: Object.freeze([Object.freeze({ hostname: 'ns1.example.org.', priority: 1 })]),
+});
+
+const alwaysSucceeds: PoolTargetPort = Object.freeze({
+  createZone: () => Promise.resolve(),
+  updateZone: () => Promise.resolve(),
+  deleteZone: () => Promise.resolve(),
+});
+
+// Captured at load so a host test that stubs globals cannot change what the defaults use.
+const realClock = (): Date => new Date();
+const randomUUID = globalThis.crypto.randomUUID.bind(globalThis.crypto);
+const getRandomValues = globalThis.crypto.getRandomValues.bind(globalThis.crypto);
+const cryptoRandom = (): number => getRandomValues(new Uint32Array(1))[0]! / 4294967296;
+
+/** The DNS service's collections and how each one's index keys derive from its values. @internal */
+export const DNS_COLLECTIONS: CollectionKeys = {
+  [ZONES]: (z: Zone) => zoneKeys(z),
+  [RECORDSETS]: (r: StoredRecordset) => recordsetKeys(r),
+  [TASKS]: (t: StoredTask) => ({ queue: tupleKey(t.seq) }),
+  'dns.meta': () => ({}),
+  'dns.quotas': () => ({}),
+};
+
+function checkSnapshot(from: ServiceSnapshot): void {
+  if (from === null || typeof from !== 'object' || from.format !== 1 || from.service !== 'dns' || typeof from.collections !== 'object') {
+    throw new TypeError('createDnsService: `from` is not a DNS service snapshot (take one with dns.snapshot()).');
+  }
+}
+
+/**
+ * Creates a DNS zone service.
+ *
+ * @param options - storage, clock, ids, pools, quotas, limits, task mode; all optional
+ * @returns the service: `zones`, `recordsets`, `quotas`, `tasks`, `events`, `snapshot`, `reset`
+ * @throws TypeError only for a malformed `from` snapshot (a programming error, not a request)
+ * @example
+ * ```ts
+ * import { createDnsService } from 'zoneward';
+ *
+ * const dns = createDnsService();
+ * const alice = { projectId: 'alice', roles: ['member'] };
+ * const zone = await dns.zones.create(alice, { name: 'example.com.', email: 'admin@example.com' });
+ * if (zone.isOk()) console.log(zone.value.status); // 'ACTIVE'
+ * ```
+ * @category Zones
+ */
+export function createDnsService(options: DnsServiceOptions = {}): DnsService {
+  const storage = options.storage ?? memoryStorage();
+  const pools = options.pools !== undefined && options.pools.length > 0 ? options.pools : [DEFAULT_POOL];
+  const mode = options.tasks ?? 'auto';
+  const tasks = new TaskRunner(storage, mode);
+  if (options.from !== undefined) checkSnapshot(options.from);
+  const from = options.from;
+  const ready: Promise<void> =
+    from === undefined ? Promise.resolve() : restoreSnapshot(storage, from, DNS_COLLECTIONS).then(() => tasks.recount());
+  // A failed restore surfaces on every command as a storage failure, never as an unhandled rejection.
+  ready.catch(() => undefined);
+
+  const deps: DnsDeps = {
+    storage,
+    baseUrl: (options.baseUrl ?? 'http://localhost:9001').replace(/\/+$/, ''),
+    clock: options.clock ?? realClock,
+    ids: options.ids ?? randomUUID,
+    random: options.random ?? cryptoRandom,
+    forbiddenStatus: options.forbiddenStatus ?? 401,
+    limits: { ...DEFAULT_ZONE_LIMITS, ...options.limits },
+    quotaDefaults: { ...DEFAULT_ZONE_QUOTAS, ...options.quotas },
+    pools,
+    defaultPool: pools[0]!,
+    events: new EventBus(),
+    tasks,
+    poolTargets: options.poolTargets ?? alwaysSucceeds,
+    inlinePush: mode === 'auto' && options.poolTargets === undefined,
+    ready: ready.catch(() => undefined),
+  };
+  tasks.register(ZONE_PUSH, zonePushHandler(deps));
+  const quotaDeps = { storage, forbiddenStatus: deps.forbiddenStatus, defaults: deps.quotaDefaults };
+
+  return {
+    zones: {
+      create: (ctx, body) => createZone(deps, ctx, body),
+      get: (ctx, id) => getZone(deps, ctx, id),
+      list: (ctx, query) => listZones(deps, ctx, query),
+      update: (ctx, id, body) => updateZone(deps, ctx, id, body),
+      delete: (ctx, id) => deleteZone(deps, ctx, id),
+      abandon: (ctx, id) => abandonZone(deps, ctx, id),
+      nameservers: (ctx, id) => zoneNameservers(deps, ctx, id),
+    },
+    recordsets: {
+      list: (ctx, zoneId, query) => listRecordsets(deps, ctx, zoneId, query),
+      get: (ctx, zoneId, id) => getRecordset(deps, ctx, zoneId, id),
+    },
+    quotas: {
+      get: (ctx, projectId) => getDnsQuotas(quotaDeps, ctx, projectId),
+      set: (ctx, projectId, body) => setDnsQuotas(quotaDeps, ctx, projectId, body),
+      reset: (ctx, projectId) => resetDnsQuotas(quotaDeps, ctx, projectId),
+    },
+    tasks: {
+      settle: () => tasks.settle(),
+      pending: () => tasks.pending(),
+      runNext: () => tasks.runNext(),
+    },
+    events: { subscribe: (listener) => deps.events.subscribe(listener) },
+    snapshot: async () => {
+      await ready;
+      return takeSnapshot(storage, 'dns', DNS_COLLECTIONS);
+    },
+    reset: async () => {
+      await ready;
+      await clearCollections(storage, DNS_COLLECTIONS);
+      tasks.cleared();
+    },
+  };
+}

@@ -1,0 +1,75 @@
+import type { IndexKeys, Storage } from '../ports/storage.js';
+
+/**
+ * How a stored collection's index keys are derived from its values, so a snapshot holds only
+ * values and a restore rebuilds every index.
+ * @internal
+ */
+export type CollectionKeys = Readonly<Record<string, (value: never) => IndexKeys>>;
+
+/**
+ * A frozen, JSON-serialisable copy of a service's whole state.
+ *
+ * @category Testing
+ */
+export interface ServiceSnapshot {
+  /** Format version, for restores across library versions. */
+  readonly format: 1;
+  /** Which service took it. */
+  readonly service: 'dns' | 'quota';
+  /** Every stored value by collection, in id order. */
+  readonly collections: Readonly<Record<string, readonly { readonly id: string; readonly value: unknown }[]>>;
+}
+
+function deepFreeze<T>(value: T): T {
+  if (value !== null && typeof value === 'object' && !Object.isFrozen(value)) {
+    Object.freeze(value);
+    for (const v of Object.values(value)) deepFreeze(v);
+  }
+  return value;
+}
+
+/** Reads every collection in one transaction (a consistent copy). @internal */
+export async function takeSnapshot(storage: Storage, service: 'dns' | 'quota', keys: CollectionKeys): Promise<ServiceSnapshot> {
+  const collections: Record<string, { id: string; value: unknown }[]> = {};
+  await storage.transaction(async (tx) => {
+    for (const name of Object.keys(keys)) {
+      const rows: { id: string; value: unknown }[] = [];
+      let after: string | undefined;
+      for (;;) {
+        const page = await tx.scan(name, after, 1024);
+        for (const row of page) rows.push({ id: row.id, value: JSON.parse(JSON.stringify(row.value)) as unknown });
+        const last = page[page.length - 1];
+        if (last === undefined || page.length < 1024) break;
+        after = last.id;
+      }
+      collections[name] = rows;
+    }
+  });
+  return deepFreeze({ format: 1, service, collections });
+}
+
+/** Empties every collection of the service, in one transaction. @internal */
+export async function clearCollections(storage: Storage, keys: CollectionKeys): Promise<void> {
+  await storage.transaction(async (tx) => {
+    for (const name of Object.keys(keys)) {
+      for (;;) {
+        const page = await tx.scan(name, undefined, 1024);
+        if (page.length === 0) break;
+        for (const row of page) await tx.delete(name, row.id);
+      }
+    }
+  });
+}
+
+/** Writes a snapshot into storage (replacing what the service held), rebuilding indexes. @internal */
+export async function restoreSnapshot(storage: Storage, snapshot: ServiceSnapshot, keys: CollectionKeys): Promise<void> {
+  await clearCollections(storage, keys);
+  await storage.transaction(async (tx) => {
+    for (const [name, rows] of Object.entries(snapshot.collections)) {
+      const keysOf = keys[name] as ((value: unknown) => IndexKeys) | undefined;
+      if (keysOf === undefined) continue;
+      for (const row of rows) await tx.put(name, row.id, deepFreeze(structuredClone(row.value)), keysOf(row.value));
+    }
+  });
+}

@@ -1,0 +1,330 @@
+import { err, ok, type Result } from 'neverthrow';
+import type { StorageTransaction } from '../ports/storage.js';
+import { ApiError } from './api-error.js';
+import { isUuidLike } from './uuid.js';
+
+/**
+ * Raw list parameters, as a server receives them in a query string (values are usually strings).
+ *
+ * @category Zones
+ */
+export type ListQuery = Readonly<Record<string, string | number | undefined>>;
+
+/** A value a filter or sort key reads off an entity. @internal */
+export type FieldValue = string | number | null;
+
+/**
+ * How one collection is listed: its filters, sort keys and the index that serves the default
+ * order (created_at, id) without reading the whole scope.
+ * @internal
+ */
+export interface ListSpec<E> {
+  readonly collection: string;
+  /** Path of the collection below the base URL, e.g. `/v2/zones`. */
+  readonly path: string;
+  /** Envelope key, e.g. `zones`. */
+  readonly envelope: string;
+  readonly filters: Readonly<Record<string, (e: E) => FieldValue>>;
+  readonly sortKeys: Readonly<Record<string, (e: E) => FieldValue>>;
+  /** Whether the envelope carries `metadata.total_count`. */
+  readonly metadata: boolean;
+  readonly present: (e: E) => object;
+}
+
+/** Where the listed entities live: an index ordered by (created_at, id) within a key prefix. @internal */
+export interface ListScope<E> {
+  readonly index: string;
+  readonly prefix: string;
+  /** The key `e` has (or would have) in `index` under this scope's prefix: used to seek to a marker. */
+  readonly keyOf: (e: E) => string;
+  /** Extra condition for entities the index holds but the caller may not see. */
+  readonly visible?: (e: E) => boolean;
+}
+
+/** The parsed, validated list parameters. @internal */
+export interface ParsedListQuery {
+  readonly limit: number;
+  readonly marker: string | undefined;
+  readonly sortKey: string;
+  readonly sortDir: 'asc' | 'desc';
+  readonly filters: readonly { readonly name: string; readonly value: string }[];
+  /** Parameters echoed into links, in request order, without the consumed flags. */
+  readonly echoed: readonly (readonly [string, string])[];
+}
+
+const DEFAULT_LIMIT = 20;
+const MAX_LIMIT = 1000;
+const CONSUMED = new Set(['all_projects', 'all_tenants', 'edit_managed_records']);
+const TRUE_STRINGS = new Set(['true', '1', 'yes', 'on', 'y', 't']);
+
+/** `all_projects`/`all_tenants` in the query string, read as the real service reads them. @internal */
+export function queryAllProjects(query: unknown): boolean {
+  if (query === null || typeof query !== 'object') return false;
+  const q = query as Record<string, unknown>;
+  const value = q['all_projects'] ?? q['all_tenants'];
+  return value !== undefined && TRUE_STRINGS.has(String(value).toLowerCase());
+}
+
+/**
+ * Validates `limit`, `marker`, `sort_key`, `sort_dir` and the filters with the real service's
+ * errors, in its order.
+ * @internal
+ */
+export function parseListQuery<E>(spec: ListSpec<E>, query: unknown, allProjects: boolean): Result<ParsedListQuery, ApiError> {
+  if (query !== undefined && query !== null && (typeof query !== 'object' || Array.isArray(query))) {
+    return err(new ApiError(400, 'bad_request', 'List parameters must be an object of query-string values.'));
+  }
+  const echoed: (readonly [string, string])[] = [];
+  const values = new Map<string, string>();
+  for (const [name, raw] of Object.entries((query ?? {}) as Record<string, unknown>)) {
+    if (raw === undefined || CONSUMED.has(name)) continue;
+    if (typeof raw !== 'string' && typeof raw !== 'number') {
+      return err(new ApiError(400, 'bad_request', `Query parameter ${name} must be a string.`));
+    }
+    const value = String(raw);
+    values.set(name, value);
+    echoed.push([name, value]);
+  }
+
+  const rawMarker = values.get('marker');
+  if (rawMarker !== undefined && !isUuidLike(rawMarker)) {
+    return err(new ApiError(400, 'invalid_marker', 'The marker is not a UUID.', { showMessage: false }));
+  }
+
+  let limit = DEFAULT_LIMIT;
+  const rawLimit = values.get('limit');
+  if (rawLimit !== undefined) {
+    if (rawLimit.toLowerCase() === 'max') limit = MAX_LIMIT;
+    else {
+      const n = /^\s*\+?\d+\s*$/.test(rawLimit) ? Number(rawLimit) : Number.NaN;
+      if (!Number.isSafeInteger(n) || n < 1) {
+        return err(new ApiError(400, 'invalid_limit', `limit should be an integer between 1 and ${MAX_LIMIT}`));
+      }
+      limit = n;
+    }
+  }
+
+  const keys = Object.keys(spec.sortKeys);
+  let sortKey = values.get('sort_key') ?? 'created_at';
+  if (!keys.includes(sortKey)) {
+    return err(new ApiError(400, 'invalid_sort_key', `sort key must be one of [${keys.map((k) => `'${k}'`).join(', ')}]`));
+  }
+  if (sortKey === 'tenant_id' && !allProjects) sortKey = 'created_at';
+
+  const sortDir = values.get('sort_dir') ?? 'asc';
+  if (sortDir !== 'asc' && sortDir !== 'desc') {
+    return err(new ApiError(400, 'invalid_sort_dir', "Unknown sort direction, must be 'desc' or 'asc'"));
+  }
+
+  const filters: { name: string; value: string }[] = [];
+  const invalid: string[] = [];
+  for (const [name, value] of values) {
+    if (name === 'marker' || name === 'limit' || name === 'sort_key' || name === 'sort_dir') continue;
+    if (Object.hasOwn(spec.filters, name)) filters.push({ name, value });
+    else invalid.push(name);
+  }
+  if (invalid.length > 0) return err(new ApiError(400, 'bad_request', `Invalid filters ${invalid.join(', ')}`));
+
+  return ok({ limit, marker: rawMarker, sortKey, sortDir, filters, echoed });
+}
+
+type Predicate = (v: FieldValue) => boolean;
+
+const fold = (v: FieldValue): string => (v === null ? '' : String(v).toLowerCase());
+
+function compareValues(a: FieldValue, b: FieldValue): number {
+  if (a === b) return 0;
+  if (a === null) return -1;
+  if (b === null) return 1;
+  if (typeof a === 'number' && typeof b === 'number') return a - b;
+  const sa = String(a);
+  const sb = String(b);
+  return sa < sb ? -1 : sa > sb ? 1 : 0;
+}
+
+/** The operand of a comparison filter, numeric where the field is. */
+const operand = (sample: FieldValue, text: string): FieldValue =>
+  typeof sample === 'number' && text.trim() !== '' && Number.isFinite(Number(text)) ? Number(text) : text;
+
+/**
+ * A filter value as the real service's storage reads it: `*` wildcards (SQL LIKE, so `_` is a
+ * one-character wildcard too), a leading `!` for "not equal", `<`, `<=`, `>`, `>=`, `BETWEEN a,b`,
+ * else equality. String comparisons ignore case, like the production database's default collation.
+ */
+function compileFilter(value: string): Predicate {
+  if (value.includes('*')) {
+    let source = '';
+    for (const ch of value) {
+      if (ch === '*') source += '.*';
+      else if (ch === '_') source += '.';
+      else source += ch.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&');
+    }
+    const re = new RegExp(`^${source}$`, 'is');
+    return (v) => v !== null && re.test(String(v));
+  }
+  if (value.startsWith('!')) {
+    const rest = value.slice(1).toLowerCase();
+    return (v) => fold(v) !== rest;
+  }
+  for (const op of ['<=', '>=', '<', '>'] as const) {
+    if (value.startsWith(op)) {
+      const text = value.slice(op.length);
+      return (v) => {
+        if (v === null) return false;
+        const c = compareValues(v, operand(v, text));
+        return op === '<=' ? c <= 0 : op === '>=' ? c >= 0 : op === '<' ? c < 0 : c > 0;
+      };
+    }
+  }
+  if (value.startsWith('BETWEEN ')) {
+    const [lo = '', hi = ''] = value.slice(8).split(',');
+    return (v) => v !== null && compareValues(v, operand(v, lo)) >= 0 && compareValues(v, operand(v, hi)) <= 0;
+  }
+  const wanted = value.toLowerCase();
+  return (v) => fold(v) === wanted;
+}
+
+function buildLink(base: string, path: string, params: readonly (readonly [string, string])[]): string {
+  if (params.length === 0) return `${base}${path}`;
+  return `${base}${path}?${params.map(([k, v]) => `${encodeURIComponent(k)}=${encodeURIComponent(v)}`).join('&')}`;
+}
+
+const PAGE_READ = 256;
+
+/**
+ * Reads one page of a collection with the real service's semantics: order by (sort_key, id),
+ * `marker` = last id of the previous page, `links.next` whenever the page is full.
+ *
+ * The default order walks the scope's index from the marker, so a page costs O(log n + limit)
+ * without filters; filters and other sort keys read the caller's scope (never another project's).
+ * @internal
+ */
+export async function listPage<E extends { readonly id: string }>(
+  tx: StorageTransaction,
+  spec: ListSpec<E>,
+  scope: ListScope<E>,
+  query: ParsedListQuery,
+  baseUrl: string,
+): Promise<Result<object, ApiError>> {
+  let markerEntity: E | undefined;
+  if (query.marker !== undefined) {
+    markerEntity = (await tx.get(spec.collection, query.marker)) as E | undefined;
+    if (markerEntity === undefined) {
+      return err(new ApiError(400, 'marker_not_found', 'Marker None could not be found'));
+    }
+  }
+  const predicates = query.filters.map((f) => ({ read: spec.filters[f.name]!, test: compileFilter(f.value) }));
+  const accept = (e: E): boolean =>
+    (scope.visible === undefined || scope.visible(e)) && predicates.every((p) => p.test(p.read(e)));
+
+  let items: E[];
+  let total: number | undefined;
+  if (query.sortKey === 'created_at') {
+    items = [];
+    let after = markerEntity === undefined ? undefined : { key: scope.keyOf(markerEntity), id: markerEntity.id };
+    while (items.length < query.limit) {
+      const batch = await tx.range(spec.collection, scope.index, {
+        prefix: scope.prefix,
+        ...(after === undefined ? {} : { after }),
+        direction: query.sortDir,
+        limit: predicates.length === 0 && scope.visible === undefined ? query.limit - items.length : PAGE_READ,
+      });
+      for (const entry of batch) {
+        const e = entry.value as E;
+        if (accept(e)) items.push(e);
+        if (items.length === query.limit) break;
+      }
+      const last = batch[batch.length - 1];
+      if (last === undefined || batch.length < PAGE_READ) break;
+      after = { key: last.key, id: last.id };
+    }
+    if (spec.metadata) {
+      total =
+        predicates.length === 0 && scope.visible === undefined
+          ? await tx.count(spec.collection, scope.index, scope.prefix)
+          : (await readScope(tx, spec, scope)).filter(accept).length;
+    }
+  } else {
+    const page = sortAndSlice(spec, (await readScope(tx, spec, scope)).filter(accept), query, markerEntity);
+    items = page.items;
+    total = page.total;
+  }
+  return ok(envelope(spec, items, total, query, baseUrl));
+}
+
+/** Orders entities by (sort_key, id) in the asked direction and cuts the page after the marker. */
+function sortAndSlice<E extends { readonly id: string }>(
+  spec: ListSpec<E>,
+  all: E[],
+  query: ParsedListQuery,
+  markerEntity: E | undefined,
+): { items: E[]; total: number } {
+  const read = spec.sortKeys[query.sortKey] ?? spec.sortKeys['created_at']!;
+  const desc = query.sortDir === 'desc';
+  const order = (a: E, b: E): number => {
+    const c = compareValues(read(a), read(b)) || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0);
+    return desc ? -c : c;
+  };
+  all.sort(order);
+  let start = 0;
+  if (markerEntity !== undefined) {
+    const m = markerEntity;
+    start = all.findIndex((e) => order(e, m) > 0);
+    if (start < 0) start = all.length;
+  }
+  return { items: all.slice(start, start + query.limit), total: all.length };
+}
+
+/**
+ * A page of a small collection held in memory (a zone's recordsets, SOA and NS included), with
+ * the same semantics as {@link listPage}. `findMarker` looks the marker up in the whole resource.
+ * @internal
+ */
+export function listArray<E extends { readonly id: string }>(
+  spec: ListSpec<E>,
+  all: readonly E[],
+  query: ParsedListQuery,
+  markerExists: boolean,
+  markerEntity: E | undefined,
+  baseUrl: string,
+): Result<object, ApiError> {
+  if (query.marker !== undefined && !markerExists) {
+    return err(new ApiError(400, 'marker_not_found', 'Marker None could not be found'));
+  }
+  const predicates = query.filters.map((f) => ({ read: spec.filters[f.name]!, test: compileFilter(f.value) }));
+  const page = sortAndSlice(
+    spec,
+    all.filter((e) => predicates.every((p) => p.test(p.read(e)))),
+    query,
+    markerEntity,
+  );
+  return ok(envelope(spec, page.items, page.total, query, baseUrl));
+}
+
+function envelope<E extends { readonly id: string }>(
+  spec: ListSpec<E>,
+  items: readonly E[],
+  total: number | undefined,
+  query: ParsedListQuery,
+  baseUrl: string,
+): object {
+  const body: Record<string, unknown> = { [spec.envelope]: items.map(spec.present) };
+  const links: Record<string, string> = { self: buildLink(baseUrl, spec.path, query.echoed) };
+  const last = items[items.length - 1];
+  if (last !== undefined && items.length === query.limit) {
+    const params = query.echoed.filter(([k]) => k !== 'marker');
+    const at = query.echoed.findIndex(([k]) => k === 'marker');
+    const next: (readonly [string, string])[] = [...params];
+    if (at >= 0) next.splice(at, 0, ['marker', last.id]);
+    else next.push(['marker', last.id]);
+    links['next'] = buildLink(baseUrl, spec.path, next);
+  }
+  body['links'] = links;
+  if (spec.metadata) body['metadata'] = { total_count: total ?? items.length };
+  return body;
+}
+
+async function readScope<E>(tx: StorageTransaction, spec: ListSpec<E>, scope: ListScope<E>): Promise<E[]> {
+  const entries = await tx.range(spec.collection, scope.index, { prefix: scope.prefix });
+  return entries.map((e) => e.value as E);
+}

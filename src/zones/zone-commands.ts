@@ -1,0 +1,486 @@
+import { err, ok, type Result, type ResultAsync } from 'neverthrow';
+import type { DnsDeps } from '../dns/deps.js';
+import { checkZoneQuota, readZoneQuotas } from '../dns-quotas/index.js';
+import type { StorageTransaction } from '../ports/storage.js';
+import { ApiError } from '../shared/api-error.js';
+import { fromSafePromise, runInTransaction, type UnitOfWork } from '../shared/command.js';
+import { forbidden, requireProject, resolveCaller, type Caller } from '../shared/context.js';
+import { tupleKey } from '../shared/keys.js';
+import { listPage, parseListQuery, queryAllProjects, type ListSpec } from '../shared/list-query.js';
+import { enqueueTask, type StoredTask } from '../shared/tasks.js';
+import { toMicros, unixSeconds } from '../shared/time.js';
+import { isUuidLike } from '../shared/uuid.js';
+import {
+  BY_CREATED,
+  BY_NAME,
+  BY_PARENT,
+  BY_PROJECT,
+  nameKey,
+  nextSerial,
+  presentZone,
+  reversedLabels,
+  ZONES,
+  zoneKeys,
+  type Zone,
+  type ZoneAction,
+  type ZoneBody,
+} from './zone.js';
+import { checkTtlFloor, checkZoneName, parseZoneBody, validateZone } from './zone-input.js';
+
+/** The zone does not exist or the caller may not see it. @internal */
+export const zoneNotFound = (): ApiError => new ApiError(404, 'zone_not_found', 'Could not find Zone');
+/** @internal */
+export const invalidUuid = (param: string, value: unknown): ApiError =>
+  new ApiError(400, 'invalid_uuid', `Invalid UUID ${param}: ${typeof value === 'string' ? value.slice(0, 100) : String(value)}`);
+
+/** Task kind of a push to the pool targets. @internal */
+export const ZONE_PUSH = 'zone.push';
+
+/** Whether the caller sees a project's resources: its own, or all of them with all-projects. @internal */
+export const canSee = (caller: Caller, projectId: string): boolean => caller.allProjects || caller.projectId === projectId;
+
+/** The admin-or-owner rule of the real service's legacy policies. @internal */
+export const adminOrOwner = (caller: Caller, projectId: string | null): boolean =>
+  caller.isAdmin || (caller.projectId !== null && caller.projectId === projectId);
+
+/** Reads a zone the caller may see, or 404. @internal */
+export async function visibleZone(tx: StorageTransaction, caller: Caller, id: string): Promise<Result<Zone, ApiError>> {
+  const zone = (await tx.get(ZONES, id)) as Zone | undefined;
+  if (zone === undefined || !canSee(caller, zone.projectId)) return err(zoneNotFound());
+  return ok(zone);
+}
+
+/** Stores a zone with its index keys. @internal */
+export const putZone = (tx: StorageTransaction, zone: Zone): Promise<void> => tx.put(ZONES, zone.id, zone, zoneKeys(zone));
+
+/** Emits the legacy and current event names of one zone change, as the real service does. @internal */
+export function emitZoneEvent(deps: DnsDeps, uow: UnitOfWork, verb: 'create' | 'update' | 'delete', zone: Zone): void {
+  const body = presentZone(zone, deps.baseUrl);
+  uow.afterCommit(() => {
+    deps.events.emit(`dns.domain.${verb}`, body);
+    deps.events.emit(`dns.zone.${verb}`, body);
+  });
+}
+
+/** Queues a push of the zone to the pool targets. @internal */
+export async function queuePush(deps: DnsDeps, uow: UnitOfWork, zone: Zone, action: ZoneAction): Promise<StoredTask> {
+  const task = await enqueueTask(uow.tx, deps.ids(), ZONE_PUSH, zone.id, { action, serial: zone.serial });
+  uow.afterCommit(() => deps.tasks.queued());
+  return task;
+}
+
+/** Zones with exactly this name (any case), in every pool and project. @internal */
+export async function zonesNamed(tx: StorageTransaction, name: string): Promise<Zone[]> {
+  const key = nameKey(name);
+  const out: Zone[] = [];
+  let after: { key: string; id: string } | undefined;
+  for (;;) {
+    const batch = await tx.range(ZONES, BY_NAME, { prefix: key, limit: 16, ...(after ? { after } : {}) });
+    for (const e of batch) {
+      if (e.key !== key) return out;
+      out.push(e.value as Zone);
+    }
+    const last = batch[batch.length - 1];
+    if (last === undefined || batch.length < 16) return out;
+    after = { key: last.key, id: last.id };
+  }
+}
+
+async function descendants(tx: StorageTransaction, name: string): Promise<Zone[]> {
+  const key = nameKey(name);
+  const entries = await tx.range(ZONES, BY_NAME, { prefix: key });
+  return entries.filter((e) => e.key !== key).map((e) => e.value as Zone);
+}
+
+/** The nearest existing ancestor zones (all zones bearing that name), walking up label by label. */
+async function nearestAncestors(tx: StorageTransaction, name: string): Promise<Zone[]> {
+  const labels = reversedLabels(name);
+  for (let n = labels.length - 1; n >= 1; n--) {
+    const found = await zonesNamed(tx, `${labels.slice(0, n).reverse().join('.')}.`);
+    if (found.length > 0) return found;
+  }
+  return [];
+}
+
+/** Input of {@link insertZone}: a validated zone about to be created. @internal */
+export interface NewZone {
+  readonly projectId: string;
+  readonly name: string;
+  readonly email: string;
+  readonly description: string | null;
+  readonly ttl: number;
+  readonly type: 'PRIMARY' | 'SECONDARY';
+  readonly masters: readonly string[];
+  readonly attributes: Readonly<Record<string, string>>;
+  /** The serial to start with (imports keep the file's); default: now. */
+  readonly serial?: number;
+  readonly retry?: number;
+  readonly expire?: number;
+  /** Stored recordsets the caller will add in the same transaction (for the quota check). */
+  readonly extraRecordsets?: number;
+}
+
+/**
+ * Creates a zone inside a transaction with every rule of the real service, in its order: zone
+ * quota, name rules, TTL floor, ownership conflicts across projects and pools, pool, then the
+ * insert, its push task and the re-parenting of existing subzones. Shared by create and import.
+ * @internal
+ */
+export async function insertZone(
+  deps: DnsDeps,
+  uow: UnitOfWork,
+  caller: Caller,
+  input: NewZone,
+): Promise<Result<{ zone: Zone; task: StoredTask }, ApiError>> {
+  const { tx } = uow;
+  const quotas = await readZoneQuotas(tx, input.projectId, deps.quotaDefaults);
+  const owned = await tx.count(ZONES, BY_PROJECT, tupleKey(input.projectId));
+  const zq = checkZoneQuota(quotas, 'zones', owned + 1);
+  if (zq.isErr()) return err(zq.error);
+  const named = checkZoneName(input.name, deps.limits, caller.isAdmin);
+  if (named.isErr()) return err(named.error);
+  if (input.type === 'PRIMARY') {
+    const ttl = checkTtlFloor(input.ttl, deps.limits, caller.isAdmin);
+    if (ttl.isErr()) return err(ttl.error);
+  }
+
+  const pool = deps.defaultPool;
+  const same = await zonesNamed(tx, input.name);
+  if (same.some((z) => z.projectId !== input.projectId)) {
+    return err(new ApiError(409, 'duplicate_zone', 'Zone already exists, owned by a different tenant'));
+  }
+  const ancestors = await nearestAncestors(tx, input.name);
+  if (ancestors.some((z) => z.projectId !== input.projectId)) {
+    return err(new ApiError(403, 'illegal_child', 'Unable to create subzone in another tenants zone'));
+  }
+  const below = await descendants(tx, input.name);
+  if (below.some((z) => z.projectId !== input.projectId)) {
+    return err(new ApiError(403, 'illegal_parent', 'Unable to create zone because another tenant owns a subzone of the zone'));
+  }
+  if (same.some((z) => z.poolId === pool.id)) return err(new ApiError(409, 'duplicate_zone', 'Duplicate Zone'));
+  if (pool.nameservers.length === 0) {
+    return err(new ApiError(500, 'no_servers_configured', 'The pool has no nameservers.', { showMessage: false }));
+  }
+  if (input.type === 'PRIMARY') {
+    const rq = checkZoneQuota(quotas, 'zone_recordsets', 2 + (input.extraRecordsets ?? 0));
+    if (rq.isErr()) return err(rq.error);
+  }
+
+  const now = deps.clock();
+  const micros = toMicros(now);
+  const primary = input.type === 'PRIMARY';
+  const zone: Zone = Object.freeze({
+    id: deps.ids(),
+    poolId: pool.id,
+    projectId: input.projectId,
+    name: input.name,
+    email: input.email,
+    description: input.description,
+    ttl: input.ttl,
+    serial: input.serial ?? (primary ? unixSeconds(micros) : 1),
+    status: 'PENDING',
+    action: 'CREATE',
+    version: 1,
+    attributes: input.attributes,
+    type: input.type,
+    masters: input.masters,
+    createdAt: micros,
+    updatedAt: null,
+    transferredAt: null,
+    refresh: 3500 + Math.floor(deps.random() * 100),
+    retry: input.retry ?? 600,
+    expire: input.expire ?? 86400,
+    minimum: 3600,
+    parentZoneId: ancestors.find((z) => z.poolId === pool.id)?.id ?? null,
+    soaRecordsetId: primary ? deps.ids() : null,
+    nsRecordsetId: primary ? deps.ids() : null,
+    recordsetCount: 0,
+    recordCount: 0,
+  });
+  await putZone(tx, zone);
+  emitZoneEvent(deps, uow, 'create', zone);
+  const task = await queuePush(deps, uow, zone, 'CREATE');
+
+  for (const child of below) {
+    if (child.poolId !== pool.id) continue;
+    const updated = bumpZone(child, now, { parentZoneId: zone.id });
+    await putZone(tx, updated);
+    emitZoneEvent(deps, uow, 'update', updated);
+    await queuePush(deps, uow, updated, 'UPDATE');
+  }
+  return ok({ zone, task });
+}
+
+/** A write that changes the zone's data: UPDATE/PENDING, serial raised (PRIMARY), version +1. @internal */
+export function bumpZone(zone: Zone, now: Date, changes: Partial<Zone>): Zone {
+  const micros = toMicros(now);
+  return Object.freeze({
+    ...zone,
+    ...changes,
+    action: 'UPDATE',
+    status: 'PENDING',
+    serial: zone.type === 'PRIMARY' ? nextSerial(zone.serial, unixSeconds(micros)) : zone.serial,
+    version: zone.version + 1,
+    updatedAt: micros,
+  });
+}
+
+/** After a push in auto mode with the default targets, the zone as it now stands. */
+async function afterPush(deps: DnsDeps, taskId: string, zoneId: string, fallback: Zone): Promise<ZoneBody> {
+  if (deps.inlinePush) await deps.tasks.waitFor(taskId);
+  const zone = deps.inlinePush
+    ? ((await deps.storage.transaction((tx) => tx.get(ZONES, zoneId)).catch(() => undefined)) as Zone | undefined)
+    : undefined;
+  return presentZone(zone ?? fallback, deps.baseUrl);
+}
+
+/** `POST /v2/zones`. @internal */
+export function createZone(deps: DnsDeps, ctx: unknown, body: unknown): ResultAsync<ZoneBody, ApiError> {
+  return fromSafePromise(
+    (async (): Promise<Result<ZoneBody, ApiError>> => {
+      await deps.ready;
+      const caller = resolveCaller(ctx, deps.forbiddenStatus);
+      if (caller.isErr()) return err(caller.error);
+      const parsed = parseZoneBody(body, undefined, deps.limits);
+      if (parsed.isErr()) return err(parsed.error);
+      const input = parsed.value;
+      const type = input.type ?? 'PRIMARY';
+      const valid = validateZone({ type, email: input.email, masters: input.masters ?? [], name: input.name }, input);
+      if (valid.isErr()) return err(valid.error);
+      const project = requireProject(caller.value);
+      if (project.isErr()) return err(project.error);
+      const created = await runInTransaction(deps.storage, (uow) =>
+        insertZone(deps, uow, caller.value, {
+          projectId: project.value,
+          name: input.name!,
+          email: type === 'PRIMARY' ? input.email! : deps.limits.managedResourceEmail,
+          description: input.description ?? null,
+          ttl: input.ttl ?? 3600,
+          type,
+          masters: input.masters ?? [],
+          attributes: input.attributes ?? {},
+        }),
+      );
+      if (created.isErr()) return err(created.error);
+      return ok(await afterPush(deps, created.value.task.id, created.value.zone.id, created.value.zone));
+    })(),
+  );
+}
+
+/** `GET /v2/zones/{id}`. @internal */
+export function getZone(deps: DnsDeps, ctx: unknown, id: unknown): ResultAsync<ZoneBody, ApiError> {
+  return fromSafePromise(
+    (async (): Promise<Result<ZoneBody, ApiError>> => {
+      await deps.ready;
+      const caller = resolveCaller(ctx, deps.forbiddenStatus);
+      if (caller.isErr()) return err(caller.error);
+      if (!isUuidLike(id)) return err(invalidUuid('zone_id', id));
+      return runInTransaction(deps.storage, async ({ tx }) =>
+        (await visibleZone(tx, caller.value, id)).map((z) => presentZone(z, deps.baseUrl)),
+      );
+    })(),
+  );
+}
+
+/** `GET /v2/zones/{id}/nameservers`. @internal */
+export function zoneNameservers(
+  deps: DnsDeps,
+  ctx: unknown,
+  id: unknown,
+): ResultAsync<{ nameservers: { hostname: string; priority: number }[] }, ApiError> {
+  return fromSafePromise(
+    (async (): Promise<Result<{ nameservers: { hostname: string; priority: number }[] }, ApiError>> => {
+      await deps.ready;
+      const caller = resolveCaller(ctx, deps.forbiddenStatus);
+      if (caller.isErr()) return err(caller.error);
+      if (!isUuidLike(id)) return err(invalidUuid('zone_id', id));
+      return runInTransaction(deps.storage, async ({ tx }) =>
+        (await visibleZone(tx, caller.value, id)).map((z) => {
+          const pool = deps.pools.find((p) => p.id === z.poolId) ?? deps.defaultPool;
+          return { nameservers: pool.nameservers.map((ns) => ({ hostname: ns.hostname, priority: ns.priority })) };
+        }),
+      );
+    })(),
+  );
+}
+
+/** How zones are listed. @internal */
+export const zoneListSpec = (baseUrl: string): ListSpec<Zone> => ({
+  collection: ZONES,
+  path: '/v2/zones',
+  envelope: 'zones',
+  metadata: true,
+  filters: {
+    name: (z) => z.name,
+    type: (z) => z.type,
+    email: (z) => (z.type === 'SECONDARY' ? null : z.email),
+    status: (z) => z.status,
+    description: (z) => z.description,
+    ttl: (z) => (z.type === 'SECONDARY' ? null : z.ttl),
+  },
+  sortKeys: {
+    created_at: (z) => z.createdAt,
+    id: (z) => z.id,
+    updated_at: (z) => z.updatedAt,
+    name: (z) => z.name,
+    tenant_id: (z) => z.projectId,
+    serial: (z) => z.serial,
+    ttl: (z) => z.ttl,
+    status: (z) => z.status,
+  },
+  present: (z) => presentZone(z, baseUrl),
+});
+
+/** `GET /v2/zones`. @internal */
+export function listZones(deps: DnsDeps, ctx: unknown, query: unknown): ResultAsync<object, ApiError> {
+  return fromSafePromise(
+    (async (): Promise<Result<object, ApiError>> => {
+      await deps.ready;
+      const resolved = resolveCaller(ctx, deps.forbiddenStatus);
+      if (resolved.isErr()) return err(resolved.error);
+      let caller = resolved.value;
+      if (queryAllProjects(query)) {
+        if (!caller.isAdmin) return err(forbidden(deps.forbiddenStatus, 'all_tenants'));
+        caller = { ...caller, allProjects: true };
+      }
+      const spec = zoneListSpec(deps.baseUrl);
+      const parsed = parseListQuery(spec, query, caller.allProjects);
+      if (parsed.isErr()) return err(parsed.error);
+      if (!caller.allProjects && caller.projectId === null) {
+        return ok({ zones: [], links: { self: `${deps.baseUrl}/v2/zones` }, metadata: { total_count: 0 } });
+      }
+      const project = caller.projectId;
+      const scope =
+        caller.allProjects || project === null
+          ? { index: BY_CREATED, prefix: '', keyOf: (z: Zone) => tupleKey(z.createdAt) }
+          : { index: BY_PROJECT, prefix: tupleKey(project), keyOf: (z: Zone) => tupleKey(project, z.createdAt) };
+      return runInTransaction(deps.storage, ({ tx }) => listPage(tx, spec, scope, parsed.value, deps.baseUrl));
+    })(),
+  );
+}
+
+/** `PATCH /v2/zones/{id}`. @internal */
+export function updateZone(deps: DnsDeps, ctx: unknown, id: unknown, body: unknown): ResultAsync<ZoneBody, ApiError> {
+  return fromSafePromise(
+    (async (): Promise<Result<ZoneBody, ApiError>> => {
+      await deps.ready;
+      const caller = resolveCaller(ctx, deps.forbiddenStatus);
+      if (caller.isErr()) return err(caller.error);
+      if (!isUuidLike(id)) return err(invalidUuid('zone_id', id));
+      const updated = await runInTransaction(deps.storage, async (uow): Promise<Result<{ zone: Zone; task: StoredTask }, ApiError>> => {
+        const found = await visibleZone(uow.tx, caller.value, id);
+        if (found.isErr()) return err(found.error);
+        const zone = found.value;
+        if (zone.action === 'DELETE') return err(new ApiError(400, 'bad_request', 'Can not update a deleting zone'));
+        const parsed = parseZoneBody(body, zone, deps.limits);
+        if (parsed.isErr()) return err(parsed.error);
+        const input = parsed.value;
+        const valid = validateZone(
+          { type: zone.type, email: input.email ?? zone.email, masters: input.masters ?? zone.masters, name: zone.name },
+          input,
+        );
+        if (valid.isErr()) return err(valid.error);
+        if (!adminOrOwner(caller.value, zone.projectId)) return err(forbidden(deps.forbiddenStatus, 'update_zone'));
+        if (input.name !== undefined) return err(new ApiError(400, 'bad_request', 'Renaming a zone is not allowed'));
+        if (input.ttl !== undefined && input.ttl !== zone.ttl) {
+          const floor = checkTtlFloor(input.ttl, deps.limits, caller.value.isAdmin);
+          if (floor.isErr()) return err(floor.error);
+        }
+        const changes: { -readonly [K in keyof Zone]?: Zone[K] } = {};
+        if (input.email !== undefined) changes.email = input.email;
+        if (input.description !== undefined) changes.description = input.description;
+        if (input.ttl !== undefined) changes.ttl = input.ttl;
+        if (input.masters !== undefined) changes.masters = input.masters;
+        if (input.attributes !== undefined) {
+          changes.attributes = input.attributes;
+          changes.transferredAt = null;
+        }
+        const next = bumpZone(zone, deps.clock(), changes);
+        await putZone(uow.tx, next);
+        emitZoneEvent(deps, uow, 'update', next);
+        const task = await queuePush(deps, uow, next, 'UPDATE');
+        return ok({ zone: next, task });
+      });
+      if (updated.isErr()) return err(updated.error);
+      return ok(await afterPush(deps, updated.value.task.id, updated.value.zone.id, updated.value.zone));
+    })(),
+  );
+}
+
+/** The "has subzones" rule of delete and abandon. */
+async function hasSubzones(tx: StorageTransaction, zone: Zone): Promise<boolean> {
+  return (await tx.count(ZONES, BY_PARENT, tupleKey(zone.id))) > 0;
+}
+
+const hasSubzone = (): ApiError => new ApiError(400, 'zone_has_sub_zone', 'Please delete any subzones before deleting this zone');
+
+/** `DELETE /v2/zones/{id}`: answered `DELETE/PENDING`; the zone goes once the targets removed it. @internal */
+export function deleteZone(deps: DnsDeps, ctx: unknown, id: unknown): ResultAsync<ZoneBody, ApiError> {
+  return fromSafePromise(
+    (async (): Promise<Result<ZoneBody, ApiError>> => {
+      await deps.ready;
+      const caller = resolveCaller(ctx, deps.forbiddenStatus);
+      if (caller.isErr()) return err(caller.error);
+      if (!isUuidLike(id)) return err(invalidUuid('zone_id', id));
+      const marked = await runInTransaction(deps.storage, async (uow): Promise<Result<{ zone: Zone; task: StoredTask }, ApiError>> => {
+        const found = await visibleZone(uow.tx, caller.value, id);
+        if (found.isErr()) return err(found.error);
+        const zone = found.value;
+        if (!adminOrOwner(caller.value, zone.projectId)) return err(forbidden(deps.forbiddenStatus, 'delete_zone'));
+        if (await hasSubzones(uow.tx, zone)) return err(hasSubzone());
+        const next: Zone = Object.freeze({
+          ...zone,
+          action: 'DELETE',
+          status: 'PENDING',
+          version: zone.version + 1,
+          updatedAt: toMicros(deps.clock()),
+        });
+        await putZone(uow.tx, next);
+        emitZoneEvent(deps, uow, 'delete', next);
+        const task = await queuePush(deps, uow, next, 'DELETE');
+        return ok({ zone: next, task });
+      });
+      if (marked.isErr()) return err(marked.error);
+      if (deps.inlinePush) await deps.tasks.waitFor(marked.value.task.id);
+      return ok(presentZone(marked.value.zone, deps.baseUrl));
+    })(),
+  );
+}
+
+/** `POST /v2/zones/{id}/tasks/abandon`: admin only; gone at once, targets untouched. @internal */
+export function abandonZone(deps: DnsDeps, ctx: unknown, id: unknown): ResultAsync<void, ApiError> {
+  return fromSafePromise(
+    (async (): Promise<Result<void, ApiError>> => {
+      await deps.ready;
+      const caller = resolveCaller(ctx, deps.forbiddenStatus);
+      if (caller.isErr()) return err(caller.error);
+      if (!caller.value.isAdmin) return err(forbidden(deps.forbiddenStatus, 'abandon_zone'));
+      if (!isUuidLike(id)) return err(invalidUuid('zone_id', id));
+      return runInTransaction(deps.storage, async (uow): Promise<Result<void, ApiError>> => {
+        const found = await visibleZone(uow.tx, caller.value, id);
+        if (found.isErr()) return err(found.error);
+        const zone = found.value;
+        if (await hasSubzones(uow.tx, zone)) return err(hasSubzone());
+        await removeZone(uow.tx, zone);
+        const gone: Zone = Object.freeze({ ...zone, action: 'NONE', status: 'DELETED', version: zone.version + 1 });
+        emitZoneEvent(deps, uow, 'delete', gone);
+        return ok(undefined);
+      });
+    })(),
+  );
+}
+
+/** Stored recordsets of zones: their collection and per-zone index (written by imports). @internal */
+export const RECORDSETS = 'dns.recordsets';
+/** Index: recordsets of a zone in creation order. @internal */
+export const RECORDSETS_BY_ZONE = 'zone';
+
+/** Removes a zone and everything stored under it. @internal */
+export async function removeZone(tx: StorageTransaction, zone: Zone): Promise<void> {
+  for (;;) {
+    const batch = await tx.range(RECORDSETS, RECORDSETS_BY_ZONE, { prefix: tupleKey(zone.id), limit: 512 });
+    if (batch.length === 0) break;
+    for (const e of batch) await tx.delete(RECORDSETS, e.id);
+  }
+  await tx.delete(ZONES, zone.id);
+}
