@@ -1,0 +1,253 @@
+/** Binary-to-text codecs and address forms used by record data (char-code loops, no regexes). */
+
+const B64 = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/';
+const B32HEX = '0123456789abcdefghijklmnopqrstuv';
+const HEX = '0123456789abcdef';
+
+function b64Value(c: number): number {
+  if (c >= 65 && c <= 90) return c - 65;
+  if (c >= 97 && c <= 122) return c - 71;
+  if (c >= 48 && c <= 57) return c + 4;
+  if (c === 43) return 62;
+  if (c === 47) return 63;
+  return -1;
+}
+
+/** Strict base64 (padding required where the length needs it); `null` if malformed. */
+export function fromBase64(text: string): Uint8Array | null {
+  let len = text.length;
+  if (len % 4 !== 0) return null;
+  let pad = 0;
+  while (len > 0 && text.charCodeAt(len - 1) === 61 && pad < 2) {
+    len--;
+    pad++;
+  }
+  const out = new Uint8Array((text.length / 4) * 3 - pad);
+  let acc = 0;
+  let bits = 0;
+  let o = 0;
+  for (let i = 0; i < len; i++) {
+    const v = b64Value(text.charCodeAt(i));
+    if (v < 0) return null;
+    acc = ((acc << 6) | v) & 0xffffff;
+    bits += 6;
+    if (bits >= 8) {
+      bits -= 8;
+      out[o++] = (acc >> bits) & 0xff;
+    }
+  }
+  return out;
+}
+
+export function toBase64(bytes: Uint8Array): string {
+  let out = '';
+  let i = 0;
+  for (; i + 2 < bytes.length; i += 3) {
+    const v = ((bytes[i] ?? 0) << 16) | ((bytes[i + 1] ?? 0) << 8) | (bytes[i + 2] ?? 0);
+    out += B64[v >> 18]! + B64[(v >> 12) & 63]! + B64[(v >> 6) & 63]! + B64[v & 63]!;
+  }
+  const rest = bytes.length - i;
+  if (rest === 1) {
+    const v = (bytes[i] ?? 0) << 16;
+    out += B64[v >> 18]! + B64[(v >> 12) & 63]! + '==';
+  } else if (rest === 2) {
+    const v = ((bytes[i] ?? 0) << 16) | ((bytes[i + 1] ?? 0) << 8);
+    out += B64[v >> 18]! + B64[(v >> 12) & 63]! + B64[(v >> 6) & 63]! + '=';
+  }
+  return out;
+}
+
+function hexValue(c: number): number {
+  if (c >= 48 && c <= 57) return c - 48;
+  if (c >= 97 && c <= 102) return c - 87;
+  if (c >= 65 && c <= 70) return c - 55;
+  return -1;
+}
+
+/** Hex of even length, either case; `null` if malformed. */
+export function fromHex(text: string): Uint8Array | null {
+  if (text.length % 2 !== 0) return null;
+  const out = new Uint8Array(text.length / 2);
+  for (let i = 0; i < out.length; i++) {
+    const h = hexValue(text.charCodeAt(2 * i));
+    const l = hexValue(text.charCodeAt(2 * i + 1));
+    if (h < 0 || l < 0) return null;
+    out[i] = (h << 4) | l;
+  }
+  return out;
+}
+
+export function toHex(bytes: Uint8Array, from = 0, to = bytes.length): string {
+  let out = '';
+  for (let i = from; i < to; i++) {
+    const b = bytes[i] ?? 0;
+    out += HEX[b >> 4]! + HEX[b & 15]!;
+  }
+  return out;
+}
+
+/** Splits text into space-separated chunks, as dnspython presents long binary fields. */
+export function chunk(text: string, size: number): string {
+  if (text.length <= size) return text;
+  let out = text.slice(0, size);
+  for (let i = size; i < text.length; i += size) out += ' ' + text.slice(i, i + size);
+  return out;
+}
+
+/** Base32hex (RFC 4648 §7), either case, padding optional; `null` if malformed. */
+export function fromBase32Hex(text: string): Uint8Array | null {
+  let len = text.length;
+  while (len > 0 && text.charCodeAt(len - 1) === 61) len--;
+  const out: number[] = [];
+  let acc = 0;
+  let bits = 0;
+  for (let i = 0; i < len; i++) {
+    let c = text.charCodeAt(i);
+    if (c >= 65 && c <= 90) c += 32;
+    let v: number;
+    if (c >= 48 && c <= 57) v = c - 48;
+    else if (c >= 97 && c <= 118) v = c - 87;
+    else return null;
+    acc = ((acc << 5) | v) & 0xffff;
+    bits += 5;
+    if (bits >= 8) {
+      bits -= 8;
+      out.push((acc >> bits) & 0xff);
+    }
+  }
+  if (len % 8 === 1 || len % 8 === 3 || len % 8 === 6) return null;
+  return Uint8Array.from(out);
+}
+
+/** Base32hex in lower case with padding (dnspython's NSEC3 form). */
+export function toBase32Hex(bytes: Uint8Array): string {
+  let out = '';
+  let acc = 0;
+  let bits = 0;
+  for (const b of bytes) {
+    acc = ((acc << 8) | b) & 0xffff;
+    bits += 8;
+    while (bits >= 5) {
+      bits -= 5;
+      out += B32HEX[(acc >> bits) & 31]!;
+    }
+  }
+  if (bits > 0) out += B32HEX[(acc << (5 - bits)) & 31]!;
+  while (out.length % 8 !== 0) out += '=';
+  return out;
+}
+
+/** Dotted-quad IPv4 (no leading zeros); the four octets or `null`. */
+export function parseIPv4(s: string, start: number, end: number, out?: Uint8Array, at = 0): boolean {
+  let part = 0;
+  let digits = 0;
+  let value = 0;
+  let lead0 = false;
+  for (let i = start; i <= end; i++) {
+    const c = i < end ? s.charCodeAt(i) : 46;
+    if (c === 46) {
+      if (digits === 0 || part > 3 || (lead0 && digits > 1)) return false;
+      if (out) out[at + part] = value;
+      part++;
+      digits = 0;
+      value = 0;
+    } else if (c >= 48 && c <= 57) {
+      if (digits === 0) lead0 = c === 48;
+      value = value * 10 + (c - 48);
+      digits++;
+      if (value > 255) return false;
+    } else {
+      return false;
+    }
+  }
+  return part === 4;
+}
+
+/** IPv6 text (with `::` and an embedded IPv4 tail) into 16 bytes; `null` if malformed. */
+export function parseIPv6(s: string, start: number, end: number): Uint8Array | null {
+  const out = new Uint8Array(16);
+  const groups: number[] = [];
+  let gap = -1;
+  let i = start;
+  if (end - start >= 2 && s.charCodeAt(i) === 58 && s.charCodeAt(i + 1) === 58) {
+    gap = 0;
+    i += 2;
+    if (i === end) return out;
+  } else if (s.charCodeAt(i) === 58) {
+    return null;
+  }
+  for (;;) {
+    // One group, or an IPv4 tail.
+    let j = i;
+    let v = 0;
+    while (j < end && j - i < 5) {
+      const h = hexValue(s.charCodeAt(j));
+      if (h < 0) break;
+      v = (v << 4) | h;
+      j++;
+    }
+    if (j < end && s.charCodeAt(j) === 46) {
+      if (groups.length > 6) return null;
+      const tail = new Uint8Array(4);
+      if (!parseIPv4(s, i, end, tail)) return null;
+      groups.push((tail[0]! << 8) | tail[1]!, (tail[2]! << 8) | tail[3]!);
+      break;
+    }
+    if (j === i || j - i > 4) return null;
+    groups.push(v);
+    if (j === end) break;
+    if (s.charCodeAt(j) !== 58) return null;
+    j++;
+    if (j < end && s.charCodeAt(j) === 58) {
+      if (gap >= 0) return null;
+      gap = groups.length;
+      j++;
+      if (j === end) break;
+    } else if (j === end) {
+      return null;
+    }
+    i = j;
+  }
+  if (gap < 0 ? groups.length !== 8 : groups.length > 7) return null;
+  const fill = 8 - groups.length;
+  let g = 0;
+  for (let k = 0; k < 8; k++) {
+    let v = 0;
+    if (gap >= 0 && k >= gap && k < gap + fill) v = 0;
+    else v = groups[g++] ?? 0;
+    out[2 * k] = v >> 8;
+    out[2 * k + 1] = v & 0xff;
+  }
+  return out;
+}
+
+export function formatIPv4(b: Uint8Array, at = 0): string {
+  return `${b[at]}.${b[at + 1]}.${b[at + 2]}.${b[at + 3]}`;
+}
+
+/** dnspython's IPv6 presentation: longest zero run as `::`, embedded IPv4 for `::a.b.c.d` forms. */
+export function formatIPv6(b: Uint8Array, at = 0): string {
+  const chunks: string[] = [];
+  for (let k = 0; k < 8; k++) chunks.push((((b[at + 2 * k] ?? 0) << 8) | (b[at + 2 * k + 1] ?? 0)).toString(16));
+  let bestStart = 0;
+  let bestLen = 0;
+  let start = -1;
+  for (let k = 0; k <= 8; k++) {
+    if (k < 8 && chunks[k] === '0') {
+      if (start < 0) start = k;
+    } else if (start >= 0) {
+      if (k - start > bestLen) {
+        bestStart = start;
+        bestLen = k - start;
+      }
+      start = -1;
+    }
+  }
+  if (bestLen > 1) {
+    if (bestStart === 0 && (bestLen === 6 || (bestLen === 5 && chunks[5] === 'ffff'))) {
+      return (bestLen === 6 ? '::' : '::ffff:') + formatIPv4(b, at + 12);
+    }
+    return chunks.slice(0, bestStart).join(':') + '::' + chunks.slice(bestStart + bestLen).join(':');
+  }
+  return chunks.join(':');
+}

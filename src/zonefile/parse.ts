@@ -1,0 +1,316 @@
+/** The master-file reader: directives, owners, TTL/class/type fields, then the type's rdata reader. */
+import { err, ok, type Result } from 'neverthrow';
+import { EOF, EOL, Lexer, QUOTED, WORD, ZoneSyntaxError } from './lexer.js';
+import { MAX_TTL, READERS, genericText, isMetaType, readGeneric, ttlValue, type RdataOut } from './rdata.js';
+import { prefixedNumber, typeFromText, typeToText } from './registry.js';
+import type { ParsedZone, ParseZoneFileOptions, ZoneFileError, ZoneRecord } from './types.js';
+import { decodeWire } from './wire.js';
+
+const DEFAULT_MAX_BYTES = 16 * 1024 * 1024;
+const DEFAULT_MAX_GENERATED = 65536;
+const SOA = 6;
+
+class Reader implements RdataOut {
+  lx: Lexer;
+  origin: string | null = null;
+  rdata = '';
+  data: unknown = undefined;
+  str = '';
+  readonly records: ZoneRecord[] = [];
+  firstOrigin: string | null = null;
+  firstTtl: number | null = null;
+  firstSoaOwner: string | null = null;
+  private dollarTtl: number | null = null;
+  private lastTtl: number | null = null;
+  private soaMinimum: number | null = null;
+  private lastOwner: string | null = null;
+  private generated = 0;
+
+  constructor(
+    lx: Lexer,
+    private readonly options: ParseZoneFileOptions,
+  ) {
+    this.lx = lx;
+    if (options.defaultTtl !== undefined) {
+      this.dollarTtl = options.defaultTtl;
+      this.firstTtl = options.defaultTtl;
+    }
+  }
+
+  run(): void {
+    const lx = this.lx;
+    for (;;) {
+      const indented = lx.atIndentedLine();
+      const k = lx.next();
+      if (k === EOF) return;
+      if (k === EOL) continue;
+      if (!indented && k === WORD && lx.s.charCodeAt(lx.start) === 36 /* $ */) this.directive();
+      else this.record(indented);
+    }
+  }
+
+  private directive(): void {
+    const lx = this.lx;
+    const line = lx.tLine;
+    const col = lx.tCol;
+    if (lx.is('$ORIGIN')) {
+      if (lx.next() !== WORD) lx.fail('$ORIGIN needs a domain name, e.g. $ORIGIN example.com.');
+      this.origin = lx.name(this.origin, '$ORIGIN name');
+      this.firstOrigin ??= this.origin;
+      this.lastOwner ??= null;
+    } else if (lx.is('$TTL')) {
+      if (lx.next() !== WORD) lx.fail('$TTL needs a TTL, e.g. $TTL 3600 or $TTL 1h');
+      const v = ttlValue(lx.s, lx.start, lx.end);
+      if (v === -1) lx.fail(`$TTL value ${lx.describe()} is not a TTL: use seconds or a duration like 1h30m`);
+      if (v === -2) lx.fail(`$TTL value ${lx.describe()} is larger than 2147483647 (2^31 - 1)`);
+      this.dollarTtl = v;
+      this.firstTtl ??= v;
+    } else if (lx.is('$INCLUDE')) {
+      lx.failAt(line, col, '$INCLUDE is not supported: paste the included file into this one (no file is ever read)');
+    } else if (lx.is('$GENERATE')) {
+      if (this.options.allowGenerate === false) lx.failAt(line, col, '$GENERATE is disabled (options.allowGenerate is false): expand the records in the file');
+      this.generate(line, col);
+      return;
+    } else {
+      lx.fail(`unknown directive ${lx.describe()}: expected $ORIGIN, $TTL, $GENERATE or a record`);
+    }
+    this.endOfLine('directive');
+  }
+
+  private endOfLine(what: string): void {
+    const k = this.lx.next();
+    if (k !== EOL && k !== EOF) this.lx.fail(`unexpected ${this.lx.describe()} after the ${what}: check for a missing ';' before a comment or a missing quote`);
+  }
+
+  /** One record; the lexer holds its first token (the owner, or the first field when `indented`). */
+  record(indented: boolean): void {
+    const lx = this.lx;
+    let owner: string;
+    if (indented) {
+      if (this.lastOwner === null) return lx.fail('this record has no owner name and there is no previous record to take it from: start the line with a name or @');
+      owner = this.lastOwner;
+    } else {
+      if (lx.kind === QUOTED) lx.fail('an owner name cannot be a quoted string');
+      owner = lx.name(this.origin, 'owner name');
+      lx.next();
+    }
+    this.lastOwner = owner;
+    let ttl = -1;
+    let klass = false;
+    for (;;) {
+      if (lx.kind !== WORD) lx.fail(lx.kind === QUOTED ? `expected a TTL, class or type, found ${lx.describe()}` : 'missing record type after the owner name');
+      const c = lx.s.charCodeAt(lx.start);
+      if (ttl < 0 && c >= 48 && c <= 57) {
+        const v = ttlValue(lx.s, lx.start, lx.end);
+        if (v === -2) lx.fail(`TTL ${lx.describe()} is larger than 2147483647 (2^31 - 1)`);
+        if (v === -1) lx.fail(`TTL ${lx.describe()} is not a TTL: use seconds or a duration like 1h30m`);
+        ttl = v;
+        lx.next();
+        continue;
+      }
+      if (!klass && (lx.is('IN') || lx.is('CLASS1'))) {
+        klass = true;
+        lx.next();
+        continue;
+      }
+      if (!klass && (lx.is('CH') || lx.is('HS') || lx.is('CHAOS') || lx.is('HESIOD') || lx.is('NONE') || lx.is('ANY') || prefixedNumber(lx.text().toUpperCase(), 'CLASS') >= 0)) {
+        lx.fail(`class ${lx.describe()} is not supported: zone data must be class IN`);
+      }
+      break;
+    }
+    const type = typeFromText(lx.text().toUpperCase());
+    if (type < 0) lx.fail(`unknown record type ${lx.describe()}: use a type mnemonic such as A or TXT, or TYPE<n> with RFC 3597 data`);
+    if (isMetaType(type)) lx.fail(`type ${lx.describe()} is a query or meta type and cannot appear in a zone`);
+    const typeLine = lx.tLine;
+    const typeCol = lx.tCol;
+    const reader = READERS.get(type);
+    const k = lx.next();
+    if (k === WORD && lx.end - lx.start === 2 && lx.s.charCodeAt(lx.start) === 92 && lx.s.charCodeAt(lx.start + 1) === 35) {
+      const bytes = readGeneric(this);
+      if (reader) decodeWire(this, type, bytes, reader);
+      else {
+        this.rdata = genericText(bytes);
+        this.data = undefined;
+      }
+    } else {
+      lx.unget();
+      if (!reader) return lx.fail(`type ${typeToText(type)} has no presentation form here: write its data as RFC 3597 \\# <length> <hex>`);
+      reader(this);
+    }
+    this.endOfLine('record data');
+    if (ttl >= 0) {
+      this.lastTtl = ttl;
+    } else {
+      ttl = this.dollarTtl ?? this.lastTtl ?? this.soaMinimum ?? -1;
+      if (ttl < 0 && type === SOA) ttl = (this.data as { minimum: number }).minimum;
+      if (ttl < 0) lx.failAt(typeLine, typeCol, 'this record has no TTL and none applies: add a $TTL line at the top or give the record a TTL');
+    }
+    if (type === SOA) {
+      this.soaMinimum ??= (this.data as { minimum: number }).minimum;
+      this.firstSoaOwner ??= owner;
+    }
+    const rec: ZoneRecord = this.data === undefined
+      ? { name: owner, ttl, class: 'IN', type: typeToText(type), rdata: this.rdata }
+      : { name: owner, ttl, class: 'IN', type: typeToText(type), rdata: this.rdata, data: this.data };
+    this.records.push(rec);
+  }
+
+  private generate(line: number, col: number): void {
+    const lx = this.lx;
+    if (lx.next() !== WORD) lx.fail('$GENERATE needs a range, e.g. $GENERATE 1-10 host$ A 192.0.2.$');
+    const range = lx.text();
+    const m = /^(\d{1,10})-(\d{1,10})(?:\/(\d{1,10}))?$/.exec(range);
+    if (!m) return lx.fail(`$GENERATE range ${lx.describe()} must be start-stop or start-stop/step`);
+    const start = Number(m[1]);
+    const stop = Number(m[2]);
+    const step = m[3] === undefined ? 1 : Number(m[3]);
+    if (start > stop || step === 0) lx.fail(`$GENERATE range ${lx.describe()} must have start ≤ stop and a step of at least 1`);
+    if (lx.next() !== WORD) lx.fail('$GENERATE needs an owner template after the range');
+    const lhs = lx.text();
+    const middle: string[] = [];
+    for (;;) {
+      if (lx.next() !== WORD) lx.fail('$GENERATE needs a record type and a data template');
+      middle.push(lx.text());
+      if (typeFromText(lx.text().toUpperCase()) >= 0 && !(lx.is('IN') || lx.is('CLASS1'))) break;
+    }
+    let rhs = '';
+    for (;;) {
+      const k = lx.next();
+      if (k === EOL || k === EOF) break;
+      rhs += (rhs ? ' ' : '') + (k === QUOTED ? '"' + lx.text() + '"' : lx.text());
+    }
+    if (rhs === '') lx.failAt(line, col, '$GENERATE needs a data template after the type');
+    const count = Math.floor((stop - start) / step) + 1;
+    const max = this.options.maxGeneratedRecords ?? DEFAULT_MAX_GENERATED;
+    this.generated += count;
+    if (this.generated > max) lx.failAt(line, col, `$GENERATE would produce ${this.generated} records in all, more than maxGeneratedRecords (${max})`);
+    const outer = this.lx;
+    try {
+      for (let i = start; i <= stop; i += step) {
+        const text = `${substitute(outer, lhs, i)} ${middle.join(' ')} ${substitute(outer, rhs, i)}`;
+        this.lx = new Lexer(text, line);
+        this.lx.next();
+        this.record(false);
+      }
+    } catch (e) {
+      if (e instanceof ZoneSyntaxError) throw new ZoneSyntaxError(line, col, `in $GENERATE: ${e.message}`);
+      throw e;
+    } finally {
+      this.lx = outer;
+    }
+  }
+}
+
+/** BIND's `$GENERATE` substitution: `$`, `${offset,width,base}`, `\$` for a literal dollar. */
+function substitute(lx: Lexer, template: string, i: number): string {
+  let out = '';
+  for (let k = 0; k < template.length; k++) {
+    const c = template[k]!;
+    if (c === '\\' && template[k + 1] === '$') {
+      out += '\\$';
+      k++;
+    } else if (c === '$') {
+      if (template[k + 1] === '{') {
+        const close = template.indexOf('}', k);
+        if (close < 0) lx.fail('$GENERATE modifier ${...} is not closed');
+        const [offText = '0', widthText = '0', base = 'd'] = template.slice(k + 2, close).split(',');
+        const offset = Number(offText);
+        const width = Number(widthText);
+        if (!Number.isInteger(offset) || !Number.isInteger(width) || width < 0 || width > 255 || !'doxXnN'.includes(base) || base.length !== 1) {
+          lx.fail(`$GENERATE modifier ${template.slice(k, close + 1)} must be \${offset,width,base} with base d, o, x, X, n or N`);
+        }
+        const v = i + offset;
+        if (v < 0) lx.fail(`$GENERATE modifier ${template.slice(k, close + 1)} makes a negative number`);
+        let text: string;
+        if (base === 'n' || base === 'N') {
+          const hex = v.toString(16).padStart(width > 0 ? Math.ceil(width / 2) : 1, '0');
+          text = hex.split('').reverse().join('.');
+          if (base === 'N') text = text.toUpperCase();
+        } else {
+          text = v.toString(base === 'o' ? 8 : base === 'd' ? 10 : 16).padStart(width, '0');
+          if (base === 'X') text = text.toUpperCase();
+        }
+        out += text;
+        k = close;
+      } else if (template[k + 1] === '$') {
+        out += '\\$';
+        k++;
+      } else {
+        out += String(i);
+      }
+    } else out += c;
+  }
+  return out;
+}
+
+/** Normalises `options.origin` to an absolute name in presentation form. */
+function originOption(origin: string): string {
+  const lx = new Lexer(origin);
+  if (lx.next() !== WORD || lx.next() !== EOF) lx.fail(`options.origin "${origin}" is not a domain name`);
+  lx.pos = 0;
+  lx.next();
+  return lx.name('.', 'options.origin');
+}
+
+const decoder = new TextDecoder('utf-8', { fatal: true, ignoreBOM: false });
+
+export function parse(input: string | Uint8Array, options: ParseZoneFileOptions = {}): Result<ParsedZone, ZoneFileError> {
+  const maxBytes = options.maxBytes ?? DEFAULT_MAX_BYTES;
+  let text: string;
+  if (typeof input === 'string') {
+    // UTF-16 length bounds the UTF-8 size from below; measure only when it might matter.
+    if (input.length > maxBytes || (input.length * 3 > maxBytes && Buffer.byteLength(input, 'utf8') > maxBytes)) {
+      return err({ line: 1, column: 1, message: `the zone file is larger than maxBytes (${maxBytes} bytes): raise options.maxBytes or split the zone` });
+    }
+    text = input.charCodeAt(0) === 0xfeff ? input.slice(1) : input;
+  } else {
+    if (input.length > maxBytes) {
+      return err({ line: 1, column: 1, message: `the zone file is ${input.length} bytes, larger than maxBytes (${maxBytes} bytes): raise options.maxBytes or split the zone` });
+    }
+    try {
+      text = decoder.decode(input);
+    } catch {
+      return err(invalidUtf8(input));
+    }
+  }
+  try {
+    const reader = new Reader(new Lexer(text), options);
+    if (options.origin !== undefined) {
+      reader.origin = originOption(options.origin);
+      reader.firstOrigin = reader.origin;
+    }
+    if (options.defaultTtl !== undefined && !(Number.isInteger(options.defaultTtl) && options.defaultTtl >= 0 && options.defaultTtl <= MAX_TTL)) {
+      return err({ line: 1, column: 1, message: `options.defaultTtl must be an integer from 0 to ${MAX_TTL}` });
+    }
+    reader.run();
+    return ok({
+      origin: reader.firstOrigin ?? reader.firstSoaOwner ?? '.',
+      ttl: reader.firstTtl,
+      records: reader.records,
+    });
+  } catch (e) {
+    if (e instanceof ZoneSyntaxError) return err({ line: e.line, column: e.column, message: e.message });
+    if (e instanceof RangeError) return err({ line: 1, column: 1, message: `the zone file could not be read: ${e.message}` });
+    return err({ line: 1, column: 1, message: `internal error while reading the zone file: ${String(e)}` });
+  }
+}
+
+function invalidUtf8(bytes: Uint8Array): ZoneFileError {
+  // Locate the first undecodable byte so the error points at it.
+  let line = 1;
+  let lineStart = 0;
+  for (let i = 0; i < bytes.length; i++) {
+    if (bytes[i] === 10) {
+      line++;
+      lineStart = i + 1;
+    }
+    try {
+      decoder.decode(bytes.subarray(lineStart, i + 1));
+    } catch {
+      // A multi-byte sequence may still be incomplete; only a failure followed by a new line or the end counts.
+      const j = i + 1;
+      if (j >= bytes.length || bytes[j] === 10) return { line, column: 1, message: 'the zone file is not valid UTF-8: re-save it as UTF-8 or write non-ASCII bytes as \\DDD escapes' };
+    }
+  }
+  return { line: 1, column: 1, message: 'the zone file is not valid UTF-8: re-save it as UTF-8 or write non-ASCII bytes as \\DDD escapes' };
+}
