@@ -1,0 +1,455 @@
+import { err, errAsync, ok, ResultAsync, type Result } from 'neverthrow';
+import { memoryStorage } from '../adapters/memory/memory-storage.js';
+import type { Storage, StorageTransaction } from '../ports/storage.js';
+import type { ApiError } from '../shared/api-error.js';
+import { fromSafePromise, runInTransaction, storageFailure } from '../shared/command.js';
+import { requireProject, resolveCaller, type Caller } from '../shared/context.js';
+import { tupleKey } from '../shared/keys.js';
+import { effectiveLimit, exceedsQuota } from './engine.js';
+import { normalisePage, pageLinks } from './paging.js';
+import { parseProjectQuotas } from './parse-project-quotas.js';
+import { isProjectId } from './project-id.js';
+import {
+  invalidEnforceArguments,
+  invalidProjectId,
+  projectQuotasNotFound,
+  quotaExceeded,
+  quotaForbidden,
+  type QuotaOperation,
+} from './quota-errors.js';
+import { QUOTA_KINDS, UNCONSTRAINED, isQuotaKind, type ConfiguredQuotas, type QuotaKind, type QuotaValues } from './quota-values.js';
+
+/**
+ * Options of {@link createQuotaService}.
+ *
+ * @category Quotas
+ */
+export interface QuotaServiceOptions {
+  /** Where configured quotas live; one store may serve the DNS service too. @defaultValue memoryStorage() */
+  readonly storage?: Storage;
+  /**
+   * Base of the list's `next`/`previous` links, which are `${baseUrl}/v1/project-quotas?limit=..&offset=..`
+   * (the spec's path; the real service writes an unroutable `project_quotas`). A trailing `/` is dropped.
+   * @defaultValue 'http://localhost:9311'
+   */
+  readonly baseUrl?: string;
+  /** Page sizes of `projectQuotas.list`, as the real service's `default_limit_paging`/`max_limit_paging`. */
+  readonly paging?: {
+    /** Page size when `limit` is absent, empty or unparsable. @defaultValue 10 */
+    readonly defaultLimit?: number;
+    /** Largest page; larger limits are clamped to it. @defaultValue 100 */
+    readonly maxLimit?: number;
+  };
+  /** Status of a policy refusal: 401 as the spec says, 403 as the real service. @defaultValue 401 */
+  readonly forbiddenStatus?: 401 | 403;
+  /** Quota of a kind a project has not configured (`quota_secrets` ...). @defaultValue -1 for each kind */
+  readonly defaults?: Partial<QuotaValues>;
+  /** State to start from, as returned by {@link QuotaService.snapshot}; it replaces what the storage held. */
+  readonly from?: QuotaSnapshot;
+}
+
+/**
+ * All state of a quota service: the configured records in list order. Frozen plain data that
+ * survives `JSON.stringify`/`JSON.parse`.
+ *
+ * @category Quotas
+ */
+export interface QuotaSnapshot {
+  /** Format version, for later changes of this shape. */
+  readonly version: 1;
+  /** Every configured record, in first-creation order (the list order). */
+  readonly projectQuotas: readonly ProjectQuotasRecord[];
+}
+
+/**
+ * One configured record as the list shows it.
+ *
+ * @category Quotas
+ */
+export interface ProjectQuotasRecord {
+  /** The project the record belongs to. */
+  readonly project_id: string;
+  /** Its configured values; `null` where the default applies. */
+  readonly project_quotas: ConfiguredQuotas;
+}
+
+/**
+ * A page of configured records (`GET /v1/project-quotas`), keys in the real service's order.
+ *
+ * @category Quotas
+ */
+export interface ProjectQuotasPage {
+  /** The records of this page, in first-creation order. */
+  readonly project_quotas: readonly ProjectQuotasRecord[];
+  /** Link to the previous page; only when the offset is above 0. */
+  readonly previous?: string;
+  /** Link to the next page; only when `total` exceeds offset + limit. */
+  readonly next?: string;
+  /** How many records are configured in all. */
+  readonly total: number;
+}
+
+/**
+ * Paging parameters of `projectQuotas.list`: raw query values (text, as a server receives them)
+ * or numbers; anything unparsable falls back to the defaults, as in the real service.
+ *
+ * @category Quotas
+ */
+export interface ProjectQuotasQuery {
+  /** Index of the first record (from 0). @defaultValue 0 */
+  readonly offset?: unknown;
+  /** Most records on the page, clamped to 1..`paging.maxLimit`. @defaultValue `paging.defaultLimit` */
+  readonly limit?: unknown;
+}
+
+/**
+ * Usage figures for {@link QuotaService.enforce}.
+ *
+ * @category Quotas
+ */
+export interface EnforceRequest {
+  /** How many of the kind the project holds now (a non-negative integer). */
+  readonly inUse: number;
+  /** How many it is about to create; 0 asks whether it is within its quota now. @defaultValue 1 */
+  readonly requested?: number;
+}
+
+/**
+ * The secrets service's quota interface (Barbican v1 `/v1/quotas`, `/v1/project-quotas`) plus the
+ * check its create endpoints run. Every command returns a `ResultAsync` that never rejects.
+ *
+ * @category Quotas
+ */
+export interface QuotaService {
+  /**
+   * The caller's effective quotas (`GET /v1/quotas`).
+   *
+   * @param ctx - the caller; needs one of the roles reader, member, admin, observer, creator,
+   *   audit, key-manager:service-admin, and a project
+   * @returns `{ quotas: { secrets, orders, containers, consumers, cas } }`; 401
+   *   `authentication_required` / `missing_project_id`, 401/403 `forbidden`, 500 `storage_failure`
+   */
+  effective(ctx: unknown): ResultAsync<{ quotas: QuotaValues }, ApiError>;
+  /** Configured per-project quotas; every call needs the role `key-manager:service-admin`. */
+  readonly projectQuotas: {
+    /**
+     * A page of configured records in first-creation order (`GET /v1/project-quotas`).
+     *
+     * @param ctx - the caller
+     * @param query - `offset` and `limit`, normalised as the real service does
+     * @returns the page; 401/403 `forbidden`, 500 `unknown` for a repeated parameter (an array), 500 `storage_failure`
+     */
+    list(ctx: unknown, query?: ProjectQuotasQuery): ResultAsync<ProjectQuotasPage, ApiError>;
+    /**
+     * One project's configured quotas (`GET /v1/project-quotas/{id}`).
+     *
+     * @param ctx - the caller
+     * @param projectId - any project id (not checked for UUID form, as in the real service)
+     * @returns `{ project_quotas: {...} }` with `null` for kinds not configured; 404 `not_found`,
+     *   400 `invalid_project_id`, 401/403 `forbidden`, 500 `storage_failure`
+     */
+    get(ctx: unknown, projectId: unknown): ResultAsync<{ project_quotas: ConfiguredQuotas }, ApiError>;
+    /**
+     * Configures a project's quotas (`PUT /v1/project-quotas/{id}`): kinds in the body replace
+     * what was configured, kinds left out keep it (never configured: `null`).
+     *
+     * @param ctx - the caller
+     * @param projectId - the project to configure
+     * @param body - `{ project_quotas: { secrets?, orders?, containers?, consumers?, cas? } }`, integers
+     * @returns nothing (the spec's 204); 400 `empty_request_body` / `invalid_object` /
+     *   `invalid_project_id`, 401/403 `forbidden`, 500 `storage_failure`
+     */
+    set(ctx: unknown, projectId: unknown, body: unknown): ResultAsync<void, ApiError>;
+    /**
+     * Removes a project's configuration, so the defaults apply (`DELETE /v1/project-quotas/{id}`).
+     *
+     * @param ctx - the caller
+     * @param projectId - the project to reset
+     * @returns nothing (204); 404 `not_found`, 400 `invalid_project_id`, 401/403 `forbidden`, 500 `storage_failure`
+     */
+    delete(ctx: unknown, projectId: unknown): ResultAsync<void, ApiError>;
+  };
+  /**
+   * Whether a project may create `requested` more of a kind, given `inUse`: what a server calls
+   * before it creates a secret, order, container, consumer or CA.
+   *
+   * @param projectId - the creating project
+   * @param kind - the kind created
+   * @param usage - current use and the amount requested
+   * @returns Ok, or 403 `quota_exceeded` (always 403, as the real service: it is not a policy
+   *   refusal); 400 `bad_request` for an unknown kind or counts that are not non-negative
+   *   integers; 500 `storage_failure`
+   */
+  enforce(projectId: unknown, kind: unknown, usage: EnforceRequest): ResultAsync<void, ApiError>;
+  /** A frozen, JSON-serialisable copy of all state; rejects only when the storage does. */
+  snapshot(): Promise<QuotaSnapshot>;
+  /** Removes every configured record (the options are kept); rejects only when the storage does. */
+  reset(): Promise<void>;
+}
+
+const RECORDS = 'quotas.project_quotas';
+const BY_CREATION = 'created';
+const SERVICE_ADMIN = 'key-manager:service-admin';
+const EFFECTIVE_ROLES: readonly string[] = ['reader', 'member', 'admin', 'observer', 'creator', 'audit', SERVICE_ADMIN];
+const BATCH = 1000;
+
+/** A stored record: the list item plus its creation sequence number, which is also its index key. */
+interface StoredRecord extends ProjectQuotasRecord {
+  readonly sequence: number;
+}
+
+const configuredOf = (raw: Record<string, unknown>): ConfiguredQuotas => {
+  const value = (kind: QuotaKind): number | null => {
+    const v = raw[kind];
+    return typeof v === 'number' && Number.isSafeInteger(v) ? v : null;
+  };
+  return { secrets: value('secrets'), orders: value('orders'), containers: value('containers'), consumers: value('consumers'), cas: value('cas') };
+};
+
+/** Reads a stored record defensively: the storage may be shared, and a snapshot is outside data. */
+function toRecord(raw: unknown): StoredRecord | undefined {
+  if (raw === null || typeof raw !== 'object') return undefined;
+  const r = raw as Record<string, unknown>;
+  const q = r['project_quotas'];
+  if (typeof r['project_id'] !== 'string' || typeof r['sequence'] !== 'number' || q === null || typeof q !== 'object') return undefined;
+  return { project_id: r['project_id'], project_quotas: configuredOf(q as Record<string, unknown>), sequence: r['sequence'] };
+}
+
+const listItem = (r: StoredRecord): ProjectQuotasRecord => ({ project_id: r.project_id, project_quotas: r.project_quotas });
+
+async function putRecord(tx: StorageTransaction, record: StoredRecord): Promise<void> {
+  await tx.put(RECORDS, record.project_id, Object.freeze({ ...record, project_quotas: Object.freeze(record.project_quotas) }), {
+    [BY_CREATION]: tupleKey(record.sequence),
+  });
+}
+
+/** Next creation number: one above the newest, so a re-created record moves to the end. O(log n). */
+async function nextSequence(tx: StorageTransaction): Promise<number> {
+  const [last] = await tx.range(RECORDS, BY_CREATION, { direction: 'desc', limit: 1 });
+  const newest = last === undefined ? undefined : toRecord(last.value);
+  return newest === undefined ? 0 : newest.sequence + 1;
+}
+
+async function clear(tx: StorageTransaction): Promise<void> {
+  for (;;) {
+    const batch = await tx.scan(RECORDS, undefined, BATCH);
+    if (batch.length === 0) return;
+    for (const { id } of batch) await tx.delete(RECORDS, id);
+  }
+}
+
+function checkInteger(name: string, value: unknown, min: number): number {
+  if (typeof value !== 'number' || !Number.isSafeInteger(value) || value < min) {
+    throw new TypeError(`createQuotaService: ${name} must be an integer >= ${min}, got ${String(value)}`);
+  }
+  return value;
+}
+
+/** Validates a snapshot up front: restoring half of one would be worse than refusing it. */
+function checkSnapshot(snapshot: unknown): readonly ProjectQuotasRecord[] {
+  const s = snapshot as Record<string, unknown> | null;
+  const items: unknown = s?.['projectQuotas'];
+  if (s === null || typeof s !== 'object' || s['version'] !== 1 || !Array.isArray(items)) {
+    throw new TypeError('createQuotaService: `from` is not a quota snapshot (version 1)');
+  }
+  const seen = new Set<string>();
+  const records: ProjectQuotasRecord[] = [];
+  for (const item of items as readonly unknown[]) {
+    const r = item as Record<string, unknown> | null;
+    const id = r?.['project_id'];
+    const q = r?.['project_quotas'] as Record<string, unknown> | null | undefined;
+    const valid =
+      isProjectId(id) &&
+      !seen.has(id) &&
+      q !== null &&
+      typeof q === 'object' &&
+      QUOTA_KINDS.every((k) => q[k] === null || (typeof q[k] === 'number' && Number.isSafeInteger(q[k])));
+    if (!valid) throw new TypeError('createQuotaService: `from` holds a malformed or duplicate project quota record');
+    seen.add(id);
+    records.push({ project_id: id, project_quotas: configuredOf(q) });
+  }
+  return records;
+}
+
+/**
+ * Creates the secrets service's quota interface over a storage port.
+ *
+ * Mirrors Barbican 15's `/v1/quotas` and `/v1/project-quotas` (see the quota reference): exact
+ * bodies and key order, paging normalisation, validation messages, merge-on-set, first-creation
+ * list order, and the legacy policies. A page costs O(log n + limit) whatever the number of
+ * configured projects.
+ *
+ * @param options - storage, link base, paging, refusal status, defaults, state to restore
+ * @returns the service
+ * @throws TypeError - only for invalid options (a programming error): non-integer defaults or
+ *   paging sizes, or a malformed `from` snapshot
+ * @example
+ * ```ts
+ * const quotas = createQuotaService({ defaults: { secrets: 100 } });
+ * const admin = { projectId: 'ops', roles: ['key-manager:service-admin'] };
+ * await quotas.projectQuotas.set(admin, 'p1', { project_quotas: { secrets: 2 } });
+ * (await quotas.enforce('p1', 'secrets', { inUse: 2 })).isErr(); // true: 403 quota_exceeded
+ * const page = await quotas.projectQuotas.list(admin, { limit: '10' });
+ * ```
+ * @category Quotas
+ */
+export function createQuotaService(options: QuotaServiceOptions = {}): QuotaService {
+  const storage = options.storage ?? memoryStorage();
+  const baseUrl = (options.baseUrl ?? 'http://localhost:9311').replace(/\/$/, '');
+  const defaultLimit = checkInteger('paging.defaultLimit', options.paging?.defaultLimit ?? 10, 1);
+  const maxLimit = checkInteger('paging.maxLimit', options.paging?.maxLimit ?? 100, 1);
+  const forbiddenStatus = options.forbiddenStatus ?? 401;
+  if (forbiddenStatus !== 401 && forbiddenStatus !== 403) throw new TypeError('createQuotaService: forbiddenStatus must be 401 or 403');
+  const defaults: QuotaValues = Object.freeze({
+    secrets: checkInteger('defaults.secrets', options.defaults?.secrets ?? UNCONSTRAINED.secrets, -Number.MAX_SAFE_INTEGER),
+    orders: checkInteger('defaults.orders', options.defaults?.orders ?? UNCONSTRAINED.orders, -Number.MAX_SAFE_INTEGER),
+    containers: checkInteger('defaults.containers', options.defaults?.containers ?? UNCONSTRAINED.containers, -Number.MAX_SAFE_INTEGER),
+    consumers: checkInteger('defaults.consumers', options.defaults?.consumers ?? UNCONSTRAINED.consumers, -Number.MAX_SAFE_INTEGER),
+    cas: checkInteger('defaults.cas', options.defaults?.cas ?? UNCONSTRAINED.cas, -Number.MAX_SAFE_INTEGER),
+  });
+
+  // Restoring is asynchronous but the factory is not: every call waits for it first.
+  let ready: Promise<Result<void, ApiError>> = Promise.resolve(ok(undefined));
+  if (options.from !== undefined) {
+    const records = checkSnapshot(options.from);
+    const restoring = runInTransaction(
+      storage,
+      async ({ tx }) => {
+        await clear(tx);
+        let sequence = 0;
+        for (const r of records) {
+          await putRecord(tx, { ...r, sequence: sequence++ });
+        }
+        return ok(undefined);
+      },
+      'quota',
+    );
+    ready = (async () => await restoring)();
+  }
+
+  const command = <T>(work: (tx: StorageTransaction) => Promise<Result<T, ApiError>>): ResultAsync<T, ApiError> =>
+    fromSafePromise(ready, 'quota').andThen(() => runInTransaction(storage, ({ tx }) => work(tx), 'quota'));
+
+  /** Authentication, then the legacy policy: the real service checks policy before anything else. */
+  const authorize = (ctx: unknown, roles: readonly string[], operation: QuotaOperation): Result<Caller, ApiError> =>
+    resolveCaller(ctx, forbiddenStatus, 'quota').andThen((caller) =>
+      caller.roles.some((r) => roles.includes(r)) ? ok(caller) : err(quotaForbidden(forbiddenStatus, operation)),
+    );
+  const serviceAdmin = (ctx: unknown, projectId: unknown): Result<string, ApiError> =>
+    authorize(ctx, [SERVICE_ADMIN], 'Project Quotas').andThen(() => (isProjectId(projectId) ? ok(projectId) : err(invalidProjectId())));
+
+  const readRecord = async (tx: StorageTransaction, projectId: string): Promise<StoredRecord | undefined> =>
+    toRecord(await tx.get(RECORDS, projectId));
+
+  const effectiveOf = (configured: ConfiguredQuotas | undefined): QuotaValues => ({
+    secrets: effectiveLimit(configured?.secrets, defaults.secrets),
+    orders: effectiveLimit(configured?.orders, defaults.orders),
+    containers: effectiveLimit(configured?.containers, defaults.containers),
+    consumers: effectiveLimit(configured?.consumers, defaults.consumers),
+    cas: effectiveLimit(configured?.cas, defaults.cas),
+  });
+
+  const isCount = (n: unknown): n is number => typeof n === 'number' && Number.isSafeInteger(n) && n >= 0;
+
+  return {
+    effective: (ctx) =>
+      command(async (tx) => {
+        const project = authorize(ctx, EFFECTIVE_ROLES, 'Quotas').andThen((caller) => requireProject(caller, 'quota'));
+        if (project.isErr()) return err(project.error);
+        return ok({ quotas: effectiveOf((await readRecord(tx, project.value))?.project_quotas) });
+      }),
+
+    projectQuotas: {
+      list: (ctx, query) =>
+        command(async (tx) => {
+          const page = authorize(ctx, [SERVICE_ADMIN], 'Project Quotas').andThen(() => normalisePage(query, defaultLimit, maxLimit));
+          if (page.isErr()) return err(page.error);
+          const { offset, limit } = page.value;
+          const total = await tx.count(RECORDS, BY_CREATION);
+          const entries = offset < BigInt(total) ? await tx.range(RECORDS, BY_CREATION, { offset: Number(offset), limit: Number(limit) }) : [];
+          const items: ProjectQuotasRecord[] = [];
+          for (const entry of entries) {
+            const record = toRecord(entry.value);
+            if (record !== undefined) items.push(listItem(record));
+          }
+          return ok({ project_quotas: items, ...pageLinks(baseUrl, page.value, total), total });
+        }),
+
+      get: (ctx, projectId) =>
+        command(async (tx) => {
+          const id = serviceAdmin(ctx, projectId);
+          if (id.isErr()) return err(id.error);
+          const record = await readRecord(tx, id.value);
+          return record === undefined ? err(projectQuotasNotFound()) : ok({ project_quotas: record.project_quotas });
+        }),
+
+      set: (ctx, projectId, body) =>
+        command(async (tx) => {
+          const checked = serviceAdmin(ctx, projectId).andThen((id) => parseProjectQuotas(body).map((patch) => ({ id, patch })));
+          if (checked.isErr()) return err(checked.error);
+          const { id, patch } = checked.value;
+          const before = await readRecord(tx, id);
+          const merged = (kind: QuotaKind): number | null => patch[kind] ?? before?.project_quotas[kind] ?? null;
+          await putRecord(tx, {
+            project_id: id,
+            project_quotas: { secrets: merged('secrets'), orders: merged('orders'), containers: merged('containers'), consumers: merged('consumers'), cas: merged('cas') },
+            sequence: before?.sequence ?? (await nextSequence(tx)),
+          });
+          return ok(undefined);
+        }),
+
+      delete: (ctx, projectId) =>
+        command(async (tx) => {
+          const id = serviceAdmin(ctx, projectId);
+          if (id.isErr()) return err(id.error);
+          return (await tx.delete(RECORDS, id.value)) ? ok(undefined) : err(projectQuotasNotFound());
+        }),
+    },
+
+    enforce: (projectId, kind, usage) => {
+      const requested: unknown = usage?.requested ?? 1;
+      const inUse: unknown = usage?.inUse;
+      if (!isQuotaKind(kind)) return errAsync(invalidEnforceArguments('a quota kind: secrets, orders, containers, consumers or cas'));
+      if (!isCount(inUse) || !isCount(requested)) return errAsync(invalidEnforceArguments('inUse and requested as non-negative integers'));
+      if (!isProjectId(projectId)) return errAsync(invalidProjectId());
+      // One read, no guarded transaction: the hot path a server takes on every create.
+      const check = async (): Promise<Result<void, ApiError>> => {
+        const ready_ = await ready;
+        if (ready_.isErr()) return ready_;
+        try {
+          const raw = await storage.transaction((tx) => tx.get(RECORDS, projectId));
+          const limit = effectiveLimit(toRecord(raw)?.project_quotas[kind], defaults[kind]);
+          return exceedsQuota(limit, inUse, requested) ? err(quotaExceeded(kind)) : ok(undefined);
+        } catch (cause) {
+          return err(storageFailure(cause, 'quota'));
+        }
+      };
+      return new ResultAsync(check());
+    },
+
+    snapshot: async () => {
+      const result = await command(async (tx) => {
+        const records: ProjectQuotasRecord[] = [];
+        for (let offset = 0; ; offset += BATCH) {
+          const batch = await tx.range(RECORDS, BY_CREATION, { offset, limit: BATCH });
+          for (const entry of batch) {
+            const record = toRecord(entry.value);
+            if (record !== undefined) records.push(Object.freeze({ project_id: record.project_id, project_quotas: Object.freeze({ ...record.project_quotas }) }));
+          }
+          if (batch.length < BATCH) break;
+        }
+        return ok(Object.freeze({ version: 1 as const, projectQuotas: Object.freeze(records) }));
+      });
+      if (result.isErr()) throw result.error;
+      return result.value;
+    },
+
+    reset: async () => {
+      const result = await command(async (tx) => {
+        await clear(tx);
+        return ok(undefined);
+      });
+      if (result.isErr()) throw result.error;
+    },
+  };
+}

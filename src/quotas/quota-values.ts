@@ -1,0 +1,43 @@
+/**
+ * The five quota kinds of the secrets service, in the order the real service writes them.
+ *
+ * @category Quotas
+ */
+export type QuotaKind = 'secrets' | 'orders' | 'containers' | 'consumers' | 'cas';
+
+/** The kinds in output order; every body is built in this order so JSON matches byte for byte. @internal */
+export const QUOTA_KINDS: readonly QuotaKind[] = Object.freeze(['secrets', 'orders', 'containers', 'consumers', 'cas']);
+
+/** Whether `value` names a kind (own names only, so `__proto__` or `constructor` never is). @internal */
+export const isQuotaKind = (value: unknown): value is QuotaKind =>
+  typeof value === 'string' && (QUOTA_KINDS as readonly string[]).includes(value);
+
+/**
+ * One integer per kind: effective quotas, or the service defaults. Any negative value is
+ * unconstrained, 0 disables the kind, a positive value is the maximum.
+ *
+ * @category Quotas
+ */
+export interface QuotaValues {
+  /** Secrets the project may hold. */
+  readonly secrets: number;
+  /** Orders the project may hold. */
+  readonly orders: number;
+  /** Containers the project may hold. */
+  readonly containers: number;
+  /** Consumers the project may register. */
+  readonly consumers: number;
+  /** Certificate authorities the project may create. */
+  readonly cas: number;
+}
+
+/**
+ * A project's configured quotas: like {@link QuotaValues}, where `null` means the default applies
+ * to that kind.
+ *
+ * @category Quotas
+ */
+export type ConfiguredQuotas = { readonly [K in keyof QuotaValues]: number | null };
+
+/** The real service's defaults: every kind unconstrained. @internal */
+export const UNCONSTRAINED: QuotaValues = Object.freeze({ secrets: -1, orders: -1, containers: -1, consumers: -1, cas: -1 });
