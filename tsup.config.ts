@@ -9,4 +9,6 @@ export default defineConfig({
   target: 'node20',
   splitting: true,
   treeshake: true,
+  // The conformance suite registers vitest tests; vitest stays the user's own (optional peer).
+  external: ['vitest', 'pg'],
 });

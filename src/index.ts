@@ -1,0 +1,24 @@
+/**
+ * zoneward: the DNS zone service (v2) and the project quota service (v1) as an embeddable,
+ * in-memory library. Commands take a {@link RequestContext} and answer a neverthrow
+ * `ResultAsync` holding the documented JSON body or an {@link ApiError}; state lives behind the
+ * {@link Storage} port.
+ *
+ * @packageDocumentation
+ */
+export { ApiError } from './shared/api-error.js';
+export type { ApiErrorOptions, ErrorDialect, FieldError } from './shared/api-error.js';
+export type { RequestContext } from './shared/context.js';
+export type { DnsEvent, DnsEventListener } from './shared/events.js';
+export type { ListQuery } from './shared/list-query.js';
+export type { IndexKeys, IndexPosition, RangeQuery, Storage, StorageTransaction, StoredEntry } from './ports/storage.js';
+export { memoryStorage } from './adapters/memory/memory-storage.js';
+export { createDnsService } from './dns/dns-service.js';
+export type { DnsService, DnsServiceOptions } from './dns/dns-service.js';
+export type { PoolConfig, PoolTargetPort } from './dns/deps.js';
+export type { ServiceSnapshot } from './dns/snapshot.js';
+export type { ZoneAction, ZoneBody, ZoneStatus, ZoneType } from './zones/zone.js';
+export type { ZoneLimits } from './zones/zone-input.js';
+export type { RecordsetBody } from './recordsets/recordset.js';
+export { DEFAULT_ZONE_QUOTAS } from './dns-quotas/index.js';
+export type { ZoneQuotaLimits, ZoneQuotaResource } from './dns-quotas/index.js';

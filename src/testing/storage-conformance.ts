@@ -1,0 +1,149 @@
+import { describe, expect, it } from 'vitest';
+import type { Storage } from '../ports/storage.js';
+
+const frozen = <T extends object>(v: T): T => Object.freeze(v);
+
+/**
+ * Registers the vitest suites every storage adapter must pass: atomic commits and rollbacks,
+ * serializable concurrent transactions, `(key, id)` ordering, prefix ranges and counts, marker
+ * and offset paging, and id-ordered scans. `memoryStorage()` passes it in this project's CI.
+ *
+ * Call it at the top level of a test file; `makeStorage` must return an empty storage each time.
+ *
+ * @param makeStorage - makes a fresh, empty storage
+ * @example
+ * ```ts
+ * import { runStorageConformance } from 'zoneward/testing';
+ * runStorageConformance(() => myStorage());
+ * ```
+ * @category Testing
+ */
+export function runStorageConformance(makeStorage: () => Storage | Promise<Storage>): void {
+  describe('storage port conformance', () => {
+    it('commits every write of a transaction that resolves', async () => {
+      const s = await makeStorage();
+      await s.transaction(async (tx) => {
+        await tx.put('c', 'a', frozen({ n: 1 }), { i: 'k1' });
+        await tx.put('c', 'b', frozen({ n: 2 }), { i: 'k2' });
+      });
+      await s.transaction(async (tx) => {
+        expect(await tx.get('c', 'a')).toEqual({ n: 1 });
+        expect(await tx.get('c', 'b')).toEqual({ n: 2 });
+        expect(await tx.count('c', 'i')).toBe(2);
+      });
+    });
+
+    it('keeps nothing of a transaction that rejects, index entries included', async () => {
+      const s = await makeStorage();
+      await s.transaction(async (tx) => {
+        await tx.put('c', 'a', frozen({ n: 1 }), { i: 'k1' });
+      });
+      await expect(
+        s.transaction(async (tx) => {
+          await tx.put('c', 'a', frozen({ n: 9 }), { i: 'k9' });
+          await tx.put('c', 'b', frozen({ n: 2 }), { i: 'k2' });
+          await tx.delete('c', 'a');
+          throw new Error('boom');
+        }),
+      ).rejects.toThrow('boom');
+      await s.transaction(async (tx) => {
+        expect(await tx.get('c', 'a')).toEqual({ n: 1 });
+        expect(await tx.get('c', 'b')).toBeUndefined();
+        const entries = await tx.range('c', 'i');
+        expect(entries.map((e) => [e.key, e.id])).toEqual([['k1', 'a']]);
+      });
+    });
+
+    it('sees its own writes inside the transaction', async () => {
+      const s = await makeStorage();
+      await s.transaction(async (tx) => {
+        await tx.put('c', 'a', frozen({ n: 1 }), { i: 'x' });
+        expect(await tx.get('c', 'a')).toEqual({ n: 1 });
+        expect(await tx.count('c', 'i', 'x')).toBe(1);
+        expect(await tx.delete('c', 'a')).toBe(true);
+        expect(await tx.delete('c', 'a')).toBe(false);
+        expect(await tx.count('c', 'i', 'x')).toBe(0);
+      });
+    });
+
+    it('replaces index entries when a value is put again', async () => {
+      const s = await makeStorage();
+      await s.transaction(async (tx) => {
+        await tx.put('c', 'a', frozen({ v: 1 }), { i: 'old', j: 'j' });
+        await tx.put('c', 'a', frozen({ v: 2 }), { i: 'new' });
+        expect((await tx.range('c', 'i')).map((e) => e.key)).toEqual(['new']);
+        expect(await tx.count('c', 'j')).toBe(0);
+      });
+    });
+
+    it('orders by (key, id) with prefix, after, offset, limit and direction', async () => {
+      const s = await makeStorage();
+      const keys = ['b\u0000', 'a\u0000x\u0000', 'a\u0000', 'a\u0000', 'ab\u0000', 'a\u0001\u0001\u0000'];
+      await s.transaction(async (tx) => {
+        for (const [n, key] of keys.entries()) await tx.put('c', `id${n}`, frozen({ n }), { i: key });
+      });
+      await s.transaction(async (tx) => {
+        const all = (await tx.range('c', 'i')).map((e) => `${e.key}|${e.id}`);
+        const expected = keys
+          .map((k, n) => [k, `id${n}`] as const)
+          .sort(([ka, ia], [kb, ib]) => (ka < kb ? -1 : ka > kb ? 1 : ia < ib ? -1 : ia > ib ? 1 : 0))
+          .map(([k, id]) => `${k}|${id}`);
+        expect(all).toEqual(expected);
+        const a = await tx.range('c', 'i', { prefix: 'a\u0000' });
+        expect(a.map((e) => e.id)).toEqual(['id2', 'id3', 'id1']);
+        expect(await tx.count('c', 'i', 'a\u0000')).toBe(3);
+        const after = await tx.range('c', 'i', { prefix: 'a\u0000', after: { key: 'a\u0000', id: 'id2' } });
+        expect(after.map((e) => e.id)).toEqual(['id3', 'id1']);
+        const desc = await tx.range('c', 'i', { prefix: 'a\u0000', direction: 'desc', after: { key: 'a\u0000x\u0000', id: 'id1' } });
+        expect(desc.map((e) => e.id)).toEqual(['id3', 'id2']);
+        const paged = await tx.range('c', 'i', { offset: 2, limit: 2 });
+        expect(paged.map((e) => `${e.key}|${e.id}`)).toEqual(expected.slice(2, 4));
+        const lastTwo = await tx.range('c', 'i', { direction: 'desc', limit: 2 });
+        expect(lastTwo.map((e) => `${e.key}|${e.id}`)).toEqual(expected.slice(-2).reverse());
+      });
+    });
+
+    it('scans a collection in id order, a page at a time', async () => {
+      const s = await makeStorage();
+      await s.transaction(async (tx) => {
+        for (const id of ['c', 'a', 'e', 'b', 'd']) await tx.put('c', id, frozen({ id }), {});
+      });
+      await s.transaction(async (tx) => {
+        const first = await tx.scan('c', undefined, 2);
+        const rest = await tx.scan('c', first[first.length - 1]!.id, 10);
+        expect([...first, ...rest].map((r) => r.id)).toEqual(['a', 'b', 'c', 'd', 'e']);
+        expect(await tx.scan('missing', undefined, 10)).toEqual([]);
+      });
+    });
+
+    it('runs concurrent transactions as if one after another (no lost update)', async () => {
+      const s = await makeStorage();
+      await s.transaction((tx) => tx.put('c', 'counter', frozen({ n: 0 }), {}));
+      const bump = () =>
+        s.transaction(async (tx) => {
+          const { n } = (await tx.get('c', 'counter')) as { n: number };
+          await Promise.resolve();
+          await tx.put('c', 'counter', frozen({ n: n + 1 }), {});
+        });
+      await Promise.all(Array.from({ length: 20 }, bump));
+      expect(await s.transaction((tx) => tx.get('c', 'counter'))).toEqual({ n: 20 });
+    });
+
+    it('never shows a concurrent transaction its uncommitted writes', async () => {
+      const s = await makeStorage();
+      let release: () => void = () => undefined;
+      const gate = new Promise<void>((r) => (release = r));
+      const writer = s
+        .transaction(async (tx) => {
+          await tx.put('c', 'x', frozen({ v: 1 }), {});
+          await gate;
+          throw new Error('rolled back');
+        })
+        .catch(() => 'rolled back');
+      const reader = s.transaction((tx) => tx.get('c', 'x'));
+      release();
+      expect(await writer).toBe('rolled back');
+      expect(await reader).toBeUndefined();
+    });
+  });
+}

@@ -1,0 +1,4 @@
+import { memoryStorage } from '../../src/index.js';
+import { runStorageConformance } from '../../src/testing/index.js';
+
+runStorageConformance(() => memoryStorage());
