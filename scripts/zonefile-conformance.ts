@@ -48,13 +48,14 @@ export function knownDisagreements(): KnownDisagreement[] {
 
 type Row = [string, number, string, string, string];
 
-/** BIND's text is not dnspython's canonical form: compare it without spacing or case. */
+/** BIND's text is not dnspython's canonical form: compare it without spacing, quotes or padding. */
 function loose(rdata: string): string {
-  return rdata.replace(/\s+/g, '').toLowerCase();
+  return rdata.replace(/[\s"=]+/g, '');
 }
 
+/** Names compare case-insensitively, and records equal but for the case of a name are merged. */
 function key(r: Row, bind: boolean): string {
-  return JSON.stringify([r[0].toLowerCase(), r[1], r[2], r[3], bind ? loose(r[4]) : r[4]]);
+  return JSON.stringify([r[0].toLowerCase(), r[1], r[2], r[3], (bind ? loose(r[4]) : r[4]).toLowerCase()]);
 }
 
 /** The corpus's normal form: lower-case owners, RRset TTL = its minimum (one TTL per RRset), merged, sorted. */

@@ -48,7 +48,9 @@ function coordinate(o: RdataOut, what: string, max: number, positive: string, ne
   if (d > max) lx.fail(`${what} degrees ${d} are out of range (0 to ${max})`);
   if (m > 59) lx.fail(`${what} minutes ${m} are out of range (0 to 59)`);
   if (s > 59) lx.fail(`${what} seconds ${s} are out of range (0 to 59)`);
-  return { d, m, s, ms, h: t };
+  // A zero coordinate has no sign: it reads back as N or E.
+  const h = d === 0 && m === 0 && s === 0 && ms === 0 ? positive : t;
+  return { d, m, s, ms, h };
 }
 
 function metres(o: RdataOut, what: string, min: number, max: number): number {
@@ -66,9 +68,18 @@ function metres(o: RdataOut, what: string, min: number, max: number): number {
     else lx.fail(`${what} ${lx.describe()} must be a number of metres, e.g. 10m or 10.5m`);
   }
   if (digits === 0) lx.fail(`${what} ${lx.describe()} must be a number of metres`);
-  const cm = Number(t) * 100;
+  // dnspython truncates to whole centimetres (the wire unit) before checking the range.
+  const cm = Math.trunc(Number(t) * 100);
   if (cm < min || cm > max) lx.fail(`${what} ${lx.describe()} is out of range (${min / 100}m to ${max / 100}m)`);
   return cm;
+}
+
+/** Sizes travel as one digit times a power of ten (RFC 1876 §2): keep only what survives. */
+function quantise(cm: number): number {
+  if (cm === 0) return 0;
+  let exp = 0;
+  while (cm >= 10 ** (exp + 1)) exp++;
+  return Math.floor(cm / 10 ** exp) * 10 ** exp;
 }
 
 const fmt = (cm: number): string => (cm / 100).toFixed(2) + 'm';
@@ -80,9 +91,9 @@ export function readLoc(o: RdataOut): void {
   let size = DEFAULT_SIZE;
   let hp = DEFAULT_HPREC;
   let vp = DEFAULT_VPREC;
-  if (!atEnd(o)) size = metres(o, 'size', 0, 9e9);
-  if (!atEnd(o)) hp = metres(o, 'horizontal precision', 0, 9e9);
-  if (!atEnd(o)) vp = metres(o, 'vertical precision', 0, 9e9);
+  if (!atEnd(o)) size = quantise(metres(o, 'size', 0, 9e9));
+  if (!atEnd(o)) hp = quantise(metres(o, 'horizontal precision', 0, 9e9));
+  if (!atEnd(o)) vp = quantise(metres(o, 'vertical precision', 0, 9e9));
   const c = (x: typeof lat): string => `${x.d} ${x.m} ${x.s}.${String(x.ms).padStart(3, '0')} ${x.h}`;
   let text = `${c(lat)} ${c(lon)} ${fmt(altitude)}`;
   if (size !== DEFAULT_SIZE || hp !== DEFAULT_HPREC || vp !== DEFAULT_VPREC) text += ` ${fmt(size)} ${fmt(hp)} ${fmt(vp)}`;

@@ -9,6 +9,7 @@ import { decodeWire } from './wire.js';
 const DEFAULT_MAX_BYTES = 16 * 1024 * 1024;
 const DEFAULT_MAX_GENERATED = 65536;
 const SOA = 6;
+const CNAME = 5;
 
 class Reader implements RdataOut {
   lx: Lexer;
@@ -16,13 +17,14 @@ class Reader implements RdataOut {
   rdata = '';
   data: unknown = undefined;
   str = '';
+  type = 0;
+  fromWire = false;
   readonly records: ZoneRecord[] = [];
   firstOrigin: string | null = null;
   firstTtl: number | null = null;
   firstSoaOwner: string | null = null;
   private dollarTtl: number | null = null;
   private lastTtl: number | null = null;
-  private soaMinimum: number | null = null;
   private lastOwner: string | null = null;
   private generated = 0;
 
@@ -124,6 +126,7 @@ class Reader implements RdataOut {
     const typeLine = lx.tLine;
     const typeCol = lx.tCol;
     const reader = READERS.get(type);
+    this.type = type;
     const k = lx.next();
     if (k === WORD && lx.end - lx.start === 2 && lx.s.charCodeAt(lx.start) === 92 && lx.s.charCodeAt(lx.start + 1) === 35) {
       const bytes = readGeneric(this);
@@ -141,18 +144,39 @@ class Reader implements RdataOut {
     if (ttl >= 0) {
       this.lastTtl = ttl;
     } else {
-      ttl = this.dollarTtl ?? this.lastTtl ?? this.soaMinimum ?? -1;
+      ttl = this.dollarTtl ?? this.lastTtl ?? -1;
       if (ttl < 0 && type === SOA) ttl = (this.data as { minimum: number }).minimum;
       if (ttl < 0) lx.failAt(typeLine, typeCol, 'this record has no TTL and none applies: add a $TTL line at the top or give the record a TTL');
     }
     if (type === SOA) {
-      this.soaMinimum ??= (this.data as { minimum: number }).minimum;
+      // As dnspython (the reference service's parser) does: without $TTL, the SOA minimum becomes the default.
+      this.dollarTtl ??= (this.data as { minimum: number }).minimum;
       this.firstSoaOwner ??= owner;
     }
     const rec: ZoneRecord = this.data === undefined
       ? { name: owner, ttl, class: 'IN', type: typeToText(type), rdata: this.rdata }
       : { name: owner, ttl, class: 'IN', type: typeToText(type), rdata: this.rdata, data: this.data };
     this.records.push(rec);
+    if (this.options.cnameRule !== false) this.checkCname(owner, type, typeLine, typeCol);
+  }
+
+  /** Owner (lower case) → what it holds: 1 CNAME, 2 other data. */
+  private readonly kinds = new Map<string, number>();
+
+  /** RFC 1034 §3.6.2 (and RFC 2181 §10.1): a CNAME owner holds no other data, and only one CNAME. */
+  private checkCname(owner: string, type: number, line: number, col: number): void {
+    // NSEC, NSEC3, KEY and RRSIG may sit beside a CNAME (RFC 4035 §2.5; dnspython agrees).
+    if (type === 47 || type === 50 || type === 25 || type === 46) return;
+    const kind = type === CNAME ? 1 : 2;
+    const key = owner.toLowerCase();
+    const had = this.kinds.get(key);
+    if (had === undefined) {
+      this.kinds.set(key, kind);
+      return;
+    }
+    if (had !== kind) {
+      this.lx.failAt(line, col, `${owner} has a CNAME and other data: a name with a CNAME can hold nothing else (RFC 1034 §3.6.2); move the other records or drop the CNAME`);
+    }
   }
 
   private generate(line: number, col: number): void {

@@ -28,6 +28,10 @@ export interface RdataOut {
   data: unknown;
   /** Decoded bytes of the last character-string read. */
   str: string;
+  /** The record type being read. */
+  type: number;
+  /** Whether the text was made from RFC 3597 wire data (where some empty fields are legal). */
+  fromWire: boolean;
 }
 
 export type RdataReader = (o: RdataOut) => void;
@@ -210,7 +214,6 @@ function bitmap(o: RdataOut): number[] {
   const types: number[] = [];
   while (!atEnd(o)) {
     const t = typeToken(o, 'type bitmap');
-    if (t === 0) o.lx.fail('type bitmap cannot contain TYPE0');
     types.push(t);
   }
   types.sort((a, b) => a - b);
@@ -274,7 +277,8 @@ const dsLike: RdataReader = (o) => {
   const alg = algorithm(o, 'algorithm');
   const digestType = uint(o, 'digest type', 255);
   const digest = hexRest(o, 'digest', false);
-  if (digestType === 0) o.lx.fail('digest type 0 is reserved');
+  // CDS 0 0 0 00 is the RFC 8078 "delete" signal; DS and DLV have no digest type 0.
+  if (digestType === 0 && o.type !== 59) o.lx.fail('digest type 0 is reserved');
   const expected = digestType === 1 ? 20 : digestType === 2 ? 32 : digestType === 4 ? 48 : -1;
   if (expected >= 0 && digest.length !== expected) o.lx.fail(`digest type ${digestType} needs a ${expected}-octet digest, found ${digest.length}`);
   const hex = toHex(digest);
@@ -322,9 +326,8 @@ function sigTime(o: RdataOut, what: string): number {
   const ms = Date.UTC(y, mo - 1, d, h, mi, sec);
   const back = new Date(ms);
   if (mo < 1 || mo > 12 || back.getUTCDate() !== d || h > 23 || mi > 59 || sec > 59) lx.fail(`${what} ${lx.describe()} is not a valid date and time`);
-  const v = ms / 1000;
-  if (v < 0 || v > 4294967295) lx.fail(`${what} ${lx.describe()} is out of range (1970 to 2106)`);
-  return v;
+  // Serial-number arithmetic (RFC 4034 §3.1.5) lets dates wrap past 2106, so no upper bound.
+  return ms / 1000;
 }
 
 function formatSigTime(v: number): string {
@@ -337,7 +340,7 @@ const rrsig: RdataReader = (o) => {
   const covered = typeToken(o, 'type covered');
   const alg = algorithm(o, 'algorithm');
   const labels = uint(o, 'labels', 255);
-  const originalTtl = ttlField(o, 'original TTL');
+  const originalTtl = uint(o, 'original TTL', 4294967295);
   const expiration = sigTime(o, 'signature expiration');
   const inception = sigTime(o, 'signature inception');
   const keyTag = uint(o, 'key tag', 65535);
@@ -527,7 +530,7 @@ const ipseckey: RdataReader = (o) => {
   const gatewayType = uint(o, 'gateway type', 255);
   const alg = uint(o, 'algorithm', 255);
   const gw = gateway(o, gatewayType, 'gateway');
-  const key = toBase64(base64Rest(o, 'public key', true));
+  const key = toBase64(base64Rest(o, 'public key', o.fromWire));
   o.rdata = `${precedence} ${gatewayType} ${alg} ${gw} ${chunk(key, 32)}`;
   o.data = { precedence, gatewayType, algorithm: alg, gateway: gw, publicKey: key };
 };
@@ -585,10 +588,10 @@ const l64: RdataReader = (o) => {
   const lx = o.lx;
   const t = lx.text();
   const parts = t.split(':');
-  if (parts.length !== 4 || parts.some((p) => p.length === 0 || p.length > 4 || fromHex(p.padStart(4, '0')) === null)) {
+  if (parts.length !== 4 || parts.some((p) => p.length !== 4 || fromHex(p) === null)) {
     lx.fail(`locator ${lx.describe()} must be four groups of hexadecimal digits separated by ':'`);
   }
-  const locator = parts.map((p) => p.toLowerCase().padStart(4, '0')).join(':');
+  const locator = t.toLowerCase();
   o.rdata = `${preference} ${locator}`;
   o.data = { preference, locator };
 };
@@ -706,6 +709,17 @@ const svcb: RdataReader = (o) => {
   o.data = { priority, target, params: params.values };
 };
 
+const dsync: RdataReader = (o) => {
+  const rrtype = typeToken(o, 'RR type');
+  word(o, 'scheme');
+  const lx = o.lx;
+  const scheme = lx.is('NOTIFY') ? 1 : uintToken(o, 'scheme', 255);
+  const port = uint(o, 'port', 65535);
+  const target = nameField(o, 'target');
+  o.rdata = `${typeToText(rrtype)} ${scheme === 1 ? 'NOTIFY' : scheme} ${port} ${target}`;
+  o.data = { rrtype: typeToText(rrtype), scheme, port, target };
+};
+
 /** Readers for every type with a structured form; others accept only RFC 3597 `\#` data. */
 export const READERS: ReadonlyMap<number, RdataReader> = new Map<number, RdataReader>([
   [1, a],
@@ -739,6 +753,7 @@ export const READERS: ReadonlyMap<number, RdataReader> = new Map<number, RdataRe
   [45, ipseckey],
   [46, rrsig],
   [47, nsec],
+  [25, keyLike],
   [48, keyLike],
   [49, b64Only(32, 'digest')],
   [50, nsec3],
@@ -765,6 +780,9 @@ export const READERS: ReadonlyMap<number, RdataReader> = new Map<number, RdataRe
   [257, caa],
   [258, strings(1, Infinity)],
   [260, amtrelay],
+  [261, strings(1, Infinity)],
+  [262, strings(1, Infinity)],
+  [66, dsync],
   [32769, dsLike],
 ]);
 

@@ -8,17 +8,17 @@ const TYPES: readonly (readonly [string, number])[] = [
   ['KX', 36], ['CERT', 37], ['A6', 38], ['DNAME', 39], ['OPT', 41], ['APL', 42], ['DS', 43], ['SSHFP', 44],
   ['IPSECKEY', 45], ['RRSIG', 46], ['NSEC', 47], ['DNSKEY', 48], ['DHCID', 49], ['NSEC3', 50],
   ['NSEC3PARAM', 51], ['TLSA', 52], ['SMIMEA', 53], ['HIP', 55], ['NINFO', 56], ['CDS', 59],
-  ['CDNSKEY', 60], ['OPENPGPKEY', 61], ['CSYNC', 62], ['ZONEMD', 63], ['SVCB', 64], ['HTTPS', 65],
+  ['CDNSKEY', 60], ['OPENPGPKEY', 61], ['CSYNC', 62], ['ZONEMD', 63], ['SVCB', 64], ['HTTPS', 65], ['DSYNC', 66],
   ['SPF', 99], ['UNSPEC', 103], ['NID', 104], ['L32', 105], ['L64', 106], ['LP', 107], ['EUI48', 108],
   ['EUI64', 109], ['TKEY', 249], ['TSIG', 250], ['IXFR', 251], ['AXFR', 252], ['MAILB', 253], ['MAILA', 254],
-  ['ANY', 255], ['URI', 256], ['CAA', 257], ['AVC', 258], ['AMTRELAY', 260], ['TA', 32768], ['DLV', 32769],
+  ['ANY', 255], ['URI', 256], ['CAA', 257], ['AVC', 258], ['AMTRELAY', 260], ['RESINFO', 261], ['WALLET', 262], ['TA', 32768], ['DLV', 32769],
 ];
 
 const typeByName = new Map<string, number>(TYPES);
 const nameByType = new Map<number, string>(TYPES.map(([n, v]) => [v, n]));
 
 /** Meta and query-only types that cannot appear as zone data. */
-export const META_TYPES: ReadonlySet<number> = new Set([0, 41, 249, 250, 251, 252, 253, 254, 255]);
+export const META_TYPES: ReadonlySet<number> = new Set([41, 249, 250, 251, 252, 253, 254, 255]);
 
 /** The type number for a mnemonic or `TYPE<n>` (upper case), or -1. */
 export function typeFromText(upper: string): number {

@@ -8,6 +8,8 @@ const KEYS = ['mandatory', 'alpn', 'no-default-alpn', 'port', 'ipv4hint', 'ech',
 function keyFromText(lx: Lexer, t: string): number {
   const known = KEYS.indexOf(t);
   if (known >= 0) return known;
+  // Newer than the reference parser, which knows it only as key7 (and presents it so).
+  if (t === 'dohpath') return 7;
   if (t.startsWith('key') && t.length > 3 && t.length <= 8) {
     let v = 0;
     for (let i = 3; i < t.length; i++) {
@@ -16,7 +18,6 @@ function keyFromText(lx: Lexer, t: string): number {
       v = v * 10 + c - 48;
     }
     if (t.length > 4 && t.charCodeAt(3) === 48) lx.fail(`service parameter key "${t}" has a leading zero`);
-    if (v === 65535) lx.fail('service parameter key65535 is reserved');
     if (v <= 65535) return v;
   }
   return lx.fail(`unknown service parameter key "${t}": use a name such as alpn or key<n>`);
@@ -54,12 +55,39 @@ function unescape(lx: Lexer, t: string): number[] {
   return out;
 }
 
-function escapeBytes(b: readonly number[], commas: boolean): string {
+function escapeBytes(b: readonly number[]): string {
   let out = '';
   for (const c of b) {
-    if (c === 0x22 || c === 0x5c || (commas && c === 0x2c)) out += '\\' + String.fromCharCode(c);
+    if (c === 0x22 || c === 0x5c) out += '\\' + String.fromCharCode(c);
     else if (c >= 0x20 && c < 0x7f) out += String.fromCharCode(c);
     else out += '\\' + String(c).padStart(3, '0');
+  }
+  return out;
+}
+
+function splitAlpn(lx: Lexer, b: readonly number[]): number[][] {
+  const ids: number[][] = [];
+  let cur: number[] = [];
+  for (let i = 0; i < b.length; i++) {
+    const c = b[i]!;
+    if (c === 0x5c) {
+      if (i + 1 >= b.length) lx.fail('an alpn value ends with a lone backslash');
+      cur.push(b[++i]!);
+    }
+    else if (c === 0x2c) {
+      ids.push(cur);
+      cur = [];
+    } else cur.push(c);
+  }
+  ids.push(cur);
+  return ids;
+}
+
+function alpnLevel2(id: readonly number[]): number[] {
+  const out: number[] = [];
+  for (const c of id) {
+    if (c === 0x2c || c === 0x5c) out.push(0x5c);
+    out.push(c);
   }
   return out;
 }
@@ -152,9 +180,10 @@ function parseValue(lx: Lexer, key: number, value: string | null): { text: strin
       return { text: sorted.map(keyToText).join(','), value: sorted };
     }
     case 1: {
-      const ids = splitList(lx, value).map((p) => unescape(lx, p));
+      // Two levels of escaping (RFC 9460 Appendix A.1): presentation escapes, then `\,` and `\\` inside the list.
+      const ids = splitAlpn(lx, unescape(lx, value));
       if (ids.some((id) => id.length === 0 || id.length > 255)) lx.fail('each alpn identifier must be 1 to 255 octets');
-      return { text: ids.map((id) => escapeBytes(id, true)).join(','), value: ids.map((id) => String.fromCharCode(...id)) };
+      return { text: ids.map((id) => escapeBytes(alpnLevel2(id))).join(','), value: ids.map((id) => String.fromCharCode(...id)) };
     }
     case 3: {
       if (!/^\d{1,5}$/.test(value) || Number(value) > 65535) lx.fail(`port "${value}" must be a number from 0 to 65535`);
@@ -181,7 +210,7 @@ function parseValue(lx: Lexer, key: number, value: string | null): { text: strin
     }
     default: {
       const b = unescape(lx, value);
-      return { text: escapeBytes(b, false), value: String.fromCharCode(...b) };
+      return { text: escapeBytes(b), value: String.fromCharCode(...b) };
     }
   }
 }

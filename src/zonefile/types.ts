@@ -90,6 +90,13 @@ export interface ParseZoneFileOptions {
    * @defaultValue 65,536
    */
   maxGeneratedRecords?: number;
+  /**
+   * Whether a CNAME sharing its owner with other data is refused (RFC 1034 §3.6.2), as the
+   * reference service's importer does; NSEC, NSEC3, KEY and RRSIG may still sit beside it.
+   *
+   * @defaultValue true
+   */
+  cnameRule?: boolean;
 }
 
 /**
