@@ -1,0 +1,276 @@
+import { err, ok, type Result, type ResultAsync } from 'neverthrow';
+import type { DnsDeps } from '../dns/deps.js';
+import { checkZoneQuota, readZoneQuotas } from '../dns-quotas/index.js';
+import type { StorageTransaction } from '../ports/storage.js';
+import { managedRecordsets, type StoredRecordset } from '../recordsets/recordset.js';
+import { ApiError } from '../shared/api-error.js';
+import { fromSafePromise, runInTransaction, type UnitOfWork } from '../shared/command.js';
+import { forbidden, requireProject, resolveCaller, type Caller } from '../shared/context.js';
+import { tupleKey } from '../shared/keys.js';
+import { listPage, parseListQuery, queryAllProjects, type ListSpec } from '../shared/list-query.js';
+import { enqueueTask, finishTask, type StoredTask } from '../shared/tasks.js';
+import { toMicros } from '../shared/time.js';
+import { isUuidLike } from '../shared/uuid.js';
+import { canSee, invalidUuid, RECORDSETS, RECORDSETS_BY_ZONE, visibleZone } from '../zones/zone-commands.js';
+import { ZONES, type Zone } from '../zones/zone.js';
+import {
+  EXPORTS,
+  EXPORTS_BY_CREATED,
+  EXPORTS_BY_PROJECT,
+  exportKeys,
+  presentExport,
+  type StoredExport,
+  type ZoneExportBody,
+} from './zone-export.js';
+
+/** Task kind that processes a zone export. @category Exports */
+export const ZONE_EXPORT_TASK = 'zone.export';
+
+const exportNotFound = (): ApiError => new ApiError(404, 'zone_export_not_found', 'Could not find ZoneExport');
+
+const putExport = (uow: UnitOfWork, e: StoredExport): Promise<void> => uow.tx.put(EXPORTS, e.id, e, exportKeys(e));
+
+function emitExport(deps: DnsDeps, uow: UnitOfWork, verb: 'create' | 'update' | 'delete', e: StoredExport): void {
+  const body = presentExport(e, deps.baseUrl);
+  uow.afterCommit(() => deps.events.emit(`dns.zone_export.${verb}`, body));
+}
+
+/** `POST /v2/zones/{zone_id}/tasks/export`. @internal */
+export function createExport(deps: DnsDeps, ctx: unknown, zoneId: unknown): ResultAsync<ZoneExportBody, ApiError> {
+  return fromSafePromise(
+    (async (): Promise<Result<ZoneExportBody, ApiError>> => {
+      await deps.ready;
+      const caller = resolveCaller(ctx, deps.forbiddenStatus);
+      if (caller.isErr()) return err(caller.error);
+      if (!isUuidLike(zoneId)) return err(invalidUuid('zone_id', zoneId));
+      return runInTransaction(deps.storage, async (uow): Promise<Result<ZoneExportBody, ApiError>> => {
+        const zone = await visibleZone(uow.tx, caller.value, zoneId);
+        if (zone.isErr()) return err(zone.error);
+        const project = requireProject(caller.value);
+        if (project.isErr()) return err(project.error);
+        const stored: StoredExport = Object.freeze({
+          id: deps.ids(),
+          projectId: project.value,
+          zoneId: zone.value.id,
+          status: 'PENDING',
+          message: null,
+          location: null,
+          createdAt: toMicros(deps.clock()),
+          updatedAt: null,
+          version: 1,
+        });
+        await putExport(uow, stored);
+        await enqueueTask(uow.tx, deps.ids(), ZONE_EXPORT_TASK, stored.id, {});
+        emitExport(deps, uow, 'create', stored);
+        uow.afterCommit(() => deps.tasks.queued());
+        return ok(presentExport(stored, deps.baseUrl));
+      });
+    })(),
+  );
+}
+
+async function visibleExport(tx: StorageTransaction, caller: Caller, id: string): Promise<Result<StoredExport, ApiError>> {
+  const found = (await tx.get(EXPORTS, id)) as StoredExport | undefined;
+  if (found === undefined || !canSee(caller, found.projectId)) return err(exportNotFound());
+  return ok(found);
+}
+
+/** `GET /v2/zones/tasks/exports/{id}`. @internal */
+export function getExport(deps: DnsDeps, ctx: unknown, id: unknown): ResultAsync<ZoneExportBody, ApiError> {
+  return fromSafePromise(
+    (async (): Promise<Result<ZoneExportBody, ApiError>> => {
+      await deps.ready;
+      const caller = resolveCaller(ctx, deps.forbiddenStatus);
+      if (caller.isErr()) return err(caller.error);
+      if (!isUuidLike(id)) return err(invalidUuid('export_id', id));
+      return runInTransaction(deps.storage, async ({ tx }) =>
+        (await visibleExport(tx, caller.value, id)).map((e) => presentExport(e, deps.baseUrl)),
+      );
+    })(),
+  );
+}
+
+const exportListSpec = (baseUrl: string): ListSpec<StoredExport> => ({
+  collection: EXPORTS,
+  path: '/v2/zones/tasks/exports',
+  envelope: 'exports',
+  metadata: true,
+  filters: {
+    status: (e) => e.status,
+    message: (e) => e.message,
+    zone_id: (e) => e.zoneId,
+  },
+  sortKeys: {
+    created_at: (e) => e.createdAt,
+    id: (e) => e.id,
+    updated_at: (e) => e.updatedAt,
+    status: (e) => e.status,
+    tenant_id: (e) => e.projectId,
+  },
+  present: (e) => presentExport(e, baseUrl),
+});
+
+/** `GET /v2/zones/tasks/exports`. @internal */
+export function listExports(deps: DnsDeps, ctx: unknown, query: unknown): ResultAsync<object, ApiError> {
+  return fromSafePromise(
+    (async (): Promise<Result<object, ApiError>> => {
+      await deps.ready;
+      const resolved = resolveCaller(ctx, deps.forbiddenStatus);
+      if (resolved.isErr()) return err(resolved.error);
+      let caller: Caller = resolved.value;
+      if (queryAllProjects(query)) {
+        if (!caller.isAdmin) return err(forbidden(deps.forbiddenStatus, 'all_tenants'));
+        caller = { ...caller, allProjects: true };
+      }
+      const spec = exportListSpec(deps.baseUrl);
+      const parsed = parseListQuery(spec, query, caller.allProjects);
+      if (parsed.isErr()) return err(parsed.error);
+      const project = caller.projectId;
+      if (!caller.allProjects && project === null) {
+        return ok({ exports: [], links: { self: `${deps.baseUrl}${spec.path}` }, metadata: { total_count: 0 } });
+      }
+      const scope =
+        caller.allProjects || project === null
+          ? { index: EXPORTS_BY_CREATED, prefix: '', keyOf: (e: StoredExport) => tupleKey(e.createdAt) }
+          : { index: EXPORTS_BY_PROJECT, prefix: tupleKey(project), keyOf: (e: StoredExport) => tupleKey(project, e.createdAt) };
+      return runInTransaction(deps.storage, ({ tx }) => listPage(tx, spec, scope, parsed.value, deps.baseUrl));
+    })(),
+  );
+}
+
+/** `DELETE /v2/zones/tasks/exports/{id}`: the export record goes (and its file link with it); the zone stays. @internal */
+export function deleteExport(deps: DnsDeps, ctx: unknown, id: unknown): ResultAsync<void, ApiError> {
+  return fromSafePromise(
+    (async (): Promise<Result<void, ApiError>> => {
+      await deps.ready;
+      const caller = resolveCaller(ctx, deps.forbiddenStatus);
+      if (caller.isErr()) return err(caller.error);
+      if (!isUuidLike(id)) return err(invalidUuid('zone_export_id', id));
+      return runInTransaction(deps.storage, async (uow) => {
+        const found = await visibleExport(uow.tx, caller.value, id);
+        if (found.isErr()) return err(found.error);
+        await uow.tx.delete(EXPORTS, id);
+        emitExport(deps, uow, 'delete', found.value);
+        return ok(undefined);
+      });
+    })(),
+  );
+}
+
+/** Whether an Accept header allows the zone file's `text/dns` (absent = yes). */
+function acceptsZoneFile(accept: unknown): boolean {
+  if (accept === undefined || accept === null) return true;
+  if (typeof accept !== 'string') return false;
+  if (accept.trim() === '') return true;
+  return accept.split(',').some((part) => {
+    const media = (part.split(';')[0] ?? '').trim().toLowerCase();
+    return media === 'text/dns' || media === '*/*';
+  });
+}
+
+const PAGE = 4096;
+
+/**
+ * The zone file as the real service's template renders it (reference §9.3): `$ORIGIN`, `$TTL`, a
+ * blank line, one line per record (SOA, NS, then stored recordsets in creation order; the TTL is
+ * left out when null or 0), then two blank lines.
+ * @internal
+ */
+export async function renderZoneFile(deps: DnsDeps, tx: StorageTransaction, zone: Zone): Promise<string> {
+  const pool = deps.pools.find((p) => p.id === zone.poolId) ?? deps.defaultPool;
+  const parts: string[] = [`$ORIGIN ${zone.name}\n$TTL ${zone.ttl}\n\n`];
+  for (const r of managedRecordsets(zone, pool, deps.baseUrl)) {
+    const head = `${r.name} ${r.ttl === null || r.ttl === 0 ? '' : r.ttl} IN ${r.type} `;
+    for (const data of r.records) parts.push(`${head}${data}\n`);
+  }
+  const prefix = tupleKey(zone.id);
+  let after: { key: string; id: string } | undefined;
+  for (;;) {
+    const batch = await tx.range(RECORDSETS, RECORDSETS_BY_ZONE, { prefix, limit: PAGE, ...(after === undefined ? {} : { after }) });
+    let chunk = '';
+    for (const e of batch) {
+      const r = e.value as StoredRecordset;
+      const head = `${r.name} ${r.ttl === null || r.ttl === 0 ? '' : r.ttl} IN ${r.type} `;
+      for (const data of r.records) chunk += `${head}${data}\n`;
+    }
+    parts.push(chunk);
+    const last = batch[batch.length - 1];
+    if (last === undefined || batch.length < PAGE) break;
+    after = { key: last.key, id: last.id };
+  }
+  parts.push('\n\n');
+  return parts.join('');
+}
+
+/** `GET /v2/zones/tasks/exports/{id}/export`: the file, rendered now from the zone's current data. @internal */
+export function exportFile(deps: DnsDeps, ctx: unknown, id: unknown, accept: unknown): ResultAsync<string, ApiError> {
+  return fromSafePromise(
+    (async (): Promise<Result<string, ApiError>> => {
+      await deps.ready;
+      const caller = resolveCaller(ctx, deps.forbiddenStatus);
+      if (caller.isErr()) return err(caller.error);
+      if (!acceptsZoneFile(accept)) {
+        return err(new ApiError(406, 'unsupported_accept', 'The zone file is served as text/dns: accept text/dns or */*.'));
+      }
+      if (!isUuidLike(id)) return err(invalidUuid('export_id', id));
+      return runInTransaction(deps.storage, async ({ tx }): Promise<Result<string, ApiError>> => {
+        const found = await visibleExport(tx, caller.value, id);
+        if (found.isErr()) return err(found.error);
+        const location = found.value.location;
+        if (location === null || !location.startsWith('designate://')) {
+          return err(new ApiError(400, 'bad_request', 'Zone can not be exported synchronously'));
+        }
+        const zone = await visibleZone(tx, caller.value, found.value.zoneId);
+        if (zone.isErr()) return err(zone.error);
+        return ok(await renderZoneFile(deps, tx, zone.value));
+      });
+    })(),
+  );
+}
+
+/**
+ * The task that processes an export: `ERROR` `Zone is too large to export` when the zone has more
+ * recordsets (SOA and NS included) than the caller's `api_export_size`, else `COMPLETE` with its
+ * `location`. A storage failure leaves the export in `ERROR`.
+ *
+ * @param deps - the service's dependencies
+ * @returns the handler to register under {@link ZONE_EXPORT_TASK}
+ * @category Exports
+ */
+export function exportTaskHandler(deps: DnsDeps): (task: StoredTask) => Promise<void> {
+  const outcome = (current: StoredExport, status: 'COMPLETE' | 'ERROR', message: string | null, location: string | null): StoredExport =>
+    Object.freeze({ ...current, status, message, location, version: current.version + 1, updatedAt: toMicros(deps.clock()) });
+  return async (task) => {
+    const done = await runInTransaction(deps.storage, async (uow) => {
+      const current = (await uow.tx.get(EXPORTS, task.subject)) as StoredExport | undefined;
+      if (current !== undefined) {
+        const zone = (await uow.tx.get(ZONES, current.zoneId)) as Zone | undefined;
+        let next: StoredExport;
+        if (zone === undefined) next = outcome(current, 'ERROR', 'Could not find Zone', null);
+        else {
+          const size = (zone.soaRecordsetId === null ? 0 : 2) + zone.recordsetCount;
+          const quotas = await readZoneQuotas(uow.tx, current.projectId, deps.quotaDefaults);
+          next = checkZoneQuota(quotas, 'api_export_size', size).isErr()
+            ? outcome(current, 'ERROR', 'Zone is too large to export', null)
+            : outcome(current, 'COMPLETE', null, `designate://v2/zones/tasks/exports/${current.id}/export`);
+        }
+        await putExport(uow, next);
+        emitExport(deps, uow, 'update', next);
+      }
+      await finishTask(uow.tx, task);
+      return ok(undefined);
+    });
+    if (done.isErr()) {
+      await runInTransaction(deps.storage, async (uow) => {
+        const current = (await uow.tx.get(EXPORTS, task.subject)) as StoredExport | undefined;
+        if (current !== undefined) {
+          const next = outcome(current, 'ERROR', 'An undefined error occurred. The storage failed while exporting the zone.', null);
+          await putExport(uow, next);
+          emitExport(deps, uow, 'update', next);
+        }
+        await finishTask(uow.tx, task);
+        return ok(undefined);
+      });
+    }
+  };
+}

@@ -1,0 +1,312 @@
+import { err, ok, type Result, type ResultAsync } from 'neverthrow';
+import type { DnsDeps } from '../dns/deps.js';
+import { checkZoneQuota, readZoneQuotas } from '../dns-quotas/index.js';
+import { recordsetKeys, type StoredRecordset } from '../recordsets/recordset.js';
+import { ApiError } from '../shared/api-error.js';
+import { fromSafePromise, runInTransaction, type UnitOfWork } from '../shared/command.js';
+import { checkEmail } from '../zones/zone-input.js';
+import { forbidden, requireProject, resolveCaller, type Caller } from '../shared/context.js';
+import { tupleKey } from '../shared/keys.js';
+import { listPage, parseListQuery, queryAllProjects, type ListSpec } from '../shared/list-query.js';
+import { enqueueTask, finishTask, type StoredTask } from '../shared/tasks.js';
+import { toMicros } from '../shared/time.js';
+import { isUuidLike } from '../shared/uuid.js';
+import { isCleanText } from '../shared/validation.js';
+import { canSee, insertZone, invalidUuid, putZone, RECORDSETS } from '../zones/zone-commands.js';
+import type { Zone } from '../zones/zone.js';
+import { DEFAULT_IMPORT_RECORD_TYPES, IMPORT_MESSAGES, planImport, undefinedError, type ZoneImportOptions } from './convert.js';
+import {
+  IMPORTS,
+  IMPORTS_BY_CREATED,
+  IMPORTS_BY_PROJECT,
+  importKeys,
+  presentImport,
+  type StoredImport,
+  type ZoneImportBody,
+} from './zone-import.js';
+
+/** Task kind that processes a zone import. @category Imports */
+export const ZONE_IMPORT_TASK = 'zone.import';
+
+const importNotFound = (): ApiError => new ApiError(404, 'zone_import_not_found', 'Could not find ZoneImport');
+
+const putImport = (uow: UnitOfWork, i: StoredImport): Promise<void> =>
+  uow.tx.put(IMPORTS, i.id, i, importKeys(i));
+
+function emitImport(deps: DnsDeps, uow: UnitOfWork, verb: 'create' | 'update' | 'delete', i: StoredImport): void {
+  const body = presentImport(i, deps.baseUrl);
+  uow.afterCommit(() => deps.events.emit(`dns.zone_import.${verb}`, body));
+}
+
+/** The media type of a Content-Type header, lower-cased, parameters dropped. */
+const mediaType = (value: unknown): string =>
+  typeof value === 'string' ? (value.split(';')[0] ?? '').trim().toLowerCase() : '';
+
+/** `POST /v2/zones/tasks/imports`. @internal */
+export function createImport(deps: DnsDeps, ctx: unknown, text: unknown, contentType: unknown): ResultAsync<ZoneImportBody, ApiError> {
+  return fromSafePromise(
+    (async (): Promise<Result<ZoneImportBody, ApiError>> => {
+      await deps.ready;
+      const caller = resolveCaller(ctx, deps.forbiddenStatus);
+      if (caller.isErr()) return err(caller.error);
+      if (mediaType(contentType) !== 'text/dns') {
+        return err(new ApiError(415, 'unsupported_content_type', 'Content-type must be text/dns'));
+      }
+      let body: string;
+      if (text instanceof Uint8Array) {
+        try {
+          body = new TextDecoder('utf-8', { fatal: true }).decode(text);
+        } catch {
+          return err(new ApiError(400, 'bad_request', 'The zone file is not valid UTF-8.'));
+        }
+      } else if (typeof text === 'string') body = text;
+      else if (text === undefined || text === null) body = '';
+      else return err(new ApiError(400, 'bad_request', 'The zone file must be text.'));
+      if (body.trim() === '') return err(new ApiError(400, 'empty_request_body', 'Request Body is empty'));
+      if (!isCleanText(body)) {
+        return err(new ApiError(400, 'bad_request', 'The zone file must be UTF-8 text without NUL characters or lone surrogates.'));
+      }
+      const bytes = Buffer.byteLength(body, 'utf8');
+      if (bytes > deps.limits.maxZoneFileBytes) {
+        return err(
+          new ApiError(413, 'request_too_large', `The zone file is ${bytes} bytes, more than the ${deps.limits.maxZoneFileBytes} bytes this service accepts.`),
+        );
+      }
+      const project = requireProject(caller.value);
+      if (project.isErr()) return err(project.error);
+      const projectId = project.value;
+      const isAdmin = caller.value.isAdmin;
+      return runInTransaction(deps.storage, async (uow) => {
+        const stored: StoredImport = Object.freeze({
+          id: deps.ids(),
+          projectId,
+          status: 'PENDING',
+          message: null,
+          zoneId: null,
+          createdAt: toMicros(deps.clock()),
+          updatedAt: null,
+          version: 1,
+        });
+        await putImport(uow, stored);
+        await enqueueTask(uow.tx, deps.ids(), ZONE_IMPORT_TASK, stored.id, { text: body, admin: isAdmin ? 1 : 0 });
+        emitImport(deps, uow, 'create', stored);
+        uow.afterCommit(() => deps.tasks.queued());
+        return ok(presentImport(stored, deps.baseUrl));
+      });
+    })(),
+  );
+}
+
+/** `GET /v2/zones/tasks/imports/{id}`. @internal */
+export function getImport(deps: DnsDeps, ctx: unknown, id: unknown): ResultAsync<ZoneImportBody, ApiError> {
+  return fromSafePromise(
+    (async (): Promise<Result<ZoneImportBody, ApiError>> => {
+      await deps.ready;
+      const caller = resolveCaller(ctx, deps.forbiddenStatus);
+      if (caller.isErr()) return err(caller.error);
+      if (!isUuidLike(id)) return err(invalidUuid('import_id', id));
+      return runInTransaction(deps.storage, async ({ tx }) => {
+        const found = (await tx.get(IMPORTS, id)) as StoredImport | undefined;
+        if (found === undefined || !canSee(caller.value, found.projectId)) return err(importNotFound());
+        return ok(presentImport(found, deps.baseUrl));
+      });
+    })(),
+  );
+}
+
+const importListSpec = (baseUrl: string): ListSpec<StoredImport> => ({
+  collection: IMPORTS,
+  path: '/v2/zones/tasks/imports',
+  envelope: 'imports',
+  metadata: true,
+  filters: {
+    status: (i) => i.status,
+    message: (i) => i.message,
+    zone_id: (i) => i.zoneId,
+  },
+  sortKeys: {
+    created_at: (i) => i.createdAt,
+    id: (i) => i.id,
+    updated_at: (i) => i.updatedAt,
+    status: (i) => i.status,
+    tenant_id: (i) => i.projectId,
+  },
+  present: (i) => presentImport(i, baseUrl),
+});
+
+/** `GET /v2/zones/tasks/imports`. @internal */
+export function listImports(deps: DnsDeps, ctx: unknown, query: unknown): ResultAsync<object, ApiError> {
+  return fromSafePromise(
+    (async (): Promise<Result<object, ApiError>> => {
+      await deps.ready;
+      const resolved = resolveCaller(ctx, deps.forbiddenStatus);
+      if (resolved.isErr()) return err(resolved.error);
+      let caller: Caller = resolved.value;
+      if (queryAllProjects(query)) {
+        if (!caller.isAdmin) return err(forbidden(deps.forbiddenStatus, 'all_tenants'));
+        caller = { ...caller, allProjects: true };
+      }
+      const spec = importListSpec(deps.baseUrl);
+      const parsed = parseListQuery(spec, query, caller.allProjects);
+      if (parsed.isErr()) return err(parsed.error);
+      const project = caller.projectId;
+      if (!caller.allProjects && project === null) {
+        return ok({ imports: [], links: { self: `${deps.baseUrl}${spec.path}` }, metadata: { total_count: 0 } });
+      }
+      const scope =
+        caller.allProjects || project === null
+          ? { index: IMPORTS_BY_CREATED, prefix: '', keyOf: (i: StoredImport) => tupleKey(i.createdAt) }
+          : { index: IMPORTS_BY_PROJECT, prefix: tupleKey(project), keyOf: (i: StoredImport) => tupleKey(project, i.createdAt) };
+      return runInTransaction(deps.storage, ({ tx }) => listPage(tx, spec, scope, parsed.value, deps.baseUrl));
+    })(),
+  );
+}
+
+/** `DELETE /v2/zones/tasks/imports/{id}`: removes the import record only; its zone stays. @internal */
+export function deleteImport(deps: DnsDeps, ctx: unknown, id: unknown): ResultAsync<void, ApiError> {
+  return fromSafePromise(
+    (async (): Promise<Result<void, ApiError>> => {
+      await deps.ready;
+      const caller = resolveCaller(ctx, deps.forbiddenStatus);
+      if (caller.isErr()) return err(caller.error);
+      if (!isUuidLike(id)) return err(invalidUuid('zone_import_id', id));
+      return runInTransaction(deps.storage, async (uow) => {
+        const found = (await uow.tx.get(IMPORTS, id)) as StoredImport | undefined;
+        if (found === undefined || !canSee(caller.value, found.projectId)) return err(importNotFound());
+        await uow.tx.delete(IMPORTS, id);
+        emitImport(deps, uow, 'delete', found);
+        return ok(undefined);
+      });
+    })(),
+  );
+}
+
+/** The outcome message of a zone-creation error (reference §8.4). */
+function creationMessage(error: ApiError): string {
+  if (error.type === 'over_quota') return IMPORT_MESSAGES.quota;
+  if (error.type === 'duplicate_zone') return IMPORT_MESSAGES.duplicate;
+  if (error.type === 'invalid_ttl') return error.message;
+  return undefinedError(error.message);
+}
+
+/** An outcome message carried out of the creating transaction (which it rolls back). */
+const failure = (message: string): ApiError => new ApiError(422, 'import_failed', message);
+
+/**
+ * The task that processes an import: parse, convert, then create the zone and every recordset in
+ * one transaction (or nothing), and write the outcome.
+ *
+ * @param deps - the service's dependencies
+ * @param options - which record types an import may store
+ * @returns the handler to register under {@link ZONE_IMPORT_TASK}
+ * @category Imports
+ */
+export function importTaskHandler(deps: DnsDeps, options: ZoneImportOptions = {}): (task: StoredTask) => Promise<void> {
+  const allowed = new Set((options.recordTypes ?? DEFAULT_IMPORT_RECORD_TYPES).map((t) => t.toUpperCase()));
+  return async (task) => {
+    const text = String(task.data['text'] ?? '');
+    const isAdmin = task.data['admin'] === 1;
+    const first = (await deps.storage.transaction((tx) => tx.get(IMPORTS, task.subject)).catch(() => undefined)) as
+      | StoredImport
+      | undefined;
+    if (first === undefined) return; // deleted before it ran (or unreadable): the runner drops the task
+    const plan = planImport(text, deps.limits.maxZoneFileBytes, allowed);
+
+    const finish = (uow: UnitOfWork, current: StoredImport, status: 'COMPLETE' | 'ERROR', message: string, zoneId: string | null) => {
+      const next: StoredImport = Object.freeze({
+        ...current,
+        status,
+        message: message.slice(0, 160),
+        zoneId,
+        version: current.version + 1,
+        updatedAt: toMicros(deps.clock()),
+      });
+      emitImport(deps, uow, 'update', next);
+      return putImport(uow, next);
+    };
+
+    const writeError = (message: string) =>
+      runInTransaction(deps.storage, async (uow) => {
+        const current = (await uow.tx.get(IMPORTS, task.subject)) as StoredImport | undefined;
+        if (current !== undefined) await finish(uow, current, 'ERROR', message, null);
+        await finishTask(uow.tx, task);
+        return ok(undefined);
+      });
+
+    if ('error' in plan) {
+      await writeError(plan.error);
+      return;
+    }
+    const p = plan.ok;
+    const created = await runInTransaction(deps.storage, async (uow): Promise<Result<string, ApiError>> => {
+      const { tx } = uow;
+      const current = (await tx.get(IMPORTS, task.subject)) as StoredImport | undefined;
+      if (current === undefined) {
+        await finishTask(tx, task);
+        return ok('');
+      }
+      const email = checkEmail(p.email);
+      if (email.isErr()) return err(failure(undefinedError(`Email ${p.email} is invalid`)));
+      let ttl = p.ttl;
+      if (ttl === 0) {
+        if (deps.limits.minTtl === null) return err(failure(undefinedError('The SOA record has TTL 0 and no minimum TTL is configured')));
+        ttl = deps.limits.minTtl;
+      }
+      const caller: Caller = {
+        projectId: current.projectId,
+        originalProjectId: current.projectId,
+        roles: isAdmin ? ['admin'] : [],
+        isAdmin,
+        allProjects: false,
+      };
+      const inserted = await insertZone(deps, uow, caller, {
+        projectId: current.projectId,
+        name: p.name,
+        email: p.email,
+        description: null,
+        ttl,
+        type: 'PRIMARY',
+        masters: [],
+        attributes: {},
+        serial: p.serial,
+        retry: p.retry,
+        expire: p.expire,
+        extraRecordsets: p.recordsets.length,
+      });
+      if (inserted.isErr()) return err(failure(creationMessage(inserted.error)));
+      const zone = inserted.value.zone;
+      const quotas = await readZoneQuotas(tx, current.projectId, deps.quotaDefaults);
+      if (checkZoneQuota(quotas, 'zone_records', p.recordCount).isErr()) return err(failure(IMPORT_MESSAGES.quota));
+      const perSet = quotas.recordset_records;
+      if (perSet >= 0 && p.recordsets.some((s) => s.records.length > perSet)) return err(failure(IMPORT_MESSAGES.quota));
+      const createdAt = zone.createdAt;
+      let seq = 0;
+      for (const s of p.recordsets) {
+        const rs: StoredRecordset = {
+          id: deps.ids(),
+          zoneId: zone.id,
+          seq: seq++,
+          name: s.name,
+          type: s.type,
+          ttl: s.ttl,
+          records: s.records,
+          description: null,
+          createdAt,
+          updatedAt: null,
+          version: 1,
+        };
+        await tx.put(RECORDSETS, rs.id, rs, recordsetKeys(rs));
+      }
+      const counted: Zone = Object.freeze({ ...zone, recordsetCount: p.recordsets.length, recordCount: p.recordCount });
+      await putZone(tx, counted);
+      await finish(uow, current, 'COMPLETE', `${zone.name} imported`, zone.id);
+      await finishTask(tx, task);
+      return ok(zone.id);
+    });
+    if (created.isErr()) {
+      const e = created.error;
+      await writeError(e.type === 'import_failed' ? e.message : undefinedError(e.message));
+    }
+  };
+}
+
