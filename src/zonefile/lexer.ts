@@ -283,11 +283,23 @@ export class Lexer {
         }
         wire += labelLen + 1;
         if (origin === null) return this.noOrigin(what);
-        if (wire - 1 + wireLength(origin) > MAX_NAME_WIRE) this.fail(`${what} "${this.text()}" is longer than 255 octets once the origin ${origin} is added`);
-        return origin === '.' ? s.slice(start, end) + '.' : s.slice(start, end) + '.' + origin;
+        if (origin !== this.suffixFor) this.setSuffix(origin);
+        if (wire - 1 + this.suffixWire > MAX_NAME_WIRE) this.fail(`${what} "${this.text()}" is longer than 255 octets once the origin ${origin} is added`);
+        return s.slice(start, end) + this.suffix;
       }
     }
     return this.slowName(origin, what);
+  }
+
+  /** Cached `'.' + origin` and its wire length: relative names are the common case. */
+  private suffixFor = '';
+  private suffix = '';
+  private suffixWire = 0;
+
+  private setSuffix(origin: string): void {
+    this.suffixFor = origin;
+    this.suffix = origin === '.' ? '.' : '.' + origin;
+    this.suffixWire = wireLength(origin);
   }
 
   private slowName(origin: string | null, what: string): string {

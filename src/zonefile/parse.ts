@@ -115,12 +115,10 @@ class Reader implements RdataOut {
         lx.next();
         continue;
       }
-      if (!klass && (lx.is('CH') || lx.is('HS') || lx.is('CHAOS') || lx.is('HESIOD') || lx.is('NONE') || lx.is('ANY') || prefixedNumber(lx.text().toUpperCase(), 'CLASS') >= 0)) {
-        lx.fail(`class ${lx.describe()} is not supported: zone data must be class IN`);
-      }
+      if (!klass && isOtherClass(lx)) lx.fail(`class ${lx.describe()} is not supported: zone data must be class IN`);
       break;
     }
-    const type = typeFromText(lx.text().toUpperCase());
+    const type = typeCode(lx);
     if (type < 0) lx.fail(`unknown record type ${lx.describe()}: use a type mnemonic such as A or TXT, or TYPE<n> with RFC 3597 data`);
     if (isMetaType(type)) lx.fail(`type ${lx.describe()} is a query or meta type and cannot appear in a zone`);
     const typeLine = lx.tLine;
@@ -168,16 +166,23 @@ class Reader implements RdataOut {
     // NSEC, NSEC3, KEY and RRSIG may sit beside a CNAME (RFC 4035 §2.5; dnspython agrees).
     if (type === 47 || type === 50 || type === 25 || type === 46) return;
     const kind = type === CNAME ? 1 : 2;
+    if (owner === this.lastKindOwner) {
+      if (kind !== this.lastKind) this.lx.failAt(line, col, cnameConflict(owner));
+      return;
+    }
     const key = owner.toLowerCase();
     const had = this.kinds.get(key);
+    this.lastKindOwner = owner;
+    this.lastKind = had ?? kind;
     if (had === undefined) {
       this.kinds.set(key, kind);
       return;
     }
-    if (had !== kind) {
-      this.lx.failAt(line, col, `${owner} has a CNAME and other data: a name with a CNAME can hold nothing else (RFC 1034 §3.6.2); move the other records or drop the CNAME`);
-    }
+    if (had !== kind) this.lx.failAt(line, col, cnameConflict(owner));
   }
+
+  private lastKindOwner = '';
+  private lastKind = 0;
 
   private generate(line: number, col: number): void {
     const lx = this.lx;
@@ -223,6 +228,44 @@ class Reader implements RdataOut {
       this.lx = outer;
     }
   }
+}
+
+function cnameConflict(owner: string): string {
+  return `${owner} has a CNAME and other data: a name with a CNAME can hold nothing else (RFC 1034 §3.6.2); move the other records or drop the CNAME`;
+}
+
+function isOtherClass(lx: Lexer): boolean {
+  const c = lx.s.charCodeAt(lx.start) | 32;
+  if (c !== 99 && c !== 104 && c !== 110 && c !== 97) return false;
+  return lx.is('CH') || lx.is('HS') || lx.is('CHAOS') || lx.is('HESIOD') || lx.is('NONE') || lx.is('ANY') || prefixedNumber(lx.text().toUpperCase(), 'CLASS') >= 0;
+}
+
+/** The type of the current token; the commonest types are matched without allocating. */
+function typeCode(lx: Lexer): number {
+  switch (lx.end - lx.start) {
+    case 1:
+      if (lx.is('A')) return 1;
+      break;
+    case 2:
+      if (lx.is('NS')) return 2;
+      if (lx.is('MX')) return 15;
+      if (lx.is('DS')) return 43;
+      break;
+    case 3:
+      if (lx.is('TXT')) return 16;
+      if (lx.is('SRV')) return 33;
+      if (lx.is('CAA')) return 257;
+      if (lx.is('PTR')) return 12;
+      if (lx.is('SOA')) return 6;
+      break;
+    case 4:
+      if (lx.is('AAAA')) return 28;
+      break;
+    case 5:
+      if (lx.is('CNAME')) return 5;
+      break;
+  }
+  return typeFromText(lx.text().toUpperCase());
 }
 
 /** BIND's `$GENERATE` substitution: `$`, `${offset,width,base}`, `\$` for a literal dollar. */
