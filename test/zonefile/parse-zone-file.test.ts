@@ -1,0 +1,185 @@
+import { describe, expect, it } from 'vitest';
+import { parseZoneFile, writeZoneFile, type ZoneRecord } from '../../src/zonefile/index.js';
+
+const ok = (text: string | Uint8Array, options?: Parameters<typeof parseZoneFile>[1]) => {
+  const r = parseZoneFile(text, options);
+  if (r.isErr()) throw new Error(`unexpected error ${JSON.stringify(r.error)}`);
+  return r.value;
+};
+const bad = (text: string | Uint8Array, options?: Parameters<typeof parseZoneFile>[1]) => {
+  const r = parseZoneFile(text, options);
+  if (r.isOk()) throw new Error(`unexpectedly accepted: ${JSON.stringify(r.value.records)}`);
+  return r.error;
+};
+const rows = (text: string, options?: Parameters<typeof parseZoneFile>[1]) =>
+  ok(text, options).records.map((r) => `${r.name} ${r.ttl} ${r.class} ${r.type} ${r.rdata}`);
+
+describe('master-file syntax', () => {
+  it('applies $ORIGIN (absolute and relative), @ and relative names', () => {
+    expect(rows('$ORIGIN example.com.\n$TTL 60\n@ NS ns1\nwww A 192.0.2.1\n$ORIGIN sub\nx CNAME www\n')).toEqual([
+      'example.com. 60 IN NS ns1.example.com.',
+      'www.example.com. 60 IN A 192.0.2.1',
+      'x.sub.example.com. 60 IN CNAME www.sub.example.com.',
+    ]);
+  });
+
+  it('takes a blank owner from the previous record and refuses it on the first record', () => {
+    expect(rows('$ORIGIN e.\n$TTL 1\na A 192.0.2.1\n\tAAAA 2001:db8::1\n')).toEqual(['a.e. 1 IN A 192.0.2.1', 'a.e. 1 IN AAAA 2001:db8::1']);
+    expect(bad('$ORIGIN e.\n$TTL 1\n  A 192.0.2.1\n')).toMatchObject({ line: 3, message: expect.stringContaining('no owner name') });
+  });
+
+  it('reads TTL and class in either order, TTL units, and the last stated TTL', () => {
+    expect(rows('$ORIGIN e.\na IN 1w2d3h4m5s A 192.0.2.1\nb 1h IN A 192.0.2.2\nc A 192.0.2.3\n').map((l) => l.split(' ')[1])).toEqual([
+      String(7 * 86400 + 2 * 86400 + 3 * 3600 + 4 * 60 + 5),
+      '3600',
+      '3600',
+    ]);
+  });
+
+  it('uses the SOA minimum when no $TTL is given, and options.defaultTtl first', () => {
+    const soa = '@ IN SOA ns hostmaster 1 2 3 4 300\nwww A 192.0.2.1\n';
+    expect(ok(soa, { origin: 'e.' }).records.map((r) => r.ttl)).toEqual([300, 300]);
+    expect(ok(soa, { origin: 'e.', defaultTtl: 10 }).records.map((r) => r.ttl)).toEqual([10, 10]);
+    expect(bad('www A 192.0.2.1\n', { origin: 'e.' }).message).toContain('$TTL');
+  });
+
+  it('joins parentheses across lines and ignores comments anywhere', () => {
+    const z = ok('$ORIGIN e.\n$TTL 1\n@ SOA ns ( ; primary\n  host ; mailbox\n  1 2 3 ; timers\n  4 5 ) ; end\n');
+    expect(z.records[0]?.rdata).toBe('ns.e. host.e. 1 2 3 4 5');
+    expect(z.records[0]?.data).toEqual({ mname: 'ns.e.', rname: 'host.e.', serial: 1, refresh: 2, retry: 3, expire: 4, minimum: 5 });
+  });
+
+  it('reads quoted strings with \\" \\\\ and \\DDD escapes and escaped dots in labels', () => {
+    expect(rows('$ORIGIN e.\n$TTL 1\na TXT "say \\"hi\\"" "back\\\\slash" "\\065\\255" plain\nfirst\\.last A 192.0.2.1\n')).toEqual([
+      'a.e. 1 IN TXT "say \\"hi\\"" "back\\\\slash" "A\\255" "plain"',
+      'first\\.last.e. 1 IN A 192.0.2.1',
+    ]);
+  });
+
+  it('accepts CRLF, a UTF-8 BOM, tabs and a last line without newline, as text or bytes', () => {
+    const text = '\ufeff$ORIGIN e.\r\n$TTL 1\r\n@\tIN\tA\t192.0.2.1';
+    expect(rows(text)).toEqual(['e. 1 IN A 192.0.2.1']);
+    expect(ok(new TextEncoder().encode(text)).records).toHaveLength(1);
+  });
+
+  it('refuses invalid UTF-8 bytes', () => {
+    expect(bad(Uint8Array.of(0x40, 0x20, 0xff, 0x0a)).message).toContain('UTF-8');
+  });
+
+  it('expands $GENERATE (BIND form) and can refuse it', () => {
+    expect(rows('$ORIGIN e.\n$TTL 1\n$GENERATE 1-3/2 host-${10,3,d} A 192.0.2.$\n')).toEqual([
+      'host-011.e. 1 IN A 192.0.2.1',
+      'host-013.e. 1 IN A 192.0.2.3',
+    ]);
+    expect(bad('$GENERATE 1-3 h$ A 192.0.2.$\n', { origin: 'e.', defaultTtl: 1, allowGenerate: false }).message).toContain('$GENERATE is disabled');
+    expect(bad('$GENERATE 1-100000 h$ A 192.0.2.1\n', { origin: 'e.', defaultTtl: 1 }).message).toContain('maxGeneratedRecords');
+  });
+
+  it('refuses $INCLUDE without reading anything', () => {
+    expect(bad('$INCLUDE /etc/passwd\n', { origin: 'e.' })).toEqual({ line: 1, column: 1, message: expect.stringContaining('$INCLUDE is not supported') });
+  });
+
+  it('reports line and column of the offending token', () => {
+    expect(bad('$ORIGIN e.\n$TTL 1\na A 192.0.2.1\nb A 300.0.0.1\n')).toEqual({ line: 4, column: 5, message: expect.stringContaining('IPv4') });
+    expect(bad('$ORIGIN e.\n$TTL 1\na TXT ( "x"\n').message).toContain("'(' is never closed");
+    expect(bad('$ORIGIN e.\n$TTL 1\na TXT "x\n').message).toContain('quote');
+  });
+});
+
+describe('limits', () => {
+  it('refuses labels over 63 octets, names over 255 octets, strings over 255 octets and TTLs over 2^31-1', () => {
+    expect(bad(`${'a'.repeat(64)}.e. 1 A 192.0.2.1\n`).message).toContain('63');
+    expect(bad(`${Array(64).fill('abc').join('.')}.e. 1 A 192.0.2.1\n`).message).toContain('255');
+    expect(bad(`e. 1 TXT "${'x'.repeat(256)}"\n`).message).toContain('255');
+    expect(ok(`e. 1 TXT "${'x'.repeat(255)}"\n`).records).toHaveLength(1);
+    expect(bad('e. 2147483648 A 192.0.2.1\n').message).toContain('2147483647');
+    expect(ok('e. 2147483647 A 192.0.2.1\n').records[0]?.ttl).toBe(2147483647);
+  });
+
+  it('refuses input over maxBytes with a clear error', () => {
+    expect(bad('e. 1 A 192.0.2.1\n', { maxBytes: 8 }).message).toContain('maxBytes');
+    expect(bad(new Uint8Array(9), { maxBytes: 8 }).message).toContain('maxBytes');
+  });
+
+  it('refuses a CNAME beside other data unless told not to', () => {
+    const text = '$ORIGIN e.\n$TTL 1\na A 192.0.2.1\nA CNAME b\n';
+    expect(bad(text)).toMatchObject({ line: 4, message: expect.stringContaining('CNAME and other data') });
+    expect(ok(text, { cnameRule: false }).records).toHaveLength(2);
+  });
+});
+
+describe('record data', () => {
+  const one = (line: string): ZoneRecord => ok(`$ORIGIN example.com.\n$TTL 1\n${line}\n`).records[0]!;
+  it.each([
+    ['@ AAAA 2001:DB8:0:0:0:0:0:1', '2001:db8::1'],
+    ['@ AAAA ::ffff:192.0.2.1', '::ffff:192.0.2.1'],
+    ['@ MX 10 mail', '10 mail.example.com.'],
+    ['@ SRV 0 5 443 host', '0 5 443 host.example.com.'],
+    ['@ CAA 0 issue letsencrypt.org', '0 issue "letsencrypt.org"'],
+    ['@ NAPTR 100 10 S SIP+D2U "" _sip._udp', '100 10 "S" "SIP+D2U" "" _sip._udp.example.com.'],
+    ['@ SSHFP 1 1 AA549BFE898489C02D1715D97D79C57BA2FA76AB', '1 1 aa549bfe898489c02d1715d97d79c57ba2fa76ab'],
+    ['@ DS 12345 RSASHA256 2 ( 49FD46E6C4B45C55D4AC69CBD3CD3440 9A7F4F52C2AE5DA7C3D2B8E7F4B9F5A1 )', '12345 8 2 49fd46e6c4b45c55d4ac69cbd3cd34409a7f4f52c2ae5da7c3d2b8e7f4b9f5a1'],
+    ['@ HINFO PC Linux', '"PC" "Linux"'],
+    ['@ URI 10 1 "https://example.com/"', '10 1 "https://example.com/"'],
+    ['@ TLSA 3 1 1 ABCDEF00', '3 1 1 abcdef00'],
+    ['@ HTTPS 1 . alpn=h2,h3 port=443 ipv6hint=2001:db8::1', '1 . alpn="h2,h3" port="443" ipv6hint="2001:db8::1"'],
+    ['@ LOC 52 22 23.000 N 4 53 32.000 E -2.00m 0.00m 10000m 10m', '52 22 23.000 N 4 53 32.000 E -2.00m 0.00m 10000.00m 10.00m'],
+    ['@ TYPE65534 \\# 4 0A000001', '\\# 4 0a000001'],
+    ['@ A \\# 4 C0000201', '192.0.2.1'],
+    ['@ MX \\# 5 000A 0178 00', '10 x.'],
+  ])('%s → %s', (line, rdata) => {
+    expect(one(line).rdata).toBe(rdata);
+  });
+
+  it('gives structured data for known types and none for RFC 3597 data of unknown types', () => {
+    expect(one('@ MX 10 mail').data).toEqual({ preference: 10, exchange: 'mail.example.com.' });
+    expect(one('@ TXT "a" "b"').data).toEqual(['a', 'b']);
+    expect(one('@ TYPE65534 \\# 1 00')).not.toHaveProperty('data');
+  });
+
+  it.each([
+    ['@ A 192.0.2', 'IPv4'],
+    ['@ A 192.0.2.01', 'IPv4'],
+    ['@ AAAA 2001:db8:::1', 'IPv6'],
+    ['@ MX 65536 mail', 'out of range'],
+    ['@ MX 10', 'missing'],
+    ['@ A 192.0.2.1 extra', 'unexpected'],
+    ['@ BOGUS foo', 'unknown record type'],
+    ['@ CH A 192.0.2.1', 'class'],
+    ['@ TYPE65534 \\# 2 00', 'length'],
+    ['@ DS 1 8 2 abcd', 'digest'],
+    ['@ DNSKEY 256 3 8 not*base64', 'base64'],
+  ])('refuses %s', (line, message) => {
+    const e = bad(`$ORIGIN example.com.\n$TTL 1\n${line}\n`);
+    expect(e.line).toBe(3);
+    expect(e.message).toContain(message);
+  });
+
+  it('writes canonical data that dns-packet can encode for the types it models faithfully', async () => {
+    const { default: packet } = await import('dns-packet');
+    const z = ok('$ORIGIN e.\n$TTL 1\n@ A 192.0.2.1\n@ AAAA 2001:db8::1\n@ MX 10 m\n@ SRV 1 2 3 t\n@ TXT "a b"\n');
+    for (const r of z.records) {
+      const d = r.data as Record<string, unknown>;
+      const data =
+        r.type === 'A' || r.type === 'AAAA' ? d['address'] : r.type === 'TXT' ? (r.data as string[]) : r.type === 'MX' ? { preference: d['preference'], exchange: d['exchange'] } : d;
+      const bytes = packet.encode({ type: 'response', answers: [{ type: r.type, name: r.name, ttl: r.ttl, class: 'IN', data } as never] });
+      expect(bytes.length).toBeGreaterThan(12);
+    }
+  });
+});
+
+describe('writeZoneFile', () => {
+  it('emits $ORIGIN, $TTL, the SOA first, then the records', () => {
+    const records = ok('$ORIGIN e.\n$TTL 60\nwww A 192.0.2.1\n@ SOA ns host 1 2 3 4 5\n').records;
+    expect(writeZoneFile({ origin: 'e.', ttl: 60, records })).toBe('$ORIGIN e.\n$TTL 60\ne. 60 IN SOA ns.e. host.e. 1 2 3 4 5\nwww.e. 60 IN A 192.0.2.1\n');
+  });
+
+  it('sorts by owner, type and data on request', () => {
+    const records = ok('$ORIGIN e.\n$TTL 1\nb A 192.0.2.2\nA A 192.0.2.1\nb AAAA ::1\n').records;
+    expect(writeZoneFile({ origin: 'e.', records }, { order: 'sorted' }).split('\n').slice(1, 4)).toEqual([
+      'A.e. 1 IN A 192.0.2.1',
+      'b.e. 1 IN A 192.0.2.2',
+      'b.e. 1 IN AAAA ::1',
+    ]);
+  });
+});

@@ -1,0 +1,101 @@
+import { fc, test } from '@fast-check/vitest';
+import { describe, expect, it } from 'vitest';
+import { parseZoneFile, writeZoneFile, type ZoneRecord } from '../../src/zonefile/index.js';
+
+const label = fc.stringMatching(/^[a-z0-9][a-z0-9-]{0,14}$/);
+const name = fc.array(label, { minLength: 0, maxLength: 3 }).map((ls) => [...ls, 'example', 'com', ''].join('.'));
+const ttl = fc.integer({ min: 0, max: 2 ** 31 - 1 });
+const octet = fc.integer({ min: 0, max: 255 });
+const u16 = fc.integer({ min: 0, max: 65535 });
+const text = fc.string({ unit: fc.integer({ min: 0, max: 255 }).map((c) => String.fromCharCode(c)), maxLength: 40 });
+
+/** Records as a user would write them; the parser's canonical form is what we compare. */
+const rdata: fc.Arbitrary<[string, string]> = fc.oneof(
+  fc.tuple(octet, octet, octet, octet).map(([a, b, c, d]): [string, string] => ['A', `${a}.${b}.${c}.${d}`]),
+  fc.array(u16, { minLength: 8, maxLength: 8 }).map((g): [string, string] => ['AAAA', g.map((x) => x.toString(16)).join(':')]),
+  fc.tuple(u16, name).map(([p, n]): [string, string] => ['MX', `${p} ${n}`]),
+  fc.tuple(u16, u16, u16, name).map(([a, b, c, n]): [string, string] => ['SRV', `${a} ${b} ${c} ${n}`]),
+  fc.array(text, { minLength: 1, maxLength: 3 }).map((ss): [string, string] => ['TXT', ss.map((s) => '"' + [...s].map((ch) => `\\${String(ch.charCodeAt(0)).padStart(3, '0')}`).join('') + '"').join(' ')]),
+  name.map((n): [string, string] => ['NS', n]),
+  fc.tuple(octet, fc.constantFrom('issue', 'iodef', 'issuewild'), text).map(([f, t, v]): [string, string] => ['CAA', `${f} ${t} "${[...v].map((ch) => `\\${String(ch.charCodeAt(0)).padStart(3, '0')}`).join('')}"`]),
+  fc.uint8Array({ maxLength: 20 }).map((b): [string, string] => ['TYPE65534', `\\# ${b.length} ${Buffer.from(b).toString('hex')}`]),
+);
+
+const zone = fc.array(fc.tuple(name, ttl, rdata), { maxLength: 20 }).map((rows) => rows.map(([n, t, [type, data]]) => `${n} ${t} IN ${type} ${data}`).join('\n') + '\n');
+
+const strip = (rs: readonly ZoneRecord[]) => rs.map(({ name, ttl, class: c, type, rdata }) => ({ name, ttl, class: c, type, rdata }));
+
+describe('laws', () => {
+  test.prop([zone])('parse(write(parse(f))) ≡ parse(f)', (file) => {
+    const first = parseZoneFile(file, { origin: 'example.com.', cnameRule: false })._unsafeUnwrap();
+    const again = parseZoneFile(writeZoneFile({ origin: first.origin, ttl: 300, records: first.records }), { cnameRule: false })._unsafeUnwrap();
+    expect(strip(again.records)).toEqual(strip(first.records));
+    expect(again.records.map((r) => r.data)).toEqual(first.records.map((r) => r.data));
+  });
+
+  test.prop([zone])('canonical data is a fixed point', (file) => {
+    const first = parseZoneFile(file, { origin: 'example.com.', cnameRule: false })._unsafeUnwrap();
+    const lines = first.records.map((r) => `${r.name} ${r.ttl} ${r.class} ${r.type} ${r.rdata}`).join('\n');
+    expect(strip(parseZoneFile(lines, { cnameRule: false })._unsafeUnwrap().records)).toEqual(strip(first.records));
+  });
+});
+
+const noThrow = (input: string | Uint8Array): void => {
+  const r = parseZoneFile(input, { origin: 'example.com.', defaultTtl: 60 });
+  if (r.isErr()) {
+    expect(r.error.message).not.toMatch(/^internal error/);
+    expect(r.error.line).toBeGreaterThanOrEqual(1);
+    expect(r.error.column).toBeGreaterThanOrEqual(1);
+  }
+};
+
+describe('fuzz: never throws', () => {
+  test.prop([fc.string({ maxLength: 300 })], { numRuns: 2000 })('arbitrary strings', (s) => noThrow(s));
+  test.prop([fc.uint8Array({ maxLength: 300 })], { numRuns: 1000 })('arbitrary bytes', (b) => noThrow(b));
+
+  const alphabet = fc.constantFrom(...' \t\n\r()";\\$@.#0123456789abcdefINAXTSOVC=,:-'.split(''), 'IN', 'TXT', 'SOA', '\\#', '$ORIGIN', '$TTL', '$GENERATE', 'SVCB', 'LOC', 'TYPE1', '\\065');
+  test.prop([fc.array(alphabet, { maxLength: 120 }).map((a) => a.join(''))], { numRuns: 3000 })('strings from master-file symbols', (s) => noThrow(s));
+
+  test.prop([zone, fc.array(fc.tuple(fc.nat(), fc.constantFrom('delete', 'insert', 'replace'), fc.constantFrom(...'()"\\;\n \t$@.#='.split(''))), { minLength: 1, maxLength: 8 })], { numRuns: 1000 })(
+    'mutations of valid zones',
+    (file, edits) => {
+      let s = file;
+      for (const [at, op, ch] of edits) {
+        const i = s.length === 0 ? 0 : at % s.length;
+        s = op === 'delete' ? s.slice(0, i) + s.slice(i + 1) : op === 'insert' ? s.slice(0, i) + ch + s.slice(i) : s.slice(0, i) + ch + s.slice(i + 1);
+      }
+      noThrow(s);
+    },
+  );
+});
+
+describe('linear time', () => {
+  /** Time of the fastest of three runs, to damp noise from a shared machine. */
+  const time = (input: string): number => {
+    let best = Infinity;
+    for (let k = 0; k < 3; k++) {
+      const t0 = performance.now();
+      parseZoneFile(input, { origin: 'example.com.', defaultTtl: 60, maxBytes: 1e9 });
+      best = Math.min(best, performance.now() - t0);
+    }
+    return best;
+  };
+  const shapes: [string, (n: number) => string][] = [
+    ['open parentheses', (n) => 'a TXT ' + '('.repeat(n)],
+    ['backslashes', (n) => 'a TXT x' + '\\\\'.repeat(n)],
+    ['quotes', (n) => 'a TXT ' + '"" '.repeat(n)],
+    ['many labels', (n) => 'a TXT ' + 'a.'.repeat(n)],
+    ['many records', (n) => 'a 60 IN A 192.0.2.1\n'.repeat(n / 4)],
+    ['long comment', (n) => ';' + 'x'.repeat(n)],
+    ['many blank-owner lines', (n) => 'a 60 A 192.0.2.1\n' + ' TXT "x"\n'.repeat(n / 4)],
+    ['SVCB parameters', (n) => 'a SVCB 1 . ' + Array.from({ length: n / 16 }, (_, i) => `key${i + 10}=x`).join(' ')],
+  ];
+  it.each(shapes)('%s: 8× the input takes well under 64× the time', (_, make) => {
+    const n = 20000;
+    time(make(n));
+    const small = Math.max(time(make(n)), 0.5);
+    const large = time(make(8 * n));
+    // Linear would be about 8×; quadratic about 64×. Leave room for noise and GC.
+    expect(large / small).toBeLessThan(30);
+  });
+});
