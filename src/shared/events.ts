@@ -31,6 +31,11 @@ export class EventBus {
     };
   }
 
+  /** Whether anyone listens: callers skip building payloads nobody reads. */
+  get listening(): boolean {
+    return this.#listeners.size > 0;
+  }
+
   emit(type: string, payload: object): void {
     if (this.#listeners.size === 0) return;
     const event = Object.freeze({ type, payload });

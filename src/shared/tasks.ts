@@ -18,12 +18,12 @@ const META = 'dns.meta';
 const SEQ_ID = 'task-seq';
 
 /**
- * Runs a task. It must finish it with `finishTask` inside its last transaction (so the task
- * disappears together with the state change it made) and must not reject; the runner removes a
- * task whose handler failed anyway, so one bad task never blocks the queue.
+ * Runs a task. It should finish it with `finishTask` inside its last transaction (so the task
+ * disappears together with the state change it made) and resolve `true`; when it resolves
+ * `false` or rejects, the runner removes the task itself, so one bad task never blocks the queue.
  * @internal
  */
-export type TaskHandler = (task: StoredTask) => Promise<void>;
+export type TaskHandler = (task: StoredTask) => Promise<boolean | void>;
 
 /** Queues a task inside the caller's transaction. @internal */
 export async function enqueueTask(
@@ -57,16 +57,17 @@ export async function finishTask(tx: StorageTransaction, task: StoredTask): Prom
  */
 export class TaskRunner {
   readonly #storage: Storage;
-  readonly #handlers: Map<string, TaskHandler>;
+  readonly #handlers = new Map<string, TaskHandler>();
   readonly #auto: boolean;
+  /** Tasks in storage, kept in step after every commit so `pending()` needs no storage read. */
   #pending = 0;
   #serial: Promise<unknown> = Promise.resolve();
   #drain: Promise<void> | undefined;
-  readonly #waiters = new Map<string, (() => void)[]>();
+  /** Completion of each queued task, created when its commit lands so no finish is ever missed. */
+  readonly #done = new Map<string, { promise: Promise<void>; resolve: () => void }>();
 
   constructor(storage: Storage, mode: 'auto' | 'manual') {
     this.#storage = storage;
-    this.#handlers = new Map();
     this.#auto = mode === 'auto';
   }
 
@@ -78,12 +79,19 @@ export class TaskRunner {
   /** Counts tasks already in storage (after a restore). */
   async recount(): Promise<void> {
     this.#pending = await this.#storage.transaction((tx) => tx.count(TASKS, QUEUE));
-    if (this.#pending > 0) this.kick();
+    this.kick();
   }
 
-  /** Called after a commit that queued a task. */
-  queued(): void {
+  /** Called after a commit that queued a task; with its id, `waitFor(id)` can await it. */
+  queued(taskId?: string): void {
     this.#pending += 1;
+    if (taskId === undefined) {
+      this.kick();
+      return;
+    }
+    let resolve: () => void = () => undefined;
+    const promise = new Promise<void>((r) => (resolve = r));
+    this.#done.set(taskId, { promise, resolve });
     this.kick();
   }
 
@@ -93,7 +101,7 @@ export class TaskRunner {
 
   /** Starts draining the queue in the background, in auto mode. */
   kick(): void {
-    if (!this.#auto || this.#drain !== undefined) return;
+    if (!this.#auto || this.#drain !== undefined || this.#pending === 0) return;
     this.#drain = (async () => {
       try {
         while (await this.runNext());
@@ -105,16 +113,10 @@ export class TaskRunner {
 
   /** Resolves once the task with this id has run (at once if it is not queued). */
   async waitFor(taskId: string): Promise<void> {
-    const done = new Promise<void>((resolve) => {
-      const list = this.#waiters.get(taskId) ?? [];
-      list.push(resolve);
-      this.#waiters.set(taskId, list);
-    });
-    const stillQueued = await this.#storage.transaction((tx) => tx.get(TASKS, taskId)).catch(() => undefined);
-    if (stillQueued === undefined) this.#release(taskId);
-    if (this.#auto) this.kick();
-    else await this.settle();
-    await done;
+    const done = this.#done.get(taskId);
+    if (done === undefined) return;
+    if (!this.#auto) await this.settle();
+    await done.promise;
   }
 
   /** Runs the oldest task; false when none was waiting. */
@@ -136,6 +138,7 @@ export class TaskRunner {
   }
 
   async #runOne(): Promise<boolean> {
+    if (this.#pending === 0) return false;
     let task: StoredTask | undefined;
     try {
       const first = await this.#storage.transaction((tx) => tx.range(TASKS, QUEUE, { limit: 1 }));
@@ -148,27 +151,25 @@ export class TaskRunner {
       return false;
     }
     const handler = this.#handlers.get(task.kind);
+    let finished = false;
     try {
-      if (handler !== undefined) await handler(task);
+      finished = handler !== undefined && (await handler(task)) === true;
     } catch {
       // A handler defect must not wedge the queue; the removal below takes the task out.
     }
     const t = task;
-    await this.#storage.transaction((tx) => finishTask(tx, t)).catch(() => undefined);
+    if (!finished) await this.#storage.transaction((tx) => finishTask(tx, t)).catch(() => undefined);
     this.#pending = Math.max(0, this.#pending - 1);
-    this.#release(t.id);
+    const done = this.#done.get(t.id);
+    this.#done.delete(t.id);
+    done?.resolve();
     return true;
-  }
-
-  #release(taskId: string): void {
-    const list = this.#waiters.get(taskId);
-    if (list === undefined) return;
-    this.#waiters.delete(taskId);
-    for (const resolve of list) resolve();
   }
 
   /** Forgets every queued task (after a reset). */
   cleared(): void {
     this.#pending = 0;
+    for (const done of this.#done.values()) done.resolve();
+    this.#done.clear();
   }
 }

@@ -55,6 +55,7 @@ export const putZone = (tx: StorageTransaction, zone: Zone): Promise<void> => tx
 
 /** Emits the legacy and current event names of one zone change, as the real service does. @internal */
 export function emitZoneEvent(deps: DnsDeps, uow: UnitOfWork, verb: 'create' | 'update' | 'delete', zone: Zone): void {
+  if (!deps.events.listening) return;
   const body = presentZone(zone, deps.baseUrl);
   uow.afterCommit(() => {
     deps.events.emit(`dns.domain.${verb}`, body);
@@ -65,7 +66,7 @@ export function emitZoneEvent(deps: DnsDeps, uow: UnitOfWork, verb: 'create' | '
 /** Queues a push of the zone to the pool targets. @internal */
 export async function queuePush(deps: DnsDeps, uow: UnitOfWork, zone: Zone, action: ZoneAction): Promise<StoredTask> {
   const task = await enqueueTask(uow.tx, deps.ids(), ZONE_PUSH, zone.id, { action, serial: zone.serial });
-  uow.afterCommit(() => deps.tasks.queued());
+  uow.afterCommit(() => deps.tasks.queued(task.id));
   return task;
 }
 

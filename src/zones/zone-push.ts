@@ -37,15 +37,37 @@ export function applyReport(zone: Zone, report: PushReport, now: Date): Zone | '
 /**
  * The task that pushes a zone to the pool targets and applies their answer. A target that
  * rejects leaves the zone in ERROR; a storage failure while applying the answer is retried once
- * as a plain ERROR report so the zone never stays PENDING for a push that has ended.
+ * as a plain ERROR report so the zone never stays PENDING for a push that has ended. With the
+ * default targets (which always succeed at once) read, push and report are one transaction.
  * @internal
  */
-export function zonePushHandler(deps: DnsDeps): (task: StoredTask) => Promise<void> {
+export function zonePushHandler(deps: DnsDeps): (task: StoredTask) => Promise<boolean> {
+  const apply = (task: StoredTask, report: (zone: Zone) => Promise<PushReport>) =>
+    runInTransaction(deps.storage, async (uow) => {
+      const current = (await uow.tx.get(ZONES, task.subject)) as Zone | undefined;
+      if (current !== undefined) {
+        const next = applyReport(current, await report(current), deps.clock());
+        if (next === 'gone') {
+          await removeZone(uow.tx, current);
+          emitZoneEvent(deps, uow, 'update', Object.freeze({ ...current, action: 'NONE', status: 'DELETED', version: current.version + 1 }));
+        } else {
+          await putZone(uow.tx, next);
+          emitZoneEvent(deps, uow, 'update', next);
+        }
+      }
+      await finishTask(uow.tx, task);
+      return ok(undefined);
+    });
+
   return async (task) => {
     const action = task.data['action'] as ZoneAction;
     const serial = Number(task.data['serial']);
+    if (deps.inlinePush) {
+      const done = await apply(task, () => Promise.resolve({ action, outcome: 'SUCCESS', serial }));
+      return done.isOk();
+    }
     const zone = (await deps.storage.transaction((tx) => tx.get(ZONES, task.subject))) as Zone | undefined;
-    if (zone === undefined) return;
+    if (zone === undefined) return false;
     let outcome: PushReport['outcome'] = 'SUCCESS';
     try {
       const body = presentZone(zone, deps.baseUrl);
@@ -55,23 +77,9 @@ export function zonePushHandler(deps: DnsDeps): (task: StoredTask) => Promise<vo
     } catch {
       outcome = 'ERROR';
     }
-    const apply = (report: PushReport) =>
-      runInTransaction(deps.storage, async (uow) => {
-        const current = (await uow.tx.get(ZONES, task.subject)) as Zone | undefined;
-        if (current !== undefined) {
-          const next = applyReport(current, report, deps.clock());
-          if (next === 'gone') {
-            await removeZone(uow.tx, current);
-            emitZoneEvent(deps, uow, 'update', Object.freeze({ ...current, action: 'NONE', status: 'DELETED', version: current.version + 1 }));
-          } else {
-            await putZone(uow.tx, next);
-            emitZoneEvent(deps, uow, 'update', next);
-          }
-        }
-        await finishTask(uow.tx, task);
-        return ok(undefined);
-      });
-    const applied = await apply({ action, outcome, serial });
-    if (applied.isErr() && outcome === 'SUCCESS') await apply({ action, outcome: 'ERROR', serial });
+    const applied = await apply(task, () => Promise.resolve({ action, outcome, serial }));
+    if (applied.isOk()) return true;
+    const fallback = await apply(task, () => Promise.resolve({ action, outcome: 'ERROR', serial }));
+    return fallback.isOk();
   };
 }

@@ -68,18 +68,33 @@ export function memoryStorage(): Storage {
     }
   };
 
-  /** Puts a row back as it was (or removes it), keeping `rows`, indexes and `byId` in step. */
+  /**
+   * Puts a row back as it was (or removes it), keeping `rows`, indexes and `byId` in step. Only
+   * index entries whose key changed are touched: most writes (a status change, a version bump)
+   * leave every key as it was.
+   */
   const restore = (c: Collection, id: string, row: Row | undefined): void => {
     const current = c.rows.get(id);
-    if (current !== undefined) unlink(c, id, current);
     if (row === undefined) {
+      if (current !== undefined) unlink(c, id, current);
       c.rows.delete(id);
       c.byId?.delete('', id);
-    } else {
-      c.rows.set(id, row);
-      link(c, id, row);
-      if (current === undefined) c.byId?.insert('', id);
+      return;
     }
+    if (current === undefined) {
+      link(c, id, row);
+      c.byId?.insert('', id);
+    } else {
+      for (const name in current.keys) {
+        const before = current.keys[name];
+        if (before !== undefined && before !== row.keys[name]) c.indexes.get(name)?.delete(before, id);
+      }
+      for (const name in row.keys) {
+        const after = row.keys[name];
+        if (after !== undefined && after !== current.keys[name]) index(c, name).insert(after, id);
+      }
+    }
+    c.rows.set(id, row);
   };
 
   const run = async <T>(work: (tx: StorageTransaction) => Promise<T>): Promise<T> => {
@@ -97,7 +112,7 @@ export function memoryStorage(): Storage {
         check();
         const c = collection(name);
         undo.push({ collection: c, id, before: c.rows.get(id) });
-        restore(c, id, { value, keys: { ...keys } });
+        restore(c, id, { value, keys: Object.freeze({ ...keys }) });
         return Promise.resolve();
       },
       delete(name, id) {
