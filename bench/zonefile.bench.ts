@@ -1,0 +1,106 @@
+/**
+ * Zone-file engine speed: parseZoneFile and writeZoneFile on gen-zone.mjs files (1M records).
+ * Each measurement runs in a fresh child process so that peak memory (maxRSS) is the parse's own.
+ * Prints one Markdown section on stdout; progress goes to stderr.
+ */
+import { execFileSync } from 'node:child_process';
+import { existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { parseZoneFile, writeZoneFile } from '../src/zonefile/index.js';
+
+const here = dirname(fileURLToPath(import.meta.url));
+const root = join(here, '..');
+const tmp = join(root, '.bench-tmp');
+const generator = join(root, '..', 'shared', 'tools', 'gen-zone.mjs');
+
+interface Sample {
+  records: number;
+  bytes: number;
+  splitMs: number;
+  parseMs: number;
+  writeMs: number;
+  maxRssMiB: number;
+  heapAfterParseMiB: number;
+}
+
+/** Child: one file, one process. The baseline (read + split into lines) is the issue's yardstick. */
+function child(file: string): void {
+  const t0 = performance.now();
+  const text = readFileSync(file, 'utf8');
+  const lines = text.split('\n').length;
+  const splitMs = performance.now() - t0;
+  globalThis.gc?.();
+  const t1 = performance.now();
+  const parsed = parseZoneFile(text, { maxBytes: 1 << 30 });
+  const parseMs = performance.now() - t1;
+  if (parsed.isErr()) throw new Error(JSON.stringify(parsed.error));
+  globalThis.gc?.();
+  const heapAfterParseMiB = process.memoryUsage().heapUsed / 2 ** 20;
+  const maxRssMiB = process.resourceUsage().maxRSS / 1024;
+  const t2 = performance.now();
+  const out = writeZoneFile({ origin: parsed.value.origin, ttl: 3600, records: parsed.value.records });
+  const writeMs = performance.now() - t2;
+  if (out.length === 0 || lines === 0) throw new Error('nothing written');
+  const sample: Sample = { records: parsed.value.records.length, bytes: statSync(file).size, splitMs, parseMs, writeMs, maxRssMiB, heapAfterParseMiB };
+  process.stdout.write(JSON.stringify({ sample }));
+}
+
+function ensure(records: number): string {
+  const file = join(tmp, `gen-${records}.zone`);
+  if (!existsSync(file)) {
+    mkdirSync(tmp, { recursive: true });
+    process.stderr.write(`zonefile bench: generating ${records} records\n`);
+    writeFileSync(file, execFileSync(process.execPath, [generator, '--records', String(records), '--seed', '1', '--origin', 'example.com.'], { maxBuffer: 1 << 30 }));
+  }
+  return file;
+}
+
+function measure(file: string): Sample {
+  const out = execFileSync(process.execPath, ['--expose-gc', '--import', 'tsx', fileURLToPath(import.meta.url), '--child', file], {
+    cwd: root,
+    encoding: 'utf8',
+    maxBuffer: 1 << 26,
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  return (JSON.parse(out) as { sample: Sample }).sample;
+}
+
+function main(): void {
+  if (!existsSync(generator)) {
+    process.stdout.write(`## Zone files\n\nSkipped: ${generator} not found.\n`);
+    return;
+  }
+  const rows: string[] = [];
+  const rate = (n: number, ms: number): string => `${Math.round(n / (ms / 1000)).toLocaleString('en-US')}`;
+  for (const n of [100_000, 1_000_000]) {
+    const file = ensure(n);
+    // Best of three runs (each in a fresh process) damps noise from other work on the machine.
+    const runs = [0, 1, 2].map(() => {
+      process.stderr.write(`zonefile bench: ${n} records\n`);
+      return measure(file);
+    });
+    const best = (key: 'parseMs' | 'writeMs' | 'splitMs'): number => Math.min(...runs.map((r) => r[key]));
+    const s = runs[0]!;
+    const mem = Math.max(...runs.map((r) => r.maxRssMiB));
+    rows.push(
+      `| ${n.toLocaleString('en-US')} | ${(s.bytes / 1e6).toFixed(1)} MB | ${rate(s.records, best('parseMs'))} | ${rate(s.records, best('splitMs'))} | ${(best('splitMs') / best('parseMs')).toFixed(2)} | ${mem.toFixed(0)} MiB | ${Math.max(...runs.map((r) => r.heapAfterParseMiB)).toFixed(0)} MiB | ${rate(s.records, best('writeMs'))} |`,
+    );
+  }
+  process.stdout.write(
+    [
+      '## Zone files',
+      '',
+      'Method: `gen-zone.mjs --records N --seed 1 --origin example.com.`; each run in a fresh Node process (best of 3): read the file, split it into lines (the issue\'s yardstick), then `parseZoneFile` on the text, then `writeZoneFile` of the result. Peak memory is the child\'s `process.resourceUsage().maxRSS` (file text, parsed records and the baseline included); heap is `heapUsed` after a GC with the records alive. Targets: parse ≥ 1,000,000 records/s and ≤ 400 MiB on 1M records; write ≥ 2,000,000 records/s.',
+      '',
+      '| records | file | parse records/s | read+split lines/s | parse speed ÷ split speed | peak RSS | heap with records | write records/s |',
+      '| ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |',
+      ...rows,
+      '',
+    ].join('\n'),
+  );
+}
+
+const at = process.argv.indexOf('--child');
+if (at >= 0) child(process.argv[at + 1]!);
+else main();
