@@ -10,14 +10,21 @@ export const storageFailure = (cause: unknown, dialect: ErrorDialect = 'dns'): A
 export const unexpected = (cause: unknown, dialect: ErrorDialect = 'dns'): ApiError =>
   new ApiError(500, 'unknown', 'An unexpected error occurred; nothing was changed.', { cause, dialect, showMessage: false });
 
-class Abort {
-  constructor(readonly error: ApiError) {}
+// Thrown only to unwind a transaction; never seen outside this module.
+class Abort extends Error {
+  constructor(readonly error: ApiError) {
+    super('command aborted');
+  }
 }
-class StorageFault {
-  constructor(readonly cause: unknown) {}
+class StorageFault extends Error {
+  constructor(override readonly cause: unknown) {
+    super('storage failed');
+  }
 }
-class Defect {
-  constructor(readonly cause: unknown) {}
+class Defect extends Error {
+  constructor(override readonly cause: unknown) {
+    super('defect');
+  }
 }
 
 const guard =

@@ -62,7 +62,7 @@ export function queryAllProjects(query: unknown): boolean {
   if (query === null || typeof query !== 'object') return false;
   const q = query as Record<string, unknown>;
   const value = q['all_projects'] ?? q['all_tenants'];
-  return value !== undefined && TRUE_STRINGS.has(String(value).toLowerCase());
+  return (typeof value === 'string' || typeof value === 'boolean') && TRUE_STRINGS.has(String(value).toLowerCase());
 }
 
 /**

@@ -40,8 +40,8 @@ export const DEFAULT_ZONE_LIMITS: ZoneLimits = Object.freeze({
   maxDescriptionLength: 160,
   maxZoneNameLength: 255,
   maxZoneFileBytes: 16 * 1024 * 1024,
-  tlds: Object.freeze([]) as readonly string[],
-  blacklist: Object.freeze([]) as readonly string[],
+  tlds: Object.freeze([]),
+  blacklist: Object.freeze([]),
   managedResourceEmail: 'hostmaster@example.com',
 });
 
