@@ -182,8 +182,9 @@ export function planImport(text: string, maxBytes: number, allowed: ReadonlySet<
   }
   const parsed = parseZoneFile(text, { maxBytes });
   if (parsed.isErr()) {
-    // dnspython reports a CNAME beside other data as a non-syntax error (reference §8.4).
-    if (parsed.error.message.includes('has a CNAME and other data')) return { error: undefinedError(CNAME_CLASH) };
+    // dnspython reports a CNAME beside other data as a non-syntax error (reference §8.4). The engine has
+    // no error codes, so its wording is matched loosely.
+    if (/\bCNAME\b.*\bother data\b/.test(parsed.error.message)) return { error: undefinedError(CNAME_CLASH) };
     return { error: IMPORT_MESSAGES.malformed };
   }
   const origin = parsed.value.origin;

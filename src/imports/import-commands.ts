@@ -206,10 +206,7 @@ export function importTaskHandler(deps: DnsDeps, options: ZoneImportOptions = {}
   return async (task) => {
     const text = String(task.data['text'] ?? '');
     const isAdmin = task.data['admin'] === 1;
-    const first = (await deps.storage.transaction((tx) => tx.get(IMPORTS, task.subject)).catch(() => undefined)) as
-      | StoredImport
-      | undefined;
-    if (first === undefined) return; // deleted before it ran (or unreadable): the runner drops the task
+    // Parsing needs no storage; an import deleted before its task ran is noticed inside the transactions.
     const plan = planImport(text, deps.limits.maxZoneFileBytes, allowed);
 
     const finish = (uow: UnitOfWork, current: StoredImport, status: 'COMPLETE' | 'ERROR', message: string, zoneId: string | null) => {
@@ -289,7 +286,8 @@ export function importTaskHandler(deps: DnsDeps, options: ZoneImportOptions = {}
           name: s.name,
           type: s.type,
           ttl: s.ttl,
-          records: s.records,
+          // An exact-size copy: arrays grown by push keep spare capacity (≈17 slots for one record).
+          records: s.records.length === 1 ? [s.records[0]!] : s.records.slice(),
           description: null,
           createdAt,
           updatedAt: null,
