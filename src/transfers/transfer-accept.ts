@@ -54,12 +54,19 @@ export interface TransferAcceptInput {
 
 /** An accept as stored; the key is deliberately absent. @internal */
 export interface StoredTransferAccept {
+  /** The accept's UUID. */
   readonly id: string;
+  /** The accepted request. */
   readonly requestId: string;
+  /** The accepting project, which scopes who may read the accept. */
   readonly projectId: string;
+  /** COMPLETE: failed moves are rolled back, not recorded. */
   readonly status: TransferAcceptStatus;
+  /** The moved zone, for `links.zone`. */
   readonly zoneId: string;
+  /** Epoch microseconds. */
   readonly createdAt: number;
+  /** Epoch microseconds; set at creation, because the accept is closed in the same transaction. */
   readonly updatedAt: number | null;
 }
 
@@ -97,6 +104,7 @@ const MAX_KEY = 160;
 export interface ParsedTransferAccept {
   /** Undefined when the body had none: the lookup then fails with 404, as in the real service. */
   readonly requestId: string | undefined;
+  /** The presented key, compared later in constant time. */
   readonly key: string;
 }
 

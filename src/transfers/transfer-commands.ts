@@ -399,10 +399,11 @@ export function createTransferAcceptCommands(deps: DnsDeps): TransferAcceptComma
           if (!caller.isAdmin) return err(forbidden(deps.forbiddenStatus, 'all_tenants'));
           caller = { ...caller, allProjects: true };
         }
-        if (!caller.isAdmin) return err(forbidden(deps.forbiddenStatus, 'find_zone_transfer_accepts'));
         const spec = acceptListSpec(deps.baseUrl);
+        // The real controller validates paging parameters before central applies the policy.
         const parsed = parseListQuery(spec, query, caller.allProjects);
         if (parsed.isErr()) return err(parsed.error);
+        if (!caller.isAdmin) return err(forbidden(deps.forbiddenStatus, 'find_zone_transfer_accepts'));
         const project = caller.projectId;
         if (!caller.allProjects && project === null) {
           return ok({ transfer_accepts: [], links: { self: `${deps.baseUrl}${spec.path}` }, metadata: { total_count: 0 } });

@@ -64,15 +64,25 @@ export interface TransferRequestInput {
 
 /** A transfer request as stored (timestamps as epoch microseconds). @internal */
 export interface StoredTransferRequest {
+  /** The request's UUID. */
   readonly id: string;
+  /** The offered zone; the request outlives the zone (only a purge would cascade). */
   readonly zoneId: string;
+  /** The zone's name at creation, copied so the request reads without the zone. */
   readonly zoneName: string;
+  /** The creating project (an all-projects admin's own project, not necessarily the zone owner's). */
   readonly projectId: string;
+  /** The only project that may accept, or null for any. */
   readonly targetProjectId: string | null;
+  /** Free text or null. */
   readonly description: string | null;
+  /** The secret; stored in clear because the owner may read it back at any time. */
   readonly key: string;
+  /** ACTIVE until accepted. */
   readonly status: TransferRequestStatus;
+  /** Epoch microseconds. */
   readonly createdAt: number;
+  /** Epoch microseconds, or null before the first change. */
   readonly updatedAt: number | null;
 }
 
@@ -162,7 +172,9 @@ const MAX_TARGET = 255;
 
 /** The validated changes of a create or update body. @internal */
 export interface ParsedTransferRequest {
+  /** Present when the body set the target (null = untargeted). */
   readonly targetProjectId?: string | null;
+  /** Present when the body set the description. */
   readonly description?: string | null;
   /** Set when the body carried `zone_id` (update refuses it later, after the policy checks). */
   readonly zoneIdGiven: boolean;

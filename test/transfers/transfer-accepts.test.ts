@@ -3,9 +3,10 @@ import { fc } from '@fast-check/vitest';
 import { memoryStorage } from '../../src/adapters/memory/memory-storage.js';
 import type { Storage, StorageTransaction } from '../../src/ports/storage.js';
 import { TRANSFER_ACCEPTS } from '../../src/transfers/transfer-accept.js';
-import { TRANSFER_REQUESTS } from '../../src/transfers/transfer-request.js';
+import { TRANSFER_REQUESTS, transferRequestKeys, type StoredTransferRequest } from '../../src/transfers/transfer-request.js';
 import { ZONES } from '../../src/zones/zone.js';
-import { takeSnapshot } from '../../src/dns/snapshot.js';
+import { restoreSnapshot, takeSnapshot } from '../../src/dns/snapshot.js';
+import { DNS_COLLECTIONS } from '../../src/dns/dns-service.js';
 import { TRANSFER_COLLECTIONS } from '../../src/transfers/index.js';
 import { ADMIN, ADMIN_ALL, ctx, harness, zoneOf, type Harness } from './harness.js';
 
@@ -276,5 +277,44 @@ describe('racing accepts', () => {
       }),
       { numRuns: 30 },
     );
+  });
+});
+
+describe('other request states and snapshots', () => {
+  it('a request in a status other than ACTIVE/COMPLETE → 400 Zone Transfer Request Invalid', async () => {
+    const h = harness();
+    const { r } = await offered(h);
+    await h.deps.storage.transaction(async (tx) => {
+      const stored = (await tx.get(TRANSFER_REQUESTS, r.id)) as StoredTransferRequest;
+      const pending = Object.freeze({ ...stored, status: 'PENDING' as const });
+      await tx.put(TRANSFER_REQUESTS, r.id, pending, transferRequestKeys(pending));
+    });
+    expect((await h.transferAccepts.create(B, { zone_transfer_request_id: r.id, key: r.key }))._unsafeUnwrapErr().toJSON()).toEqual({
+      code: 400,
+      type: 'invalid_zone_transfer_request',
+      message: 'Zone Transfer Request Invalid',
+    });
+  });
+
+  it('TRANSFER_COLLECTIONS rebuilds every index on restore', async () => {
+    const h = harness();
+    const { zoneId, r } = await offered(h, { target_project_id: 'p-b' });
+    const keys = { ...DNS_COLLECTIONS, ...TRANSFER_COLLECTIONS };
+    const snap = await takeSnapshot(h.deps.storage, 'dns', keys);
+    const h2 = harness();
+    await restoreSnapshot(h2.deps.storage, snap, keys);
+    expect((await h2.transferRequests.list(B))._unsafeUnwrap().transfer_requests.map((x) => x.id)).toEqual([r.id]);
+    expect((await h2.transferRequests.list(A))._unsafeUnwrap().transfer_requests).toEqual([r]);
+    expect((await h2.transferRequests.create(A, zoneId))._unsafeUnwrapErr().type).toBe('duplicate_zone_transfer_request');
+    const a = (await h2.transferAccepts.create(B, { zone_transfer_request_id: r.id, key: r.key }))._unsafeUnwrap();
+    const snap2 = await takeSnapshot(h2.deps.storage, 'dns', keys);
+    const h3 = harness();
+    await restoreSnapshot(h3.deps.storage, snap2, keys);
+    expect((await h3.transferAccepts.list({ projectId: 'p-b', roles: ['admin'] }))._unsafeUnwrap().transfer_accepts).toEqual([{ ...a, key: null }]);
+  });
+
+  it('accept list validates paging before the admin-only policy', async () => {
+    const h = harness();
+    expect((await h.transferAccepts.list(B, { limit: '0' }))._unsafeUnwrapErr().type).toBe('invalid_limit');
   });
 });

@@ -13,6 +13,10 @@ const requestSpec = fc.record({
   owner: fc.constantFrom(...PROJECTS),
   target: fc.option(fc.constantFrom(...PROJECTS, 'outsider'), { nil: null }),
   description: fc.option(fc.string({ maxLength: 20 }), { nil: null }),
+  /** Created by an all-projects admin (its own project becomes the creator, not the zone owner). */
+  viaAdmin: fc.boolean(),
+  /** Accepted afterwards by this project where the rules allow it (COMPLETE requests stay visible). */
+  acceptBy: fc.option(fc.constantFrom(...PROJECTS), { nil: null }),
 });
 
 describe('visibility of transfer requests (reference §6, §11.1)', () => {
@@ -25,9 +29,13 @@ describe('visibility of transfer requests (reference §6, §11.1)', () => {
         const zoneId = await zoneOf(h, ctx(spec.owner), `z${i}.example.com.`);
         h.clock.advance(1);
         const body = { target_project_id: spec.target, description: spec.description };
-        created.push((await h.transferRequests.create(ctx(spec.owner), zoneId, body))._unsafeUnwrap());
+        const r = (await h.transferRequests.create(spec.viaAdmin ? ADMIN_ALL : ctx(spec.owner), zoneId, body))._unsafeUnwrap();
+        if (spec.acceptBy !== null && (spec.target === null || spec.target === spec.acceptBy)) {
+          (await h.transferAccepts.create(ctx(spec.acceptBy), { zone_transfer_request_id: r.id, key: r.key }))._unsafeUnwrap();
+        }
+        created.push((await h.transferRequests.get(ADMIN, r.id))._unsafeUnwrap());
       }
-      for (const p of [...PROJECTS, 'outsider']) {
+      for (const p of [...PROJECTS, 'outsider', 'p-admin']) {
         const caller = ctx(p);
         const expectedList = created
           .filter((r) => r.project_id === p || r.target_project_id === p)
@@ -49,6 +57,12 @@ describe('visibility of transfer requests (reference §6, §11.1)', () => {
           if (r.project_id === p) expect(got._unsafeUnwrap()).toEqual(r);
           else if (r.target_project_id === p || r.target_project_id === null) expect(got._unsafeUnwrap()).toEqual(reduce(r));
           else expect(got._unsafeUnwrapErr().toJSON()).toEqual({ code: 403, type: 'forbidden' });
+          if (r.project_id !== p) {
+            // §11.1: PATCH is 403 for everyone but the creator; DELETE is 403 for the target, 404 for the rest.
+            expect((await h.transferRequests.update(caller, r.id, {}))._unsafeUnwrapErr().toJSON()).toEqual({ code: 403, type: 'forbidden' });
+            const del = (await h.transferRequests.delete(caller, r.id))._unsafeUnwrapErr();
+            expect(del.status).toBe(r.target_project_id === p ? 403 : 404);
+          }
         }
       }
       for (const r of created) expect((await h.transferRequests.get(ADMIN, r.id))._unsafeUnwrap()).toEqual(r);
