@@ -1,4 +1,4 @@
-import { err, errAsync, ok, ResultAsync, type Result } from 'neverthrow';
+import { err, ok, ResultAsync, type Result } from 'neverthrow';
 import { memoryStorage } from '../adapters/memory/memory-storage.js';
 import type { Storage, StorageTransaction } from '../ports/storage.js';
 import type { ApiError } from '../shared/api-error.js';
@@ -17,7 +17,7 @@ import {
   quotaForbidden,
   type QuotaOperation,
 } from './quota-errors.js';
-import { QUOTA_KINDS, UNCONSTRAINED, isQuotaKind, type ConfiguredQuotas, type QuotaKind, type QuotaValues } from './quota-values.js';
+import { QUOTA_KINDS, isQuotaKind, perKind, type ConfiguredQuotas, type QuotaValues } from './quota-values.js';
 
 /**
  * Options of {@link createQuotaService}.
@@ -198,13 +198,11 @@ interface StoredRecord extends ProjectQuotasRecord {
   readonly sequence: number;
 }
 
-const configuredOf = (raw: Record<string, unknown>): ConfiguredQuotas => {
-  const value = (kind: QuotaKind): number | null => {
+const configuredOf = (raw: Record<string, unknown>): ConfiguredQuotas =>
+  perKind((kind) => {
     const v = raw[kind];
     return typeof v === 'number' && Number.isSafeInteger(v) ? v : null;
-  };
-  return { secrets: value('secrets'), orders: value('orders'), containers: value('containers'), consumers: value('consumers'), cas: value('cas') };
-};
+  });
 
 /** Reads a stored record defensively: the storage may be shared, and a snapshot is outside data. */
 function toRecord(raw: unknown): StoredRecord | undefined {
@@ -300,13 +298,9 @@ export function createQuotaService(options: QuotaServiceOptions = {}): QuotaServ
   const maxLimit = checkInteger('paging.maxLimit', options.paging?.maxLimit ?? 100, 1);
   const forbiddenStatus = options.forbiddenStatus ?? 401;
   if (forbiddenStatus !== 401 && forbiddenStatus !== 403) throw new TypeError('createQuotaService: forbiddenStatus must be 401 or 403');
-  const defaults: QuotaValues = Object.freeze({
-    secrets: checkInteger('defaults.secrets', options.defaults?.secrets ?? UNCONSTRAINED.secrets, -Number.MAX_SAFE_INTEGER),
-    orders: checkInteger('defaults.orders', options.defaults?.orders ?? UNCONSTRAINED.orders, -Number.MAX_SAFE_INTEGER),
-    containers: checkInteger('defaults.containers', options.defaults?.containers ?? UNCONSTRAINED.containers, -Number.MAX_SAFE_INTEGER),
-    consumers: checkInteger('defaults.consumers', options.defaults?.consumers ?? UNCONSTRAINED.consumers, -Number.MAX_SAFE_INTEGER),
-    cas: checkInteger('defaults.cas', options.defaults?.cas ?? UNCONSTRAINED.cas, -Number.MAX_SAFE_INTEGER),
-  });
+  const defaults: QuotaValues = Object.freeze(
+    perKind((kind) => checkInteger(`defaults.${kind}`, options.defaults?.[kind] ?? -1, -Number.MAX_SAFE_INTEGER)),
+  );
 
   // Restoring is asynchronous but the factory is not: every call waits for it first.
   let ready: Promise<Result<void, ApiError>> = Promise.resolve(ok(undefined));
@@ -341,13 +335,8 @@ export function createQuotaService(options: QuotaServiceOptions = {}): QuotaServ
   const readRecord = async (tx: StorageTransaction, projectId: string): Promise<StoredRecord | undefined> =>
     toRecord(await tx.get(RECORDS, projectId));
 
-  const effectiveOf = (configured: ConfiguredQuotas | undefined): QuotaValues => ({
-    secrets: effectiveLimit(configured?.secrets, defaults.secrets),
-    orders: effectiveLimit(configured?.orders, defaults.orders),
-    containers: effectiveLimit(configured?.containers, defaults.containers),
-    consumers: effectiveLimit(configured?.consumers, defaults.consumers),
-    cas: effectiveLimit(configured?.cas, defaults.cas),
-  });
+  const effectiveOf = (configured: ConfiguredQuotas | undefined): QuotaValues =>
+    perKind((kind) => effectiveLimit(configured?.[kind], defaults[kind]));
 
   const isCount = (n: unknown): n is number => typeof n === 'number' && Number.isSafeInteger(n) && n >= 0;
 
@@ -366,7 +355,9 @@ export function createQuotaService(options: QuotaServiceOptions = {}): QuotaServ
           if (page.isErr()) return err(page.error);
           const { offset, limit } = page.value;
           const total = await tx.count(RECORDS, BY_CREATION);
-          const entries = offset < BigInt(total) ? await tx.range(RECORDS, BY_CREATION, { offset: Number(offset), limit: Number(limit) }) : [];
+          // An offset past the end (it may be up to 2^63 - 1) needs no read at all.
+          const entries =
+            offset < BigInt(total) ? await tx.range(RECORDS, BY_CREATION, { offset: Number(offset), limit: Number(limit) }) : [];
           const items: ProjectQuotasRecord[] = [];
           for (const entry of entries) {
             const record = toRecord(entry.value);
@@ -389,10 +380,9 @@ export function createQuotaService(options: QuotaServiceOptions = {}): QuotaServ
           if (checked.isErr()) return err(checked.error);
           const { id, patch } = checked.value;
           const before = await readRecord(tx, id);
-          const merged = (kind: QuotaKind): number | null => patch[kind] ?? before?.project_quotas[kind] ?? null;
           await putRecord(tx, {
             project_id: id,
-            project_quotas: { secrets: merged('secrets'), orders: merged('orders'), containers: merged('containers'), consumers: merged('consumers'), cas: merged('cas') },
+            project_quotas: perKind((kind) => patch[kind] ?? before?.project_quotas[kind] ?? null),
             sequence: before?.sequence ?? (await nextSequence(tx)),
           });
           return ok(undefined);
@@ -407,15 +397,21 @@ export function createQuotaService(options: QuotaServiceOptions = {}): QuotaServ
     },
 
     enforce: (projectId, kind, usage) => {
-      const requested: unknown = usage?.requested ?? 1;
-      const inUse: unknown = usage?.inUse;
-      if (!isQuotaKind(kind)) return errAsync(invalidEnforceArguments('a quota kind: secrets, orders, containers, consumers or cas'));
-      if (!isCount(inUse) || !isCount(requested)) return errAsync(invalidEnforceArguments('inUse and requested as non-negative integers'));
-      if (!isProjectId(projectId)) return errAsync(invalidProjectId());
       // One read, no guarded transaction: the hot path a server takes on every create.
       const check = async (): Promise<Result<void, ApiError>> => {
-        const ready_ = await ready;
-        if (ready_.isErr()) return ready_;
+        let inUse: unknown;
+        let requested: unknown;
+        try {
+          inUse = usage?.inUse;
+          requested = usage?.requested ?? 1;
+        } catch {
+          return err(invalidEnforceArguments('inUse and requested as non-negative integers')); // a throwing getter
+        }
+        if (!isQuotaKind(kind)) return err(invalidEnforceArguments('a quota kind: secrets, orders, containers, consumers or cas'));
+        if (!isCount(inUse) || !isCount(requested)) return err(invalidEnforceArguments('inUse and requested as non-negative integers'));
+        if (!isProjectId(projectId)) return err(invalidProjectId());
+        const restored = await ready;
+        if (restored.isErr()) return restored;
         try {
           const raw = await storage.transaction((tx) => tx.get(RECORDS, projectId));
           const limit = effectiveLimit(toRecord(raw)?.project_quotas[kind], defaults[kind]);
@@ -434,7 +430,7 @@ export function createQuotaService(options: QuotaServiceOptions = {}): QuotaServ
           const batch = await tx.range(RECORDS, BY_CREATION, { offset, limit: BATCH });
           for (const entry of batch) {
             const record = toRecord(entry.value);
-            if (record !== undefined) records.push(Object.freeze({ project_id: record.project_id, project_quotas: Object.freeze({ ...record.project_quotas }) }));
+            if (record !== undefined) records.push(Object.freeze(listItem(record)));
           }
           if (batch.length < BATCH) break;
         }

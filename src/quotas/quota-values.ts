@@ -39,5 +39,11 @@ export interface QuotaValues {
  */
 export type ConfiguredQuotas = { readonly [K in keyof QuotaValues]: number | null };
 
-/** The real service's defaults: every kind unconstrained. @internal */
-export const UNCONSTRAINED: QuotaValues = Object.freeze({ secrets: -1, orders: -1, containers: -1, consumers: -1, cas: -1 });
+/** Builds a per-kind object in output order (insertion order is what JSON shows). @internal */
+export const perKind = <T>(f: (kind: QuotaKind) => T): { [K in QuotaKind]: T } => ({
+  secrets: f('secrets'),
+  orders: f('orders'),
+  containers: f('containers'),
+  consumers: f('consumers'),
+  cas: f('cas'),
+});

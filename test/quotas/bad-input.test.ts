@@ -88,3 +88,15 @@ describe('bad input to the DNS quota commands', () => {
     },
   );
 });
+
+describe('hostile objects', () => {
+  it('a throwing getter in enforce usage or a set body never makes a command throw or reject', async () => {
+    const quotas = createQuotaService();
+    const usage = Object.defineProperty({}, 'inUse', { enumerable: true, get: () => { throw new Error('boom'); } });
+    expect((await quotas.enforce('p1', 'secrets', usage as never))._unsafeUnwrapErr().status).toBe(400);
+    const body = { project_quotas: Object.defineProperty({}, 'secrets', { enumerable: true, get: () => { throw new Error('boom'); } }) };
+    const r = await quotas.projectQuotas.set(serviceAdmin, 'p1', body);
+    expect(r.isErr()).toBe(true);
+    expect((await quotas.snapshot()).projectQuotas).toEqual([]);
+  });
+});
