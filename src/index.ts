@@ -11,13 +11,13 @@ export type { ApiErrorOptions, ErrorDialect, FieldError } from './shared/api-err
 export type { RequestContext } from './shared/context.js';
 export type { DnsEvent, DnsEventListener } from './shared/events.js';
 export type { ListQuery } from './shared/list-query.js';
-export type { IndexKeys, IndexPosition, RangeQuery, Storage, StorageTransaction, StoredEntry } from './ports/storage.js';
+export type { IndexKeys, IndexPosition, RangeQuery, Storage, StorageTransaction, StoredEntry, StoredRow } from './ports/storage.js';
 export { memoryStorage } from './adapters/memory/memory-storage.js';
 export { createDnsService } from './dns/dns-service.js';
 export type { DnsService, DnsServiceOptions } from './dns/dns-service.js';
-export type { PoolConfig, PoolTargetPort } from './dns/deps.js';
+export type { Nameserver, NameserversBody, PoolConfig, PoolTargetPort } from './dns/deps.js';
 export type { ServiceSnapshot } from './dns/snapshot.js';
-export type { ZoneAction, ZoneBody, ZoneStatus, ZoneType } from './zones/zone.js';
+export type { SelfLink, ZoneAction, ZoneBody, ZoneStatus, ZoneType } from './zones/zone.js';
 export type { ZoneLimits } from './zones/zone-input.js';
 export type { RecordsetBody } from './recordsets/recordset.js';
 export { DEFAULT_ZONE_QUOTAS } from './dns-quotas/index.js';

@@ -17,7 +17,19 @@ export interface PoolConfig {
   /** A name for people. */
   readonly name?: string;
   /** The pool's NS records, in creation order: the first one is the SOA's MNAME. */
-  readonly nameservers: readonly { readonly hostname: string; readonly priority: number }[];
+  readonly nameservers: readonly Nameserver[];
+}
+
+/**
+ * One nameserver of a pool, as `GET /v2/zones/{id}/nameservers` lists it.
+ *
+ * @category Zones
+ */
+export interface Nameserver {
+  /** Fully qualified host name, with its trailing dot. */
+  readonly hostname: string;
+  /** Priority among the pool's nameservers. */
+  readonly priority: number;
 }
 
 /**
@@ -33,6 +45,16 @@ export interface PoolTargetPort {
   updateZone(zone: ZoneBody): Promise<void>;
   /** Removes a zone from the servers. */
   deleteZone(zone: ZoneBody): Promise<void>;
+}
+
+/**
+ * The body of `GET /v2/zones/{id}/nameservers`.
+ *
+ * @category Zones
+ */
+export interface NameserversBody {
+  /** The zone's pool nameservers, in pool order. */
+  readonly nameservers: readonly Nameserver[];
 }
 
 /** Everything a DNS command needs, injected once per service. @internal */

@@ -24,7 +24,7 @@ import {
 import { DEFAULT_ZONE_LIMITS, type ZoneLimits } from '../zones/zone-input.js';
 import { zonePushHandler } from '../zones/zone-push.js';
 import { ZONES, zoneKeys, type Zone, type ZoneBody } from '../zones/zone.js';
-import type { DnsDeps, PoolConfig, PoolTargetPort } from './deps.js';
+import type { DnsDeps, NameserversBody, PoolConfig, PoolTargetPort } from './deps.js';
 import { clearCollections, restoreSnapshot, takeSnapshot, type CollectionKeys, type ServiceSnapshot } from './snapshot.js';
 
 /**
@@ -82,7 +82,7 @@ export interface DnsService {
     /** `POST /v2/zones/{id}/tasks/abandon`: admin only; removed at once, targets untouched. */
     abandon(ctx: RequestContext, id: string): ResultAsync<void, ApiError>;
     /** `GET /v2/zones/{id}/nameservers`. */
-    nameservers(ctx: RequestContext, id: string): ResultAsync<{ nameservers: { hostname: string; priority: number }[] }, ApiError>;
+    nameservers(ctx: RequestContext, id: string): ResultAsync<NameserversBody, ApiError>;
   };
   /** Recordsets of a zone (read access): SOA, NS and imported ones. */
   readonly recordsets: {

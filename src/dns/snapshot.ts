@@ -1,4 +1,4 @@
-import type { IndexKeys, Storage } from '../ports/storage.js';
+import type { IndexKeys, Storage, StoredRow } from '../ports/storage.js';
 
 /**
  * How a stored collection's index keys are derived from its values, so a snapshot holds only
@@ -18,7 +18,7 @@ export interface ServiceSnapshot {
   /** Which service took it. */
   readonly service: 'dns' | 'quota';
   /** Every stored value by collection, in id order. */
-  readonly collections: Readonly<Record<string, readonly { readonly id: string; readonly value: unknown }[]>>;
+  readonly collections: Readonly<Record<string, readonly StoredRow[]>>;
 }
 
 function deepFreeze<T>(value: T): T {

@@ -91,5 +91,17 @@ export interface StorageTransaction {
   /** How many entries of one index have keys starting with `prefix`. Cost: O(log n). */
   count(collection: string, index: string, prefix?: string): Promise<number>;
   /** Values of a collection in id order, a page at a time (`after` = last id seen): for snapshots. */
-  scan(collection: string, after: string | undefined, limit: number): Promise<readonly { id: string; value: unknown }[]>;
+  scan(collection: string, after: string | undefined, limit: number): Promise<readonly StoredRow[]>;
+}
+
+/**
+ * A value and its id, as {@link StorageTransaction.scan} returns them.
+ *
+ * @category Ports
+ */
+export interface StoredRow {
+  /** The value's id. */
+  readonly id: string;
+  /** The stored value. */
+  readonly value: unknown;
 }

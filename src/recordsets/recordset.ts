@@ -1,7 +1,7 @@
 import { tupleKey } from '../shared/keys.js';
 import { formatTimestamp } from '../shared/time.js';
 import type { PoolConfig } from '../dns/deps.js';
-import type { Zone } from '../zones/zone.js';
+import type { SelfLink, Zone } from '../zones/zone.js';
 import { RECORDSETS_BY_ZONE } from '../zones/zone-commands.js';
 
 /**
@@ -39,7 +39,7 @@ export interface RecordsetBody {
   /** Null until first changed. */
   readonly updated_at: string | null;
   /** `self`: the recordset's absolute URL. */
-  readonly links: { readonly self: string };
+  readonly links: SelfLink;
 }
 
 /**

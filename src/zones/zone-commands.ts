@@ -1,5 +1,5 @@
 import { err, ok, type Result, type ResultAsync } from 'neverthrow';
-import type { DnsDeps } from '../dns/deps.js';
+import type { DnsDeps, NameserversBody } from '../dns/deps.js';
 import { checkZoneQuota, readZoneQuotas } from '../dns-quotas/index.js';
 import type { StorageTransaction } from '../ports/storage.js';
 import { ApiError } from '../shared/api-error.js';
@@ -288,9 +288,9 @@ export function zoneNameservers(
   deps: DnsDeps,
   ctx: unknown,
   id: unknown,
-): ResultAsync<{ nameservers: { hostname: string; priority: number }[] }, ApiError> {
+): ResultAsync<NameserversBody, ApiError> {
   return fromSafePromise(
-    (async (): Promise<Result<{ nameservers: { hostname: string; priority: number }[] }, ApiError>> => {
+    (async (): Promise<Result<NameserversBody, ApiError>> => {
       await deps.ready;
       const caller = resolveCaller(ctx, deps.forbiddenStatus);
       if (caller.isErr()) return err(caller.error);

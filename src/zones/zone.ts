@@ -55,7 +55,17 @@ export interface ZoneBody {
   /** When a SECONDARY zone was last transferred from its masters; null otherwise. */
   readonly transferred_at: string | null;
   /** `self`: the zone's absolute URL. */
-  readonly links: { readonly self: string };
+  readonly links: SelfLink;
+}
+
+/**
+ * The `links` object of a resource that has only its own URL.
+ *
+ * @category Zones
+ */
+export interface SelfLink {
+  /** The resource's absolute URL. */
+  readonly self: string;
 }
 
 /** A zone as stored: compact (timestamps as epoch microseconds), internal fields included. @internal */
