@@ -37,7 +37,12 @@ export interface TransferAcceptBody {
   /** When the accept was closed as `COMPLETE` (in the same transaction as its creation). */
   readonly updated_at: string | null;
   /** `self`: the accept's URL; `zone`: the transferred zone's URL. */
-  readonly links: { readonly self: string; readonly zone: string };
+  readonly links: {
+    /** The accept's absolute URL. */
+    readonly self: string;
+    /** The transferred zone's absolute URL. */
+    readonly zone: string;
+  };
 }
 
 /**

@@ -46,7 +46,12 @@ export interface TransferRequestList {
   /** The page, each request in the view the caller is entitled to. */
   readonly transfer_requests: readonly TransferRequestBody[];
   /** `self`, and `next` whenever the page is full. */
-  readonly links: { readonly self: string; readonly next?: string };
+  readonly links: {
+    /** This page's URL, query parameters echoed. */
+    readonly self: string;
+    /** The next page's URL: present whenever this page is full (even when it is the last, as in the real service). */
+    readonly next?: string;
+  };
 }
 
 /**
@@ -58,9 +63,17 @@ export interface TransferAcceptList {
   /** The page; `key` is null in every item. */
   readonly transfer_accepts: readonly TransferAcceptBody[];
   /** `self`, and `next` whenever the page is full. */
-  readonly links: { readonly self: string; readonly next?: string };
+  readonly links: {
+    /** This page's URL, query parameters echoed. */
+    readonly self: string;
+    /** The next page's URL: present whenever this page is full (even when it is the last, as in the real service). */
+    readonly next?: string;
+  };
   /** How many accepts match the filters in the caller's scope, ignoring paging. */
-  readonly metadata: { readonly total_count: number };
+  readonly metadata: {
+    /** The count, ignoring `limit` and `marker`. */
+    readonly total_count: number;
+  };
 }
 
 /**
@@ -205,6 +218,7 @@ async function listRequests(
  * @param deps - the DNS service's injected dependencies
  * @returns `create`, `get`, `list`, `update`, `delete`; each answers a `ResultAsync` that never rejects
  * @category Transfers
+ * @internal
  */
 export function createTransferRequestCommands(deps: DnsDeps): TransferRequestCommands {
   return {
@@ -364,6 +378,7 @@ async function acceptTransfer(
  * @param deps - the DNS service's injected dependencies
  * @returns `create`, `get`, `list`; each answers a `ResultAsync` that never rejects
  * @category Transfers
+ * @internal
  */
 export function createTransferAcceptCommands(deps: DnsDeps): TransferAcceptCommands {
   return {

@@ -44,7 +44,10 @@ export interface TransferRequestBody {
   /** Owner view: null until the first change. */
   readonly updated_at?: string | null;
   /** `self`: always the fixed `/v2/zones/tasks/transfer_requests/{id}` path. */
-  readonly links: { readonly self: string };
+  readonly links: {
+    /** The request's absolute URL. */
+    readonly self: string;
+  };
 }
 
 /**
