@@ -17,7 +17,7 @@ import {
   quotaForbidden,
   type QuotaOperation,
 } from './quota-errors.js';
-import { QUOTA_KINDS, isQuotaKind, perKind, type ConfiguredQuotas, type QuotaValues } from './quota-values.js';
+import { QUOTA_KINDS, isQuotaKind, perKind, type ConfiguredQuotas, type QuotaKind, type QuotaValues } from './quota-values.js';
 
 /**
  * Options of {@link createQuotaService}.
@@ -173,14 +173,14 @@ export interface QuotaService {
    * Whether a project may create `requested` more of a kind, given `inUse`: what a server calls
    * before it creates a secret, order, container, consumer or CA.
    *
-   * @param projectId - the creating project
-   * @param kind - the kind created
+   * @param projectId - the creating project (checked at run time like every input)
+   * @param kind - the kind created (checked at run time too: a server may pass what it parsed)
    * @param usage - current use and the amount requested
    * @returns Ok, or 403 `quota_exceeded` (always 403, as the real service: it is not a policy
    *   refusal); 400 `bad_request` for an unknown kind or counts that are not non-negative
    *   integers; 500 `storage_failure`
    */
-  enforce(projectId: unknown, kind: unknown, usage: EnforceRequest): ResultAsync<void, ApiError>;
+  enforce(projectId: string, kind: QuotaKind, usage: EnforceRequest): ResultAsync<void, ApiError>;
   /** A frozen, JSON-serialisable copy of all state; rejects only when the storage does. */
   snapshot(): Promise<QuotaSnapshot>;
   /** Removes every configured record (the options are kept); rejects only when the storage does. */

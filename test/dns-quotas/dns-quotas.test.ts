@@ -5,6 +5,7 @@ import {
   DEFAULT_ZONE_QUOTAS,
   checkZoneQuota,
   getDnsQuotas,
+  zoneOverQuota,
   readZoneQuotas,
   resetDnsQuotas,
   setDnsQuotas,
@@ -55,6 +56,14 @@ describe('checkZoneQuota', () => {
       if (result.isErr()) expect(result.error.message).toBe(`Quota exceeded for ${resource}.`);
     },
   );
+});
+
+describe('zoneOverQuota', () => {
+  it('names several resources sorted by length, as the real service', () => {
+    expect(zoneOverQuota(['zone_recordsets', 'zones', 'zone_records']).message).toBe(
+      'Quota exceeded for zones, zone_records, zone_recordsets.',
+    );
+  });
 });
 
 describe('readZoneQuotas', () => {

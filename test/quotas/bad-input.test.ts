@@ -69,7 +69,7 @@ describe('bad input to the quota service', () => {
     }
     await expect(quotas.projectQuotas.list(fc.sample(fc.anything(), 1)[0], body as never)).resolves.toBeDefined();
     await expect(quotas.effective(body)).resolves.toBeDefined();
-    await expect(quotas.enforce(body, body, body as never)).resolves.toBeDefined();
+    await expect(quotas.enforce(body as never, body as never, body as never)).resolves.toBeDefined();
   });
 });
 

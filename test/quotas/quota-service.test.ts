@@ -206,7 +206,7 @@ describe('enforce', () => {
     ['p1', 'secrets', undefined],
     ['', 'secrets', { inUse: 0 }],
   ])('answers 400 for bad arguments (%j, %j, %j)', async (project, kind, usage) => {
-    const e = (await createQuotaService().enforce(project, kind, usage as never))._unsafeUnwrapErr();
+    const e = (await createQuotaService().enforce(project as never, kind as never, usage as never))._unsafeUnwrapErr();
     expect(e.status).toBe(400);
   });
 });
