@@ -187,13 +187,13 @@ export async function renderZoneFile(deps: DnsDeps, tx: StorageTransaction, zone
   let after: { key: string; id: string } | undefined;
   for (;;) {
     const batch = await tx.range(RECORDSETS, RECORDSETS_BY_ZONE, { prefix, limit: PAGE, ...(after === undefined ? {} : { after }) });
-    let chunk = '';
+    const lines: string[] = [];
     for (const e of batch) {
       const r = e.value as StoredRecordset;
       const head = `${r.name} ${r.ttl === null || r.ttl === 0 ? '' : r.ttl} IN ${r.type} `;
-      for (const data of r.records) chunk += `${head}${data}\n`;
+      for (const data of r.records) lines.push(head + data);
     }
-    parts.push(chunk);
+    if (lines.length > 0) parts.push(`${lines.join('\n')}\n`);
     const last = batch[batch.length - 1];
     if (last === undefined || batch.length < PAGE) break;
     after = { key: last.key, id: last.id };

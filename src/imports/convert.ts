@@ -193,22 +193,25 @@ export function planImport(text: string, maxBytes: number, allowed: ReadonlySet<
   const inZone = (lower: string): boolean => lower === lowerOrigin || lower.endsWith(suffix);
 
   let soa: ZoneRecord | undefined;
-  const sets = new Map<string, PlannedRecordset & { ttl: number | null; min: number }>();
+  // Owner (lower case) → type → recordset: no concatenated keys to hash.
+  const sets = new Map<string, Map<string, PlannedRecordset & { min: number }>>();
   const order: (PlannedRecordset & { min: number })[] = [];
-  const typeSeen = new Map<string, number>();
   const cnameNames = new Set<string>();
   const otherNames = new Set<string>();
   let recordCount = 0;
-  for (const r of parsed.value.records) {
+  const records = parsed.value.records;
+  for (let index = 0; index < records.length; index++) {
+    const r = records[index]!;
     const lower = r.name.toLowerCase();
-    typeSeen.set(r.type, (typeSeen.get(r.type) ?? 0) + 1);
     if (!inZone(lower)) continue;
     if (r.type === 'SOA') {
       if (lower === lowerOrigin && soa === undefined) soa = r;
       continue;
     }
     if (!allowed.has(r.type)) {
-      const line = lineOfType(text, r.type, typeSeen.get(r.type));
+      let nth = 0;
+      for (let j = 0; j <= index; j++) if (records[j]!.type === r.type) nth++;
+      const line = lineOfType(text, r.type, nth);
       return { error: `Record type ${r.type}${line > 0 ? ` on line ${line}` : ''} is not supported by this service.` };
     }
     if (r.type === 'NS' && lower === lowerOrigin) continue;
@@ -219,11 +222,15 @@ export function planImport(text: string, maxBytes: number, allowed: ReadonlySet<
       if (cnameNames.has(lower)) return { error: undefinedError(CNAME_CLASH) };
       otherNames.add(lower);
     }
-    const key = `${lower} ${r.type}`;
-    let set = sets.get(key);
+    let byType = sets.get(lower);
+    if (byType === undefined) {
+      byType = new Map();
+      sets.set(lower, byType);
+    }
+    let set = byType.get(r.type);
     if (set === undefined) {
       set = { name: r.name, type: r.type, ttl: null, min: r.ttl, records: [] };
-      sets.set(key, set);
+      byType.set(r.type, set);
       order.push(set);
     }
     if (r.ttl < set.min) set.min = r.ttl;
