@@ -10,12 +10,14 @@ export const WORD = 2;
 export const QUOTED = 3;
 
 /** Internal carrier of a syntax error; caught at the public boundary and turned into `Err`. */
-export class ZoneSyntaxError {
+export class ZoneSyntaxError extends Error {
   constructor(
     readonly line: number,
     readonly column: number,
-    readonly message: string,
-  ) {}
+    message: string,
+  ) {
+    super(message);
+  }
 }
 
 const SPACE = 32;
@@ -253,16 +255,25 @@ export class Lexer {
     const end = this.end;
     if (end - start === 1) {
       const c = s.charCodeAt(start);
-      if (c === AT) return origin ?? this.noOrigin(what);
-      if (c === DOT) return '.';
+      if (c === AT) {
+        if (origin === null) return this.noOrigin(what);
+        this.nameHash = nameHash(origin);
+        return origin;
+      }
+      if (c === DOT) {
+        this.nameHash = DOT;
+        return '.';
+      }
     }
     if (!this.esc) {
       // Fast path: plain ASCII without specials needs no rewriting.
       let labelLen = 0;
       let wire = 1;
       let plain = true;
+      let h = 0;
       for (let i = start; i < end; i++) {
         const c = s.charCodeAt(i);
+        h = (Math.imul(h, 31) + (c >= 65 && c <= 90 ? c | 32 : c)) | 0;
         if (c === DOT) {
           if (labelLen === 0) this.fail(`${what} "${this.text()}" has an empty label (two dots in a row, or a leading dot)`);
           wire += labelLen + 1;
@@ -279,27 +290,41 @@ export class Lexer {
         const absolute = labelLen === 0;
         if (absolute) {
           if (wire > MAX_NAME_WIRE) this.fail(`${what} "${this.text()}" is longer than 255 octets`);
+          this.nameHash = h;
           return s.slice(start, end);
         }
         wire += labelLen + 1;
         if (origin === null) return this.noOrigin(what);
         if (origin !== this.suffixFor) this.setSuffix(origin);
         if (wire - 1 + this.suffixWire > MAX_NAME_WIRE) this.fail(`${what} "${this.text()}" is longer than 255 octets once the origin ${origin} is added`);
+        this.nameHash = (Math.imul((Math.imul(h, 31) + DOT) | 0, this.suffixPow) + this.suffixHash) | 0;
         return s.slice(start, end) + this.suffix;
       }
     }
-    return this.slowName(origin, what);
+    const name = this.slowName(origin, what);
+    this.nameHash = nameHash(name);
+    return name;
   }
+
+  /** Case-insensitive hash of the last name read, for cheap owner comparisons. */
+  nameHash = 0;
 
   /** Cached `'.' + origin` and its wire length: relative names are the common case. */
   private suffixFor = '';
   private suffix = '';
   private suffixWire = 0;
+  private suffixHash = 0;
+  private suffixPow = 1;
 
   private setSuffix(origin: string): void {
     this.suffixFor = origin;
     this.suffix = origin === '.' ? '.' : '.' + origin;
     this.suffixWire = wireLength(origin);
+    // A relative name's hash is hash(token + '.') * 31^len(origin) + hash(origin); '.' adds nothing.
+    const tail = origin === '.' ? '' : origin;
+    this.suffixHash = nameHash(tail);
+    this.suffixPow = 1;
+    for (let i = 0; i < tail.length; i++) this.suffixPow = Math.imul(this.suffixPow, 31);
   }
 
   private slowName(origin: string | null, what: string): string {
@@ -367,6 +392,16 @@ export class Lexer {
     const t = this.text();
     return `"${t.length > 40 ? t.slice(0, 40) + '…' : t}"`;
   }
+}
+
+/** Polynomial hash (base 31, 32-bit) of a name with ASCII letters folded to lower case. */
+export function nameHash(name: string): number {
+  let h = 0;
+  for (let i = 0; i < name.length; i++) {
+    const c = name.charCodeAt(i);
+    h = (Math.imul(h, 31) + (c >= 65 && c <= 90 ? c | 32 : c)) | 0;
+  }
+  return h;
 }
 
 /** Wire length of an absolute name in presentation form (escapes counted as one octet). */

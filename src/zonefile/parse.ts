@@ -94,6 +94,7 @@ class Reader implements RdataOut {
     } else {
       if (lx.kind === QUOTED) lx.fail('an owner name cannot be a quoted string');
       owner = lx.name(this.origin, 'owner name');
+      this.ownerHash = lx.nameHash;
       lx.next();
     }
     this.lastOwner = owner;
@@ -155,34 +156,40 @@ class Reader implements RdataOut {
       ? { name: owner, ttl, class: 'IN', type: typeToText(type), rdata: this.rdata }
       : { name: owner, ttl, class: 'IN', type: typeToText(type), rdata: this.rdata, data: this.data };
     this.records.push(rec);
-    if (this.options.cnameRule !== false) this.checkCname(owner, type, typeLine, typeCol);
+    this.ownerHashes.push(this.ownerHash);
+    if (type === CNAME) this.cnames.push(this.records.length - 1, typeLine);
   }
 
-  /** Owner (lower case) → what it holds: 1 CNAME, 2 other data. */
-  private readonly kinds = new Map<string, number>();
+  /** Index and line of every CNAME record, so the CNAME rule costs nothing in zones without any. */
+  readonly cnames: number[] = [];
+  /** Case-insensitive owner hashes, parallel to `records`: the CNAME rule compares numbers, not strings. */
+  private readonly ownerHashes: number[] = [];
+  private ownerHash = 0;
 
-  /** RFC 1034 §3.6.2 (and RFC 2181 §10.1): a CNAME owner holds no other data, and only one CNAME. */
-  private checkCname(owner: string, type: number, line: number, col: number): void {
-    // NSEC, NSEC3, KEY and RRSIG may sit beside a CNAME (RFC 4035 §2.5; dnspython agrees).
-    if (type === 47 || type === 50 || type === 25 || type === 46) return;
-    const kind = type === CNAME ? 1 : 2;
-    if (owner === this.lastKindOwner) {
-      if (kind !== this.lastKind) this.lx.failAt(line, col, cnameConflict(owner));
-      return;
+  /**
+   * RFC 1034 §3.6.2 (and RFC 2181 §10.1): a CNAME owner holds no other data. Checked once at the
+   * end; NSEC, NSEC3, KEY and RRSIG may sit beside a CNAME (RFC 4035 §2.5; dnspython agrees).
+   */
+  checkCnames(): void {
+    if (this.cnames.length === 0) return;
+    const owners = new Map<string, number>();
+    const hashes = new Set<number>();
+    for (let i = 0; i < this.cnames.length; i += 2) {
+      owners.set(this.records[this.cnames[i]!]!.name.toLowerCase(), this.cnames[i + 1]!);
+      hashes.add(this.ownerHashes[this.cnames[i]!]!);
     }
-    const key = owner.toLowerCase();
-    const had = this.kinds.get(key);
-    this.lastKindOwner = owner;
-    this.lastKind = had ?? kind;
-    if (had === undefined) {
-      this.kinds.set(key, kind);
-      return;
+    const records = this.records;
+    for (let i = 0; i < records.length; i++) {
+      if (!hashes.has(this.ownerHashes[i]!)) continue;
+      const r = records[i]!;
+      const t = r.type;
+      if (t === 'CNAME' || t === 'NSEC' || t === 'NSEC3' || t === 'KEY' || t === 'RRSIG') continue;
+      const line = owners.get(r.name.toLowerCase());
+      if (line !== undefined) {
+        this.lx.failAt(line, 1, `${r.name} has a CNAME (line ${line}) and other data (${t}): a name with a CNAME can hold nothing else (RFC 1034 §3.6.2); move the other records or drop the CNAME`);
+      }
     }
-    if (had !== kind) this.lx.failAt(line, col, cnameConflict(owner));
   }
-
-  private lastKindOwner = '';
-  private lastKind = 0;
 
   private generate(line: number, col: number): void {
     const lx = this.lx;
@@ -228,10 +235,6 @@ class Reader implements RdataOut {
       this.lx = outer;
     }
   }
-}
-
-function cnameConflict(owner: string): string {
-  return `${owner} has a CNAME and other data: a name with a CNAME can hold nothing else (RFC 1034 §3.6.2); move the other records or drop the CNAME`;
 }
 
 function isOtherClass(lx: Lexer): boolean {
@@ -350,6 +353,7 @@ export function parse(input: string | Uint8Array, options: ParseZoneFileOptions 
       return err({ line: 1, column: 1, message: `options.defaultTtl must be an integer from 0 to ${MAX_TTL}` });
     }
     reader.run();
+    if (options.cnameRule !== false) reader.checkCnames();
     return ok({
       origin: reader.firstOrigin ?? reader.firstSoaOwner ?? '.',
       ttl: reader.firstTtl,

@@ -261,14 +261,19 @@ const prefName = (prefKey: string, nameKey: string): RdataReader => (o) => {
 };
 
 const strings = (min: number, max: number): RdataReader => (o) => {
-  let text = '';
-  const values: string[] = [];
+  const first = charString(o, 'character-string');
+  const values: string[] = [o.str];
+  if (max === 1 || (min <= 1 && atEnd(o))) {
+    o.rdata = first;
+    o.data = values;
+    return;
+  }
+  const quoted = [first];
   while (values.length < max && (values.length < min || !atEnd(o))) {
-    const q = charString(o, 'character-string');
-    text = values.length === 0 ? q : text + ' ' + q;
+    quoted.push(charString(o, 'character-string'));
     values.push(o.str);
   }
-  o.rdata = text;
+  o.rdata = quoted.join(' ');
   o.data = values;
 };
 

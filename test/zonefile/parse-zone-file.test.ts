@@ -103,7 +103,7 @@ describe('limits', () => {
 
   it('refuses a CNAME beside other data unless told not to', () => {
     const text = '$ORIGIN e.\n$TTL 1\na A 192.0.2.1\nA CNAME b\n';
-    expect(bad(text)).toMatchObject({ line: 4, message: expect.stringContaining('CNAME and other data') });
+    expect(bad(text)).toMatchObject({ line: 4, message: expect.stringContaining('and other data') });
     expect(ok(text, { cnameRule: false }).records).toHaveLength(2);
   });
 });

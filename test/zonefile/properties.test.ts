@@ -83,7 +83,8 @@ describe('linear time', () => {
   const shapes: [string, (n: number) => string][] = [
     ['open parentheses', (n) => 'a TXT ' + '('.repeat(n)],
     ['backslashes', (n) => 'a TXT x' + '\\\\'.repeat(n)],
-    ['quotes', (n) => 'a TXT ' + '"" '.repeat(n)],
+    ['escaped quotes in one string', (n) => 'a TXT "' + '\\"'.repeat(n) + '"'],
+    ['unterminated quote', (n) => 'a TXT "' + 'x'.repeat(n)],
     ['many labels', (n) => 'a TXT ' + 'a.'.repeat(n)],
     ['many records', (n) => 'a 60 IN A 192.0.2.1\n'.repeat(n / 4)],
     ['long comment', (n) => ';' + 'x'.repeat(n)],
