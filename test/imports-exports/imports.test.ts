@@ -1,3 +1,4 @@
+import { execFileSync } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
 import { memoryStorage } from '../../src/adapters/memory/memory-storage.js';
 import { faultyStorage } from '../../src/testing/index.js';
@@ -165,6 +166,16 @@ describe('import processing', () => {
     expect((await importAndSettle(narrow, file('mail IN MX 10 mx'))).message).toBe('Record type MX on line 4 is not supported by this service.');
   });
 
+  it('names the line of a refused type after multi-line records and comments', async () => {
+    const h = harness({ quotas: { zone_recordsets: -1, zone_records: -1, recordset_records: -1 } });
+    const generated = execFileSync(process.execPath, ['/work/shared/tools/gen-zone.mjs', '--records', '60', '--seed', '3', '--origin', 'example.com.', '--no-ds'], {
+      encoding: 'utf8',
+    });
+    const text = `${generated}; a comment mentioning HINFO\nlegacy  IN  ( HINFO\n  "PC" "Linux" )\n`;
+    const line = text.split('\n').length - 2;
+    expect((await importAndSettle(h, text)).message).toBe(`Record type HINFO on line ${line} is not supported by this service.`);
+  });
+
   it('drops records outside the zone, keeps delegations, compares owners without case', async () => {
     const h = harness();
     const done = await importAndSettle(
@@ -187,11 +198,11 @@ describe('import processing', () => {
     expect((await h.zones.get(alice, done.zone_id!))._unsafeUnwrap().email).toBe('first.last@example.com');
   });
 
-  it('gives a TTL 0 recordset a null TTL and records without TTL the $TTL', async () => {
+  it('gives a TTL 0 recordset a null TTL and keeps the others', async () => {
     const h = harness();
-    const done = await importAndSettle(h, file('zero 0 IN A 192.0.2.1', 'plain IN A 192.0.2.2'));
+    const done = await importAndSettle(h, file('zero 0 IN A 192.0.2.1', 'ten 10 IN A 192.0.2.2'));
     const list = (await h.recordsets.list(alice, done.zone_id!))._unsafeUnwrap() as { recordsets: { ttl: number | null }[] };
-    expect(list.recordsets.slice(2).map((r) => r.ttl)).toEqual([null, 300]);
+    expect(list.recordsets.slice(2).map((r) => r.ttl)).toEqual([null, 10]);
   });
 
   it('ends in ERROR with nothing half-written when storage fails inside the task', async () => {

@@ -12,7 +12,10 @@ interface GenSet {
 const label = fc.stringMatching(/^[a-z][a-z0-9-]{0,8}[a-z0-9]$/);
 const mixCase = (s: string, flips: number): string =>
   [...s].map((c, i) => ((flips >> i % 16) & 1 ? c.toUpperCase() : c)).join('');
-const ttl = fc.oneof(fc.constant(0), fc.integer({ min: 1, max: 2147483647 }), fc.constantFrom(300, 3600, 86400));
+// TTL 0 is left out: the reference layout writes such a recordset without a TTL, and what a
+// TTL-less line means on the way back in (the $TTL, or the last stated TTL as dnspython reads it)
+// is the parser's rule, not the export's; exports.test.ts covers the TTL-less line itself.
+const ttl = fc.oneof(fc.integer({ min: 1, max: 2147483647 }), fc.constantFrom(300, 3600, 86400));
 const ipv4 = fc.tuple(fc.nat(255), fc.nat(255), fc.nat(255), fc.nat(255)).map((p) => p.join('.'));
 const ipv6 = fc.array(fc.nat(0xffff), { minLength: 8, maxLength: 8 }).map((p) => p.map((x) => x.toString(16)).join(':'));
 const txt = fc.array(fc.stringMatching(/^[ -!#-[\]-~]{0,20}$/), { minLength: 1, maxLength: 3 }).map((parts) => parts.map((p) => `"${p}"`).join(' '));
@@ -70,10 +73,9 @@ async function stored(h: Harness, zoneId: string) {
   };
   return {
     zone: { name: zoneBody.name, email: zoneBody.email, ttl: zoneBody.ttl, serial: zoneBody.serial },
-    // A null TTL is written without one and so inherits the zone's $TTL on the way back in.
     recordsets: list.recordsets
       .filter((r) => r.type !== 'SOA' && !(r.type === 'NS' && r.name.toLowerCase() === zoneBody.name.toLowerCase()))
-      .map((r) => ({ name: r.name, type: r.type, ttl: r.ttl ?? zoneBody.ttl, records: [...r.records].sort() })),
+      .map((r) => ({ name: r.name, type: r.type, ttl: r.ttl, records: [...r.records].sort() })),
   };
 }
 
