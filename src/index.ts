@@ -20,5 +20,17 @@ export type { ServiceSnapshot } from './dns/snapshot.js';
 export type { SelfLink, ZoneAction, ZoneBody, ZoneStatus, ZoneType } from './zones/zone.js';
 export type { ZoneLimits } from './zones/zone-input.js';
 export type { RecordsetBody } from './recordsets/recordset.js';
+export type {
+  TransferAcceptBody,
+  TransferAcceptCommands,
+  TransferAcceptInput,
+  TransferAcceptList,
+  TransferAcceptStatus,
+  TransferRequestBody,
+  TransferRequestCommands,
+  TransferRequestInput,
+  TransferRequestList,
+  TransferRequestStatus,
+} from './transfers/index.js';
 export { DEFAULT_ZONE_QUOTAS } from './dns-quotas/index.js';
 export type { ZoneQuotaLimits, ZoneQuotaResource } from './dns-quotas/index.js';

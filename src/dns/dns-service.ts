@@ -24,6 +24,13 @@ import {
 import { DEFAULT_ZONE_LIMITS, type ZoneLimits } from '../zones/zone-input.js';
 import { zonePushHandler } from '../zones/zone-push.js';
 import { ZONES, zoneKeys, type Zone, type ZoneBody } from '../zones/zone.js';
+import {
+  createTransferAcceptCommands,
+  createTransferRequestCommands,
+  TRANSFER_COLLECTIONS,
+  type TransferAcceptCommands,
+  type TransferRequestCommands,
+} from '../transfers/index.js';
 import type { DnsDeps, NameserversBody, PoolConfig, PoolTargetPort } from './deps.js';
 import { clearCollections, restoreSnapshot, takeSnapshot, type CollectionKeys, type ServiceSnapshot } from './snapshot.js';
 
@@ -84,6 +91,10 @@ export interface DnsService {
     /** `GET /v2/zones/{id}/nameservers`. */
     nameservers(ctx: RequestContext, id: string): ResultAsync<NameserversBody, ApiError>;
   };
+  /** Zone transfer requests: `/v2/zones/tasks/transfer_requests` (created on `/v2/zones/{id}/tasks/transfer_requests`). */
+  readonly transferRequests: TransferRequestCommands;
+  /** Zone transfer accepts: `/v2/zones/tasks/transfer_accepts`. */
+  readonly transferAccepts: TransferAcceptCommands;
   /** Recordsets of a zone (read access): SOA, NS and imported ones. */
   readonly recordsets: {
     /** `GET /v2/zones/{zone_id}/recordsets`. */
@@ -145,6 +156,7 @@ export const DNS_COLLECTIONS: CollectionKeys = {
   [TASKS]: (t: StoredTask) => ({ queue: tupleKey(t.seq) }),
   'dns.meta': () => ({}),
   'dns.quotas': () => ({}),
+  ...TRANSFER_COLLECTIONS,
 };
 
 function checkSnapshot(from: ServiceSnapshot): void {
@@ -212,6 +224,8 @@ export function createDnsService(options: DnsServiceOptions = {}): DnsService {
       abandon: (ctx, id) => abandonZone(deps, ctx, id),
       nameservers: (ctx, id) => zoneNameservers(deps, ctx, id),
     },
+    transferRequests: createTransferRequestCommands(deps),
+    transferAccepts: createTransferAcceptCommands(deps),
     recordsets: {
       list: (ctx, zoneId, query) => listRecordsets(deps, ctx, zoneId, query),
       get: (ctx, zoneId, id) => getRecordset(deps, ctx, zoneId, id),

@@ -152,11 +152,11 @@ export async function insertZone(
   }
   const ancestors = await nearestAncestors(tx, input.name);
   if (ancestors.some((z) => z.projectId !== input.projectId)) {
-    return err(new ApiError(403, 'illegal_child', 'Unable to create subzone in another tenants zone'));
+    return err(new ApiError(deps.forbiddenStatus, 'illegal_child', 'Unable to create subzone in another tenants zone'));
   }
   const below = await descendants(tx, input.name);
   if (below.some((z) => z.projectId !== input.projectId)) {
-    return err(new ApiError(403, 'illegal_parent', 'Unable to create zone because another tenant owns a subzone of the zone'));
+    return err(new ApiError(deps.forbiddenStatus, 'illegal_parent', 'Unable to create zone because another tenant owns a subzone of the zone'));
   }
   if (same.some((z) => z.poolId === pool.id)) return err(new ApiError(409, 'duplicate_zone', 'Duplicate Zone'));
   if (pool.nameservers.length === 0) {

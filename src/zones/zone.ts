@@ -119,8 +119,23 @@ export function reversedLabels(name: string): string[] {
   return trimmed === '' ? [] : trimmed.toLowerCase().split('.').reverse();
 }
 
-/** Index key of a name (names compare without regard to case, as DNS does). @internal */
-export const nameKey = (name: string): string => tupleKey(...reversedLabels(name));
+const nameKeys = new Map<string, string>();
+
+/**
+ * Index key of a name (names compare without regard to case, as DNS does). A create computes
+ * the same few keys several times (its name, its ancestors, the stored zone twice), so recent
+ * ones are remembered; the cache is bounded and holds derived strings only.
+ * @internal
+ */
+export function nameKey(name: string): string {
+  let key = nameKeys.get(name);
+  if (key === undefined) {
+    key = tupleKey(...reversedLabels(name));
+    if (nameKeys.size >= 4096) nameKeys.clear();
+    nameKeys.set(name, key);
+  }
+  return key;
+}
 
 /** The index keys of a stored zone. @internal */
 export function zoneKeys(z: Zone): Record<string, string | undefined> {

@@ -139,10 +139,13 @@ describe('zones.create', () => {
     const other = (await dns.zones.create(bob, body('example.com.')))._unsafeUnwrapErr();
     expect([other.status, other.message]).toEqual([409, 'Zone already exists, owned by a different tenant']);
     const child = (await dns.zones.create(bob, body('a.b.example.com.')))._unsafeUnwrapErr();
-    expect([child.status, child.type]).toEqual([403, 'illegal_child']);
+    expect([child.status, child.type]).toEqual([401, 'illegal_child']);
     (await dns.zones.create(bob, body('x.example.org.')))._unsafeUnwrap();
     const parent = (await dns.zones.create(alice, body('example.org.')))._unsafeUnwrapErr();
-    expect([parent.status, parent.type]).toEqual([403, 'illegal_parent']);
+    expect([parent.status, parent.type]).toEqual([401, 'illegal_parent']);
+    const strict = service({ forbiddenStatus: 403 }).dns;
+    (await strict.zones.create(alice, body('example.com.')))._unsafeUnwrap();
+    expect((await strict.zones.create(bob, body('a.example.com.')))._unsafeUnwrapErr().status).toBe(403);
     expect((await dns.zones.create(alice, body('sub.example.com.'))).isOk()).toBe(true);
   });
 
