@@ -33,4 +33,19 @@ export type {
   TransferRequestStatus,
 } from './transfers/index.js';
 export { DEFAULT_ZONE_QUOTAS } from './dns-quotas/index.js';
+export { createQuotaService, effectiveLimit, exceedsQuota, isUnconstrained } from './quotas/index.js';
+export type {
+  ConfiguredQuotas,
+  EffectiveQuotasBody,
+  EnforceRequest,
+  ProjectQuotasBody,
+  ProjectQuotasPage,
+  ProjectQuotasQuery,
+  ProjectQuotasRecord,
+  QuotaKind,
+  QuotaService,
+  QuotaServiceOptions,
+  QuotaSnapshot,
+  QuotaValues,
+} from './quotas/index.js';
 export type { ZoneQuotaLimits, ZoneQuotaResource } from './dns-quotas/index.js';
