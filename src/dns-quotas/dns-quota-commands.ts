@@ -87,7 +87,7 @@ function parseQuotaPatch(body: unknown): Result<Partial<ZoneQuotaLimits>, ApiErr
  * Reads a project's effective DNS quotas (`GET /v2/quotas/{project}`).
  *
  * @param deps - storage, refusal status and defaults of the DNS service
- * @param ctx - the caller ({@link RequestContext})
+ * @param ctx - the caller (a `RequestContext`)
  * @param projectId - the project to read; the caller's own, or any with admin + all-projects (or sudo)
  * @returns the full effective map `{ zones, zone_recordsets, zone_records, recordset_records,
  *   api_export_size }`; 401 `authentication_required`, 401/403 `forbidden`, 400 `invalid_object`

@@ -1,6 +1,8 @@
 export { createQuotaService } from './quota-service.js';
 export type {
+  EffectiveQuotasBody,
   EnforceRequest,
+  ProjectQuotasBody,
   ProjectQuotasPage,
   ProjectQuotasQuery,
   ProjectQuotasRecord,

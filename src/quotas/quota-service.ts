@@ -74,6 +74,26 @@ export interface ProjectQuotasRecord {
 }
 
 /**
+ * The body of `GET /v1/quotas`.
+ *
+ * @category Quotas
+ */
+export interface EffectiveQuotasBody {
+  /** The caller's effective quotas: configured values, the defaults where none is configured. */
+  readonly quotas: QuotaValues;
+}
+
+/**
+ * The body of `GET /v1/project-quotas/{id}`.
+ *
+ * @category Quotas
+ */
+export interface ProjectQuotasBody {
+  /** The project's configured values; `null` where the default applies. */
+  readonly project_quotas: ConfiguredQuotas;
+}
+
+/**
  * A page of configured records (`GET /v1/project-quotas`), keys in the real service's order.
  *
  * @category Quotas
@@ -129,7 +149,7 @@ export interface QuotaService {
    * @returns `{ quotas: { secrets, orders, containers, consumers, cas } }`; 401
    *   `authentication_required` / `missing_project_id`, 401/403 `forbidden`, 500 `storage_failure`
    */
-  effective(ctx: unknown): ResultAsync<{ quotas: QuotaValues }, ApiError>;
+  effective(ctx: unknown): ResultAsync<EffectiveQuotasBody, ApiError>;
   /** Configured per-project quotas; every call needs the role `key-manager:service-admin`. */
   readonly projectQuotas: {
     /**
@@ -148,7 +168,7 @@ export interface QuotaService {
      * @returns `{ project_quotas: {...} }` with `null` for kinds not configured; 404 `not_found`,
      *   400 `invalid_project_id`, 401/403 `forbidden`, 500 `storage_failure`
      */
-    get(ctx: unknown, projectId: unknown): ResultAsync<{ project_quotas: ConfiguredQuotas }, ApiError>;
+    get(ctx: unknown, projectId: unknown): ResultAsync<ProjectQuotasBody, ApiError>;
     /**
      * Configures a project's quotas (`PUT /v1/project-quotas/{id}`): kinds in the body replace
      * what was configured, kinds left out keep it (never configured: `null`).
