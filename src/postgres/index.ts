@@ -1,0 +1,16 @@
+/**
+ * zoneward/postgres: the {@link Storage} port over PostgreSQL (through the optional peer
+ * dependency `pg`), for servers that run zoneward in several processes or want durable state.
+ * See {@link postgresStorage}.
+ *
+ * @packageDocumentation
+ */
+export { postgresStorage } from './postgres-storage.js';
+export type {
+  PostgresCommonOptions,
+  PostgresConnectionOptions,
+  PostgresPoolOptions,
+  PostgresRetryOptions,
+  PostgresStorage,
+  PostgresStorageOptions,
+} from './postgres-storage.js';

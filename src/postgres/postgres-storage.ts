@@ -1,0 +1,396 @@
+import { createHash } from 'node:crypto';
+import pg from 'pg';
+import type { Pool, PoolClient, QueryConfig, QueryResultRow } from 'pg';
+import type { IndexKeys, RangeQuery, Storage, StorageTransaction, StoredEntry, StoredRow } from '../ports/storage.js';
+import { decodeKey, encodeKey, prefixEnd } from './key-codec.js';
+import { migrate, tables, type Tables } from './schema.js';
+
+/**
+ * How {@link postgresStorage} retries a transaction that PostgreSQL aborted to keep it
+ * serializable (SQLSTATE 40001) or to break a deadlock (40P01).
+ *
+ * @category Ports
+ */
+export interface PostgresRetryOptions {
+  /** Attempts in all, the first included; the last failure is passed on. @defaultValue 30 */
+  readonly attempts?: number;
+  /** The backoff before the second attempt; it doubles each time, up to `maxDelayMs`. @defaultValue 2 */
+  readonly baseDelayMs?: number;
+  /** The most any one backoff may be. @defaultValue 200 */
+  readonly maxDelayMs?: number;
+}
+
+/**
+ * Options every form of {@link postgresStorage} takes.
+ *
+ * @category Ports
+ */
+export interface PostgresCommonOptions {
+  /**
+   * The PostgreSQL schema holding the tables (created by `migrate()` when missing), so several
+   * zoneward stores, or test runs, can share a database. @defaultValue the connection's `search_path`
+   */
+  readonly schema?: string;
+  /** Retries of serialization failures and deadlocks. @defaultValue see {@link PostgresRetryOptions} */
+  readonly retry?: PostgresRetryOptions;
+}
+
+/**
+ * {@link postgresStorage} opening its own pool.
+ *
+ * @category Ports
+ */
+export interface PostgresConnectionOptions extends PostgresCommonOptions {
+  /** A libpq connection URI, e.g. `postgres://user@host:5432/db`. */
+  readonly connectionString: string;
+  /** The most connections the pool opens, i.e. the most transactions in flight. @defaultValue 10 */
+  readonly poolSize?: number;
+}
+
+/**
+ * {@link postgresStorage} over a pool the caller owns (and ends).
+ *
+ * @category Ports
+ */
+export interface PostgresPoolOptions extends PostgresCommonOptions {
+  /** A `pg` pool; the storage takes one client per transaction and gives it back. */
+  readonly pool: Pool;
+}
+
+/**
+ * The options of {@link postgresStorage}: a connection string (the storage owns its pool) or a
+ * pool (the caller owns it).
+ *
+ * @category Ports
+ */
+export type PostgresStorageOptions = PostgresConnectionOptions | PostgresPoolOptions;
+
+/**
+ * A {@link Storage} over PostgreSQL, with the two calls a database needs besides transactions.
+ *
+ * @category Ports
+ */
+export interface PostgresStorage extends Storage {
+  /**
+   * Creates or upgrades the tables (and the schema, when one was given). Call it once at start-up,
+   * before the first transaction; it is idempotent and safe when several processes call it at once.
+   */
+  migrate(): Promise<void>;
+  /** Ends the pool when the storage opened it (a pool passed in is left to its owner); later transactions reject. */
+  close(): Promise<void>;
+}
+
+const RETRYABLE = new Set(['40001', '40P01']);
+const UNDEFINED_TABLE = '42P01';
+
+// Our own parsers, so a host that changed pg's global type parsers (a common thing to do for
+// int8 or json) cannot change what the adapter reads back.
+const TYPES: NonNullable<QueryConfig['types']> = {
+  getTypeParser: ((oid: number) => {
+    if (oid === 17) return parseBytea;
+    return (text: string) => text; // json arrives as text, parsed and frozen by `thaw`; count(*) as text
+  }) as NonNullable<QueryConfig['types']>['getTypeParser'],
+};
+
+function parseBytea(text: string): Buffer {
+  if (!text.startsWith('\\x')) throw new Error("zoneward/postgres: bytea_output must be 'hex' (the default)");
+  return Buffer.from(text.slice(2), 'hex');
+}
+
+const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null;
+
+function deepFreeze(v: unknown): unknown {
+  if (isRecord(v)) {
+    for (const k of Object.keys(v)) deepFreeze(v[k]);
+    Object.freeze(v);
+  }
+  return v;
+}
+
+/** Parses a stored value; frozen like every value the memory adapter hands out. */
+const thaw = (text: string): unknown => deepFreeze(JSON.parse(text));
+
+function serialise(collection: string, id: string, value: unknown): string {
+  const text = JSON.stringify(value) as string | undefined;
+  if (text === undefined) throw new TypeError(`zoneward/postgres: ${collection}/${id}: the value is not JSON-serialisable`);
+  return text;
+}
+
+const sqlState = (e: unknown): string | undefined => (isRecord(e) && typeof e.code === 'string' ? e.code : undefined);
+
+const toError = (e: unknown): Error => (e instanceof Error ? e : new Error(String(e)));
+
+const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** What one attempt of a transaction has seen; a failed statement poisons the whole attempt. */
+interface Attempt {
+  open: boolean;
+  failure: unknown;
+}
+
+/**
+ * A storage adapter over PostgreSQL, for servers that run zoneward in several processes (or want
+ * state to outlive one): every command stays atomic and serializable across processes.
+ *
+ * Each {@link Storage.transaction} is one PostgreSQL transaction at `SERIALIZABLE` on one pooled
+ * connection. When PostgreSQL aborts it to keep the order serial (SQLSTATE 40001) or to break a
+ * deadlock (40P01), `work` is run again from the start on a fresh transaction, after a jittered
+ * exponential backoff, up to {@link PostgresRetryOptions.attempts} times; so `work` must be safe
+ * to re-run (the core's commands are) and must not keep state between attempts.
+ *
+ * Schema (see docs/postgres.md): `zoneward_rows(collection, id, value json)` and
+ * `zoneward_index(collection, index_name, key, id)` whose primary key is the index order; keys
+ * and ids are `bytea` in an encoding whose byte order is JS string order, since keys contain
+ * U+0000 and `text` can hold neither that nor UTF-16 order. Call {@link PostgresStorage.migrate}
+ * once before use.
+ *
+ * Costs differ from the memory adapter: every operation is one round trip; `count` reads the
+ * entries it counts (O(matching), not O(log n): a B-tree in PostgreSQL has no subtree counts);
+ * `offset` paging reads the skipped entries (O(offset)), so marker paging (`after`) is the way to
+ * page deep.
+ *
+ * @example
+ * ```ts
+ * import { createDnsService } from 'zoneward';
+ * import { postgresStorage } from 'zoneward/postgres';
+ *
+ * const storage = postgresStorage({ connectionString: process.env.DATABASE_URL! });
+ * await storage.migrate();
+ * const dns = createDnsService({ storage });
+ * // ... on shutdown:
+ * await storage.close();
+ * ```
+ * @category Ports
+ */
+export function postgresStorage(options: PostgresStorageOptions): PostgresStorage {
+  const owned = !('pool' in options);
+  const pool: Pool =
+    'pool' in options ? options.pool : new pg.Pool({ connectionString: options.connectionString, max: options.poolSize ?? 10 });
+  if (owned) {
+    // An idle client dying (server restart) must not crash the host: the pool drops it and the
+    // next transaction opens a new one.
+    pool.on('error', () => undefined);
+  }
+  const t = tables(options.schema);
+  const attempts = Math.max(1, Math.floor(options.retry?.attempts ?? 30));
+  const baseDelay = Math.max(0, options.retry?.baseDelayMs ?? 2);
+  const maxDelay = Math.max(baseDelay, options.retry?.maxDelayMs ?? 200);
+  const sql = statements(t);
+  let closed = false;
+
+  const run = async <T>(work: (tx: StorageTransaction) => Promise<T>): Promise<T> => {
+    for (let attempt = 1; ; attempt++) {
+      const client = await pool.connect();
+      let outcome: Outcome<T>;
+      try {
+        outcome = await once(client, sql, work);
+      } catch (error) {
+        // The connection failed mid-transaction and may still be inside it: drop it, not reuse it.
+        client.release(sqlState(error) === undefined ? toError(error) : undefined);
+        throw explain(error, t);
+      }
+      client.release();
+      if (outcome.ok) return outcome.value;
+      if (!RETRYABLE.has(sqlState(outcome.cause) ?? '') || attempt >= attempts) throw explain(outcome.error, t);
+      // Full jitter: contenders that collided once spread out instead of colliding again.
+      await sleep(Math.random() * Math.min(maxDelay, baseDelay * 2 ** (attempt - 1)));
+    }
+  };
+
+  return {
+    transaction<T>(work: (tx: StorageTransaction) => Promise<T>): Promise<T> {
+      if (closed) return Promise.reject(new Error('zoneward/postgres: the storage is closed'));
+      return run(work);
+    },
+    migrate: () => migrate(pool, t),
+    async close() {
+      if (closed) return;
+      closed = true;
+      if (owned) await pool.end();
+    },
+  };
+}
+
+type Outcome<T> = { readonly ok: true; readonly value: T } | { readonly ok: false; readonly error: unknown; readonly cause: unknown };
+
+/**
+ * One attempt: BEGIN, `work`, COMMIT or ROLLBACK. Resolves `ok: false` (after rolling back) when
+ * the attempt failed in a way a retry may fix or `work` rejected; rejects only when the
+ * connection itself is unusable. `cause` is the first failed statement, which is what decides
+ * whether to retry even when the core wrapped it into its own error.
+ */
+async function once<T>(client: PoolClient, sql: Statements, work: (tx: StorageTransaction) => Promise<T>): Promise<Outcome<T>> {
+  await client.query('BEGIN ISOLATION LEVEL SERIALIZABLE');
+  const attempt: Attempt = { open: true, failure: undefined };
+  let outcome: Outcome<T>;
+  try {
+    const value = await work(transactionOn(client, sql, attempt));
+    attempt.open = false;
+    if (attempt.failure !== undefined) {
+      // `work` swallowed a failed statement; PostgreSQL would turn the COMMIT into a ROLLBACK
+      // silently, so say so instead of reporting success.
+      outcome = { ok: false, error: attempt.failure, cause: attempt.failure };
+    } else {
+      try {
+        await client.query('COMMIT');
+        return { ok: true, value };
+      } catch (error) {
+        // A serialization failure found at commit time: the transaction is already gone.
+        if (sqlState(error) === undefined) throw error;
+        return { ok: false, error, cause: error };
+      }
+    }
+  } catch (error) {
+    attempt.open = false;
+    outcome = { ok: false, error, cause: attempt.failure ?? error };
+  }
+  await client.query('ROLLBACK');
+  return outcome;
+}
+
+/** Rewrites "relation does not exist" into what to do about it. */
+function explain(error: unknown, t: Tables): unknown {
+  if (sqlState(error) !== UNDEFINED_TABLE) return error;
+  const where = t.schema === undefined ? 'on the search_path' : `in schema ${t.schema}`;
+  return new Error(`zoneward/postgres: no zoneward tables ${where}; call migrate() first`, { cause: error });
+}
+
+interface Statements {
+  readonly get: string;
+  readonly put: string;
+  readonly delete: string;
+  readonly scanFirst: string;
+  readonly scanAfter: string;
+  readonly count: string;
+  readonly countAll: string;
+  range(hasEnd: boolean, hasAfter: boolean, desc: boolean, hasLimit: boolean): string;
+  /** A prepared-statement name per text, so each connection parses and plans it once. */
+  name(text: string): string;
+}
+
+function statements(t: Tables): Statements {
+  const names = new Map<string, string>();
+  return {
+    get: `SELECT value FROM ${t.rows} WHERE collection = $1 AND id = $2`,
+    // One round trip for the whole put. The entries the value keeps are left alone (ON CONFLICT
+    // DO NOTHING writes nothing), so a status change or a version bump touches only the row;
+    // the DELETE and the INSERT see the same snapshot but act on disjoint entries.
+    put: `WITH upserted AS (
+        INSERT INTO ${t.rows} (collection, id, value) VALUES ($1, $2, $3::json)
+        ON CONFLICT (collection, id) DO UPDATE SET value = EXCLUDED.value
+      ), wanted AS (
+        SELECT w.index_name, w.key FROM unnest($4::text[], $5::bytea[]) AS w(index_name, key)
+      ), dropped AS (
+        DELETE FROM ${t.index}
+        WHERE collection = $1 AND id = $2 AND (index_name, key) NOT IN (SELECT index_name, key FROM wanted)
+      )
+      INSERT INTO ${t.index} (collection, index_name, key, id)
+      SELECT $1, index_name, key, $2 FROM wanted
+      ON CONFLICT DO NOTHING`,
+    delete: `WITH gone AS (
+        DELETE FROM ${t.rows} WHERE collection = $1 AND id = $2 RETURNING 1
+      ), entries AS (
+        DELETE FROM ${t.index} WHERE collection = $1 AND id = $2
+      )
+      SELECT count(*) AS n FROM gone`,
+    scanFirst: `SELECT id, value FROM ${t.rows} WHERE collection = $1 ORDER BY id LIMIT $2`,
+    scanAfter: `SELECT id, value FROM ${t.rows} WHERE collection = $1 AND id > $3 ORDER BY id LIMIT $2`,
+    count: `SELECT count(*) AS n FROM ${t.index} WHERE collection = $1 AND index_name = $2 AND key >= $3 AND key < $4`,
+    countAll: `SELECT count(*) AS n FROM ${t.index} WHERE collection = $1 AND index_name = $2 AND key >= $3`,
+    range(hasEnd, hasAfter, desc, hasLimit) {
+      // Parameters are numbered in the order `range` pushes them; an unused bound is left out of
+      // the text rather than passed as NULL, so each variant gets a plan that uses the index.
+      const where = [`i.collection = $1`, `i.index_name = $2`, `i.key >= $3`];
+      let n = 3;
+      const p = (): string => `$${++n}`;
+      if (hasEnd) where.push(`i.key < ${p()}`);
+      if (hasAfter) where.push(`(i.key, i.id) ${desc ? '<' : '>'} (${p()}, ${p()})`);
+      const offset = p();
+      const limit = hasLimit ? ` LIMIT ${p()}` : '';
+      const dir = desc ? ' DESC' : '';
+      return `SELECT i.key, i.id, r.value FROM ${t.index} i
+        JOIN ${t.rows} r ON r.collection = i.collection AND r.id = i.id
+        WHERE ${where.join(' AND ')}
+        ORDER BY i.key${dir}, i.id${dir} OFFSET ${offset}${limit}`;
+    },
+    name(text) {
+      let name = names.get(text);
+      if (name === undefined) {
+        name = `zoneward_${createHash('sha1').update(t.tag).update('\u0000').update(text).digest('hex').slice(0, 24)}`;
+        names.set(text, name);
+      }
+      return name;
+    },
+  };
+}
+
+function transactionOn(client: PoolClient, sql: Statements, attempt: Attempt): StorageTransaction {
+  const query = async <R extends QueryResultRow>(text: string, values: unknown[]): Promise<R[]> => {
+    if (!attempt.open) throw new Error('storage transaction used after it ended');
+    try {
+      const result = await client.query<R>({ name: sql.name(text), text, values, types: TYPES });
+      return result.rows;
+    } catch (error) {
+      attempt.failure ??= error;
+      throw error;
+    }
+  };
+
+  return {
+    async get(collection, id) {
+      const rows = await query<{ value: string }>(sql.get, [collection, encodeKey(id)]);
+      const row = rows[0];
+      return row === undefined ? undefined : thaw(row.value);
+    },
+    async put(collection, id, value, keys: IndexKeys) {
+      const text = serialise(collection, id, value);
+      const names: string[] = [];
+      const encoded: Buffer[] = [];
+      for (const name in keys) {
+        const key = keys[name];
+        if (key === undefined) continue;
+        names.push(name);
+        encoded.push(encodeKey(key));
+      }
+      await query(sql.put, [collection, encodeKey(id), text, names, encoded]);
+    },
+    async delete(collection, id) {
+      const rows = await query<{ n: string }>(sql.delete, [collection, encodeKey(id)]);
+      return rows[0]?.n !== '0';
+    },
+    async range(collection, index, q: RangeQuery = {}): Promise<readonly StoredEntry[]> {
+      const limit = q.limit ?? Number.POSITIVE_INFINITY;
+      if (!(limit > 0)) return [];
+      const desc = q.direction === 'desc';
+      const start = encodeKey(q.prefix ?? '');
+      const end = prefixEnd(start);
+      const values: unknown[] = [collection, index, start];
+      if (end !== undefined) values.push(end);
+      if (q.after !== undefined) values.push(encodeKey(q.after.key), encodeKey(q.after.id));
+      values.push(Math.max(0, Math.floor(q.offset ?? 0)));
+      const hasLimit = Number.isFinite(limit);
+      if (hasLimit) values.push(Math.floor(limit));
+      const text = sql.range(end !== undefined, q.after !== undefined, desc, hasLimit);
+      const rows = await query<{ key: Buffer; id: Buffer; value: string }>(text, values);
+      return rows.map((r) => ({ key: decodeKey(r.key), id: decodeKey(r.id), value: thaw(r.value) }));
+    },
+    async count(collection, index, prefix = '') {
+      const start = encodeKey(prefix);
+      const end = prefixEnd(start);
+      const rows =
+        end === undefined
+          ? await query<{ n: string }>(sql.countAll, [collection, index, start])
+          : await query<{ n: string }>(sql.count, [collection, index, start, end]);
+      return Number(rows[0]?.n ?? 0);
+    },
+    async scan(collection, after, limit): Promise<readonly StoredRow[]> {
+      if (!(limit > 0)) return [];
+      const n = Number.isFinite(limit) ? Math.floor(limit) : null;
+      const rows =
+        after === undefined
+          ? await query<{ id: Buffer; value: string }>(sql.scanFirst, [collection, n])
+          : await query<{ id: Buffer; value: string }>(sql.scanAfter, [collection, n, encodeKey(after)]);
+      return rows.map((r) => ({ id: decodeKey(r.id), value: thaw(r.value) }));
+    },
+  };
+}
