@@ -4,7 +4,7 @@ import { checkZoneQuota, readZoneQuotas } from '../dns-quotas/index.js';
 import { recordsetKeys, type StoredRecordset } from '../recordsets/recordset.js';
 import { ApiError } from '../shared/api-error.js';
 import { fromSafePromise, runInTransaction, type UnitOfWork } from '../shared/command.js';
-import { checkEmail } from '../zones/zone-input.js';
+import { checkEmail, checkNameSyntax } from '../zones/zone-input.js';
 import { forbidden, requireProject, resolveCaller, type Caller } from '../shared/context.js';
 import { tupleKey } from '../shared/keys.js';
 import { listPage, parseListQuery, queryAllProjects, type ListSpec } from '../shared/list-query.js';
@@ -242,6 +242,7 @@ export function importTaskHandler(deps: DnsDeps, options: ZoneImportOptions = {}
         await finishTask(tx, task);
         return ok('');
       }
+      if (checkNameSyntax(p.name).isErr()) return err(failure(undefinedError(`Domain ${p.name} is invalid`)));
       const email = checkEmail(p.email);
       if (email.isErr()) return err(failure(undefinedError(`Email ${p.email} is invalid`)));
       let ttl = p.ttl;

@@ -122,6 +122,7 @@ describe('import processing', () => {
     ['HINFO refused, with type and line', file('www IN A 192.0.2.1', '', 'host IN HINFO "PC" "Linux"'), 'Record type HINFO on line 6 is not supported by this service.'],
     ['CNAME at apex', file('@ IN CNAME other.org.'), 'An undefined error occurred. CNAME rdataset is not compatible with a regular data node'],
     ['CNAME with other data', file('www IN A 192.0.2.1', 'www IN CNAME other.org.'), 'An undefined error occurred. CNAME rdataset is not compatible with a regular data node'],
+    ['an origin that is no host name', '$ORIGIN bad_-.example.com.\n@ 300 IN SOA a.com. b.com. 1 2 3 4 5\n', 'An undefined error occurred. Domain bad_-.example.com. is invalid'],
     ['single-label origin', '$ORIGIN com.\ncom. 300 IN SOA a.com. b.com. 1 2 3 4 5\n', 'An undefined error occurred. More than one label is required'],
   ];
   for (const [what, text, message] of outcomes) {
