@@ -1,4 +1,4 @@
-/** Name syntax shared by the parser and the writer: limits, escapes and case folding. */
+/** Name limits and label escaping shared by the lexer and the RFC 3597 decoder. */
 
 export const MAX_LABEL = 63;
 export const MAX_NAME_WIRE = 255;
@@ -18,9 +18,4 @@ export function labelToText(bytes: ArrayLike<number>, from: number, to: number):
     else out += '\\' + (b < 10 ? '00' : b < 100 ? '0' : '') + String(b);
   }
   return out;
-}
-
-/** Lower-cases ASCII letters only, as DNS comparison does. */
-export function foldCase(name: string): string {
-  return name.toLowerCase();
 }

@@ -27,6 +27,8 @@ class Reader implements RdataOut {
   private lastTtl: number | null = null;
   private lastOwner: string | null = null;
   private generated = 0;
+  private generating = false;
+  private soaTtl: number | null = null;
 
   constructor(
     lx: Lexer,
@@ -143,13 +145,15 @@ class Reader implements RdataOut {
     if (ttl >= 0) {
       this.lastTtl = ttl;
     } else {
-      ttl = this.dollarTtl ?? this.lastTtl ?? -1;
+      // As dnspython (the reference importer): $TTL first, then the last stated TTL, then the SOA
+      // minimum; inside $GENERATE the SOA minimum comes before the last stated TTL.
+      ttl = this.dollarTtl ?? (this.generating ? this.soaTtl ?? this.lastTtl : this.lastTtl ?? this.soaTtl) ?? -1;
       if (ttl < 0 && type === SOA) ttl = (this.data as { minimum: number }).minimum;
       if (ttl < 0) lx.failAt(typeLine, typeCol, 'this record has no TTL and none applies: add a $TTL line at the top or give the record a TTL');
     }
     if (type === SOA) {
       // As dnspython (the reference service's parser) does: without $TTL, the SOA minimum becomes the default.
-      this.dollarTtl ??= (this.data as { minimum: number }).minimum;
+      this.soaTtl ??= (this.data as { minimum: number }).minimum;
       this.firstSoaOwner ??= owner;
     }
     const rec: ZoneRecord = this.data === undefined
@@ -221,6 +225,7 @@ class Reader implements RdataOut {
     this.generated += count;
     if (this.generated > max) lx.failAt(line, col, `$GENERATE would produce ${this.generated} records in all, more than maxGeneratedRecords (${max})`);
     const outer = this.lx;
+    this.generating = true;
     try {
       for (let i = start; i <= stop; i += step) {
         const text = `${substitute(outer, lhs, i)} ${middle.join(' ')} ${substitute(outer, rhs, i)}`;
@@ -233,6 +238,7 @@ class Reader implements RdataOut {
       throw e;
     } finally {
       this.lx = outer;
+      this.generating = false;
     }
   }
 }
@@ -367,21 +373,18 @@ export function parse(input: string | Uint8Array, options: ParseZoneFileOptions 
 }
 
 function invalidUtf8(bytes: Uint8Array): ZoneFileError {
-  // Locate the first undecodable byte so the error points at it.
+  // Decode line by line (linear) to point at the first line that is not UTF-8.
+  const message = 'the zone file is not valid UTF-8: re-save it as UTF-8 or write non-ASCII bytes as \\DDD escapes';
   let line = 1;
-  let lineStart = 0;
-  for (let i = 0; i < bytes.length; i++) {
-    if (bytes[i] === 10) {
-      line++;
-      lineStart = i + 1;
-    }
+  for (let start = 0; start <= bytes.length; line++) {
+    let end = bytes.indexOf(10, start);
+    if (end < 0) end = bytes.length;
     try {
-      decoder.decode(bytes.subarray(lineStart, i + 1));
+      decoder.decode(bytes.subarray(start, end));
     } catch {
-      // A multi-byte sequence may still be incomplete; only a failure followed by a new line or the end counts.
-      const j = i + 1;
-      if (j >= bytes.length || bytes[j] === 10) return { line, column: 1, message: 'the zone file is not valid UTF-8: re-save it as UTF-8 or write non-ASCII bytes as \\DDD escapes' };
+      return { line, column: 1, message };
     }
+    start = end + 1;
   }
-  return { line: 1, column: 1, message: 'the zone file is not valid UTF-8: re-save it as UTF-8 or write non-ASCII bytes as \\DDD escapes' };
+  return { line: 1, column: 1, message };
 }

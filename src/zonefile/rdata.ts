@@ -4,7 +4,6 @@
  */
 import {
   chunk,
-  formatIPv4,
   formatIPv6,
   fromBase32Hex,
   fromBase64,
@@ -808,4 +807,3 @@ export function genericText(b: Uint8Array): string {
   return `\\# ${b.length} ${chunk(toHex(b), 32)}`;
 }
 
-export { formatIPv4 };
