@@ -299,8 +299,10 @@ function substitute(lx: Lexer, template: string, i: number): string {
         if (v < 0) lx.fail(`$GENERATE modifier ${template.slice(k, close + 1)} makes a negative number`);
         let text: string;
         if (base === 'n' || base === 'N') {
-          const hex = v.toString(16).padStart(width > 0 ? Math.ceil(width / 2) : 1, '0');
-          text = hex.split('').reverse().join('.');
+          // BIND's nibble form: nibbles least significant first, each followed by a dot, cut to `width` characters.
+          text = v.toString(16).split('').reverse().join('.') + '.';
+          while (text.length < width) text += '0.';
+          text = width > 0 ? text.slice(0, width) : text.slice(0, -1);
           if (base === 'N') text = text.toUpperCase();
         } else {
           text = v.toString(base === 'o' ? 8 : base === 'd' ? 10 : 16).padStart(width, '0');
