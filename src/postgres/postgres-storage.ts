@@ -181,15 +181,24 @@ export function postgresStorage(options: PostgresStorageOptions): PostgresStorag
   const run = async <T>(work: (tx: StorageTransaction) => Promise<T>): Promise<T> => {
     for (let attempt = 1; ; attempt++) {
       const client = await pool.connect();
+      // A connection that dies while checked out reports on the client, not the pool; unheard,
+      // that event would crash the host. The failing query rejects too, which is what we act on.
+      let died: Error | undefined;
+      const onError = (error: Error): void => {
+        died ??= error;
+      };
+      client.on('error', onError);
       let outcome: Outcome<T>;
       try {
         outcome = await once(client, sql, work);
       } catch (error) {
         // The connection failed mid-transaction and may still be inside it: drop it, not reuse it.
-        client.release(sqlState(error) === undefined ? toError(error) : undefined);
+        died ??= sqlState(error) === undefined ? toError(error) : undefined;
         throw explain(error, t);
+      } finally {
+        client.off('error', onError);
+        client.release(died);
       }
-      client.release();
       if (outcome.ok) return outcome.value;
       if (!RETRYABLE.has(sqlState(outcome.cause) ?? '') || attempt >= attempts) throw explain(outcome.error, t);
       // Full jitter: contenders that collided once spread out instead of colliding again.
@@ -325,15 +334,25 @@ function statements(t: Tables): Statements {
 }
 
 function transactionOn(client: PoolClient, sql: Statements, attempt: Attempt): StorageTransaction {
-  const query = async <R extends QueryResultRow>(text: string, values: unknown[]): Promise<R[]> => {
-    if (!attempt.open) throw new Error('storage transaction used after it ended');
-    try {
-      const result = await client.query<R>({ name: sql.name(text), text, values, types: TYPES });
-      return result.rows;
-    } catch (error) {
-      attempt.failure ??= error;
-      throw error;
-    }
+  // One statement at a time, in call order, even when `work` starts several at once: a
+  // connection runs one query at a time and pg stops queueing them for us in its next major.
+  let tail: Promise<unknown> = Promise.resolve();
+  const query = <R extends QueryResultRow>(text: string, values: unknown[]): Promise<R[]> => {
+    if (!attempt.open) return Promise.reject(new Error('storage transaction used after it ended'));
+    const next = tail.then(async () => {
+      // Queued before the attempt ended but not sent: after ROLLBACK it would run on its own,
+      // outside any transaction, and commit.
+      if (!attempt.open) throw new Error('storage transaction used after it ended');
+      try {
+        const result = await client.query<R>({ name: sql.name(text), text, values, types: TYPES });
+        return result.rows;
+      } catch (error) {
+        attempt.failure ??= error;
+        throw error;
+      }
+    });
+    tail = next.catch(() => undefined);
+    return next;
   };
 
   return {

@@ -1,7 +1,246 @@
-import { describe } from 'vitest';
+import { fc } from '@fast-check/vitest';
+import pg from 'pg';
+import { describe, expect, it } from 'vitest';
+import { memoryStorage, type IndexKeys, type RangeQuery, type Storage } from '../../src/index.js';
+import { postgresStorage } from '../../src/postgres/index.js';
 import { runStorageConformance } from '../../src/testing/index.js';
-import { freshPostgresStorage, PG_URL, SKIP_REASON } from './helpers.js';
+import { freshPostgresStorage, freshSchemaName, PG_URL, SKIP_REASON, testPool } from './helpers.js';
 
-describe.skipIf(PG_URL === undefined)(`postgresStorage${PG_URL === undefined ? ` (skipped: ${SKIP_REASON})` : ''}`, () => {
+const title = (name: string): string => (PG_URL === undefined ? `${name} (skipped: ${SKIP_REASON})` : name);
+const frozen = <T extends object>(v: T): T => Object.freeze(v);
+const code = (e: unknown): unknown => (e as { code?: unknown }).code;
+
+describe.skipIf(PG_URL === undefined)(title('postgresStorage: conformance'), () => {
   runStorageConformance(() => freshPostgresStorage());
+});
+
+describe.skipIf(PG_URL === undefined)(title('postgresStorage: behaves like memoryStorage'), () => {
+  // Keys and ids drawn from the code units where byte, code-point and UTF-16 orders part ways.
+  const unit = fc.constantFrom('\u0000', '\u0001', 'a', 'b', '\u00e9', '\uffff', '\ud800', '\udc00', '😀');
+  const str = fc.string({ unit, maxLength: 4 });
+  const op = fc.oneof(
+    fc.record({ kind: fc.constant('put' as const), id: str, i: fc.option(str, { nil: undefined }), j: fc.option(str, { nil: undefined }), v: fc.integer() }),
+    fc.record({ kind: fc.constant('delete' as const), id: str }),
+  );
+  const query = fc.record(
+    {
+      prefix: str,
+      after: fc.record({ key: str, id: str }),
+      offset: fc.nat(4),
+      limit: fc.integer({ min: 0, max: 5 }),
+      direction: fc.constantFrom('asc' as const, 'desc' as const),
+    },
+    { requiredKeys: [] },
+  );
+
+  it('answers every range, count and scan as the reference does, after any puts and deletes', async () => {
+    const pgStorage = await freshPostgresStorage();
+    let run = 0;
+    await fc.assert(
+      fc.asyncProperty(fc.array(op, { maxLength: 25 }), fc.array(query, { minLength: 1, maxLength: 6 }), str, async (ops, queries, prefix) => {
+        const collection = `c${run++}`; // one collection per run: no schema to create each time
+        const apply = async (s: Storage) => {
+          const deleted: boolean[] = [];
+          await s.transaction(async (tx) => {
+            for (const o of ops) {
+              if (o.kind === 'put') await tx.put(collection, o.id, frozen({ v: o.v, text: o.id }), { i: o.i, j: o.j } satisfies IndexKeys);
+              else deleted.push(await tx.delete(collection, o.id));
+            }
+          });
+          return s.transaction(async (tx) => ({
+            deleted,
+            ranges: await Promise.all(queries.map((q: RangeQuery) => tx.range(collection, 'i', q))),
+            count: await tx.count(collection, 'i', prefix),
+            countJ: await tx.count(collection, 'j'),
+            scan: [...(await tx.scan(collection, undefined, 3)), ...(await tx.scan(collection, prefix, 100))],
+          }));
+        };
+        expect(await apply(pgStorage)).toEqual(await apply(memoryStorage()));
+      }),
+      { numRuns: 60 },
+    );
+  });
+});
+
+describe.skipIf(PG_URL === undefined)(title('postgresStorage: adapter specifics'), () => {
+  it('round-trips values the core could never send but JSON can: U+0000 and lone surrogates', async () => {
+    const s = await freshPostgresStorage();
+    const value = frozen({ nul: 'a\u0000b', lone: '\ud800', pair: '😀', nested: frozen([frozen({ n: 1.5 }), null, true]) });
+    await s.transaction((tx) => tx.put('c', 'id\u0000\udc00', value, { i: 'k\u0000\ud800' }));
+    await s.transaction(async (tx) => {
+      const read = await tx.get('c', 'id\u0000\udc00');
+      expect(read).toEqual(value);
+      expect(Object.isFrozen(read) && Object.isFrozen((read as typeof value).nested[0])).toBe(true);
+      expect(await tx.range('c', 'i')).toEqual([{ key: 'k\u0000\ud800', id: 'id\u0000\udc00', value }]);
+    });
+  });
+
+  it('refuses a value JSON cannot hold, and keeps nothing of that transaction', async () => {
+    const s = await freshPostgresStorage();
+    await expect(
+      s.transaction(async (tx) => {
+        await tx.put('c', 'a', frozen({ ok: true }), {});
+        await tx.put('c', 'b', undefined, {});
+      }),
+    ).rejects.toThrow(/not JSON-serialisable/);
+    expect(await s.transaction((tx) => tx.scan('c', undefined, 10))).toEqual([]);
+  });
+
+  it('rewrites only the index entries whose key changed', async () => {
+    const schema = freshSchemaName();
+    const s = postgresStorage({ pool: testPool(), schema });
+    await s.migrate();
+    await s.transaction((tx) => tx.put('c', 'a', frozen({ v: 1 }), { i: 'same', j: 'old' }));
+    // xmin is the transaction that wrote a row version: an entry left alone keeps it.
+    const versions = async (): Promise<Record<string, string>> => {
+      const rows = await testPool().query<{ index_name: string; key: string; xmin: string }>(
+        `SELECT index_name, convert_from(key, 'UTF8') AS key, xmin::text AS xmin FROM "${schema}".zoneward_index`,
+      );
+      return Object.fromEntries(rows.rows.map((r) => [`${r.index_name}=${r.key}`, r.xmin]));
+    };
+    const before = await versions();
+    await s.transaction((tx) => tx.put('c', 'a', frozen({ v: 2 }), { i: 'same', j: 'new' }));
+    const after = await versions();
+    expect(Object.keys(after).sort()).toEqual(['i=same', 'j=new']);
+    expect(after['i=same']).toBe(before['i=same']);
+    expect(after['j=new']).not.toBe(before['j=old']);
+  });
+
+  it('never runs a statement of an ended transaction outside it', async () => {
+    const s = await freshPostgresStorage();
+    const late: Promise<unknown>[] = [];
+    await expect(
+      s.transaction(async (tx) => {
+        // Several statements in flight at once, then a rejection before they are all sent.
+        for (let k = 0; k < 20; k++) late.push(tx.put('c', `id${k}`, frozen({ k }), { i: 'k' }).catch((e: unknown) => e));
+        await Promise.resolve();
+        throw new Error('boom');
+      }),
+    ).rejects.toThrow('boom');
+    await Promise.allSettled(late);
+    expect(await s.transaction((tx) => tx.count('c', 'i'))).toBe(0);
+  });
+
+  it('retries a serialization failure from scratch, and passes it on when out of attempts', async () => {
+    for (const attempts of [30, 1]) {
+      const s = await freshPostgresStorage({ retry: { attempts, baseDelayMs: 1 } });
+      await s.transaction((tx) => tx.put('c', 'n', frozen({ n: 0 }), {}));
+      // Both read before either writes, so PostgreSQL must abort one of them (SQLSTATE 40001).
+      let arrived = 0;
+      let open: () => void = () => undefined;
+      const bothRead = new Promise<void>((r) => (open = r));
+      let runs = 0;
+      const bump = () =>
+        s.transaction(async (tx) => {
+          runs++;
+          const { n } = (await tx.get('c', 'n')) as { n: number };
+          if (++arrived === 2) open();
+          await bothRead;
+          await tx.put('c', 'n', frozen({ n: n + 1 }), {});
+        });
+      const results = await Promise.allSettled([bump(), bump()]);
+      const final = (await s.transaction((tx) => tx.get('c', 'n'))) as { n: number };
+      if (attempts === 30) {
+        expect(results.map((r) => r.status)).toEqual(['fulfilled', 'fulfilled']);
+        expect(runs).toBe(3);
+        expect(final.n).toBe(2);
+      } else {
+        expect(results.map((r) => r.status).sort()).toEqual(['fulfilled', 'rejected']);
+        const failure = results.find((r) => r.status === 'rejected')!;
+        expect(code(failure.reason)).toBe('40001');
+        expect(runs).toBe(2);
+        expect(final.n).toBe(1);
+      }
+    }
+  });
+
+  it('does not commit when work swallows a failed statement', async () => {
+    const s = await freshPostgresStorage();
+    await expect(
+      s.transaction(async (tx) => {
+        await tx.put('c', 'a', frozen({ n: 1 }), {});
+        // PostgreSQL text cannot hold U+0000: this statement fails and aborts the transaction.
+        await tx.get('bad\u0000collection', 'x').catch(() => undefined);
+        return 'looks fine';
+      }),
+    ).rejects.toMatchObject({ code: '22021' });
+    expect(await s.transaction((tx) => tx.get('c', 'a'))).toBeUndefined();
+  });
+
+  it('refuses a transaction used after it ended', async () => {
+    const s = await freshPostgresStorage();
+    let leaked: Parameters<Parameters<Storage['transaction']>[0]>[0] | undefined;
+    await s.transaction((tx) => {
+      leaked = tx;
+      return Promise.resolve();
+    });
+    await expect(leaked!.get('c', 'a')).rejects.toThrow('used after it ended');
+  });
+
+  it('survives its connection dying mid-transaction: rejects, then works on a new connection', async () => {
+    const s = await freshPostgresStorage();
+    const pool = testPool();
+    const killed = s.transaction(async (tx) => {
+      await tx.put('c', 'a', frozen({ n: 1 }), {});
+      const pid = await pool.query<{ pid: number }>(
+        "SELECT pid FROM pg_stat_activity WHERE state LIKE 'idle in transaction%' AND datname = current_database() ORDER BY xact_start DESC LIMIT 1",
+      );
+      await pool.query('SELECT pg_terminate_backend($1)', [pid.rows[0]!.pid]);
+      await tx.get('c', 'a');
+    });
+    await expect(killed).rejects.toThrow();
+    for (let k = 0; k < 10; k++) expect(await s.transaction((tx) => tx.get('c', 'a'))).toBeUndefined();
+  });
+
+  it('says to call migrate() when the tables are missing', async () => {
+    const s = postgresStorage({ pool: testPool(), schema: freshSchemaName() });
+    await expect(s.transaction((tx) => tx.get('c', 'a'))).rejects.toThrow(/call migrate\(\) first/);
+  });
+
+  it('migrates once when several processes start together, and again is a no-op', async () => {
+    const schema = freshSchemaName();
+    const pools = Array.from({ length: 4 }, () => new pg.Pool({ connectionString: PG_URL, max: 1 }));
+    try {
+      await Promise.all(pools.map((pool) => postgresStorage({ pool, schema }).migrate()));
+      await postgresStorage({ pool: pools[0]!, schema }).migrate();
+      const applied = await pools[0]!.query(`SELECT version FROM "${schema}".zoneward_migrations`);
+      expect(applied.rows).toEqual([{ version: 1 }]);
+    } finally {
+      await Promise.all(pools.map((p) => p.end()));
+    }
+  });
+
+  it('refuses a schema newer than the code', async () => {
+    const schema = freshSchemaName();
+    const s = postgresStorage({ pool: testPool(), schema });
+    await s.migrate();
+    await testPool().query(`INSERT INTO "${schema}".zoneward_migrations (version, name) VALUES (99, 'from the future')`);
+    await expect(s.migrate()).rejects.toThrow(/schema is version 99, newer than this code/);
+  });
+
+  it('ends the pool it opened on close, but not a pool it was given', async () => {
+    const own = postgresStorage({ connectionString: PG_URL!, schema: freshSchemaName() });
+    await own.migrate();
+    await own.close();
+    await expect(own.transaction((tx) => tx.get('c', 'a'))).rejects.toThrow('closed');
+    await own.close(); // twice is fine
+
+    const given = await freshPostgresStorage();
+    await given.close();
+    expect((await testPool().query<{ one: number }>('SELECT 1 AS one')).rows).toEqual([{ one: 1 }]);
+  });
+
+  it('keeps working when the host changed pg\'s global type parsers', async () => {
+    const s = await freshPostgresStorage();
+    const original = pg.types.getTypeParser(114);
+    pg.types.setTypeParser(114, () => 'hijacked');
+    pg.types.setTypeParser(17, () => 'hijacked');
+    try {
+      await s.transaction((tx) => tx.put('c', 'a', frozen({ n: 1 }), { i: 'k' }));
+      expect(await s.transaction((tx) => tx.range('c', 'i'))).toEqual([{ key: 'k', id: 'a', value: { n: 1 } }]);
+    } finally {
+      pg.types.setTypeParser(114, original);
+      pg.types.setTypeParser(17, pg.types.getTypeParser(17, 'binary') as never);
+    }
+  });
 });
