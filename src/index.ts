@@ -33,6 +33,9 @@ export type {
   TransferRequestStatus,
 } from './transfers/index.js';
 export { DEFAULT_ZONE_QUOTAS } from './dns-quotas/index.js';
+export { DEFAULT_IMPORT_RECORD_TYPES } from './imports/index.js';
+export type { ZoneImportBody, ZoneImportCommands, ZoneImportLinks, ZoneImportStatus } from './imports/index.js';
+export type { ZoneExportBody, ZoneExportCommands, ZoneExportLinks, ZoneExportStatus } from './exports/index.js';
 export { createQuotaService, effectiveLimit, exceedsQuota, isUnconstrained } from './quotas/index.js';
 export type {
   ConfiguredQuotas,

@@ -31,6 +31,20 @@ import {
   type TransferAcceptCommands,
   type TransferRequestCommands,
 } from '../transfers/index.js';
+import {
+  createExportCommands,
+  EXPORT_COLLECTIONS,
+  exportTaskHandler,
+  ZONE_EXPORT_TASK,
+  type ZoneExportCommands,
+} from '../exports/index.js';
+import {
+  createImportCommands,
+  IMPORT_COLLECTIONS,
+  importTaskHandler,
+  ZONE_IMPORT_TASK,
+  type ZoneImportCommands,
+} from '../imports/index.js';
 import type { DnsDeps, NameserversBody, PoolConfig, PoolTargetPort } from './deps.js';
 import { clearCollections, restoreSnapshot, takeSnapshot, type CollectionKeys, type ServiceSnapshot } from './snapshot.js';
 
@@ -65,6 +79,12 @@ export interface DnsServiceOptions {
   readonly forbiddenStatus?: 401 | 403;
   /** A snapshot to start from (see {@link DnsService.snapshot}). */
   readonly from?: ServiceSnapshot;
+  /**
+   * Record types an import may store. The real service stores only its fixed list and fails an
+   * import with any other type; widen the list to keep more of a file.
+   * @defaultValue A, AAAA, CNAME, MX, SRV, TXT, SPF, NS, PTR, SSHFP, SOA, NAPTR, CAA, CERT
+   */
+  readonly importRecordTypes?: readonly string[];
 }
 
 /**
@@ -95,6 +115,10 @@ export interface DnsService {
   readonly transferRequests: TransferRequestCommands;
   /** Zone transfer accepts: `/v2/zones/tasks/transfer_accepts`. */
   readonly transferAccepts: TransferAcceptCommands;
+  /** Zone-file imports: `/v2/zones/tasks/imports`, processed as tasks. */
+  readonly imports: ZoneImportCommands;
+  /** Zone-file exports: `/v2/zones/{id}/tasks/export` and `/v2/zones/tasks/exports`, processed as tasks. */
+  readonly exports: ZoneExportCommands;
   /** Recordsets of a zone (read access): SOA, NS and imported ones. */
   readonly recordsets: {
     /** `GET /v2/zones/{zone_id}/recordsets`. */
@@ -157,6 +181,8 @@ export const DNS_COLLECTIONS: CollectionKeys = {
   'dns.meta': () => ({}),
   'dns.quotas': () => ({}),
   ...TRANSFER_COLLECTIONS,
+  ...IMPORT_COLLECTIONS,
+  ...EXPORT_COLLECTIONS,
 };
 
 function checkSnapshot(from: ServiceSnapshot): void {
@@ -211,7 +237,10 @@ export function createDnsService(options: DnsServiceOptions = {}): DnsService {
     inlinePush: mode === 'auto' && options.poolTargets === undefined,
     ready: ready.catch(() => undefined),
   };
+  const importOptions = options.importRecordTypes === undefined ? {} : { recordTypes: options.importRecordTypes };
   tasks.register(ZONE_PUSH, zonePushHandler(deps));
+  tasks.register(ZONE_IMPORT_TASK, importTaskHandler(deps, importOptions));
+  tasks.register(ZONE_EXPORT_TASK, exportTaskHandler(deps));
   const quotaDeps = { storage, forbiddenStatus: deps.forbiddenStatus, defaults: deps.quotaDefaults };
 
   return {
@@ -226,6 +255,8 @@ export function createDnsService(options: DnsServiceOptions = {}): DnsService {
     },
     transferRequests: createTransferRequestCommands(deps),
     transferAccepts: createTransferAcceptCommands(deps),
+    imports: createImportCommands(deps, importOptions),
+    exports: createExportCommands(deps),
     recordsets: {
       list: (ctx, zoneId, query) => listRecordsets(deps, ctx, zoneId, query),
       get: (ctx, zoneId, id) => getRecordset(deps, ctx, zoneId, id),

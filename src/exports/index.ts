@@ -14,7 +14,7 @@ import { createExport, deleteExport, exportFile, getExport, listExports } from '
 import { EXPORTS, exportKeys, type StoredExport, type ZoneExportBody } from './zone-export.js';
 
 export { exportTaskHandler, renderZoneFile, ZONE_EXPORT_TASK } from './export-commands.js';
-export { EXPORTS, type ZoneExportBody, type ZoneExportStatus } from './zone-export.js';
+export { EXPORTS, type ZoneExportBody, type ZoneExportStatus, type ZoneExportLinks } from './zone-export.js';
 
 /**
  * The `dns.exports` command group.

@@ -37,7 +37,7 @@ export interface ZoneExportBody {
    * `self`: the export's absolute URL; `export`: where the file is fetched
    * (`<base>/v2/zones/tasks/exports/<id>/export`), present only once `location` is set.
    */
-  readonly links: { readonly self: string; readonly export?: string };
+  readonly links: ZoneExportLinks;
 }
 
 /** A zone export as stored. @internal */
@@ -83,4 +83,16 @@ export function presentExport(e: StoredExport, baseUrl: string): ZoneExportBody 
     version: e.version,
     links,
   };
+}
+
+/**
+ * The links of an export.
+ *
+ * @category Exports
+ */
+export interface ZoneExportLinks {
+  /** The export's own URL, to poll. */
+  readonly self: string;
+  /** The zone file's URL, once the export is COMPLETE. */
+  readonly export?: string;
 }

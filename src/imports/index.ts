@@ -16,7 +16,7 @@ import { IMPORTS, importKeys, type StoredImport, type ZoneImportBody } from './z
 
 export { DEFAULT_IMPORT_RECORD_TYPES, type ZoneImportOptions } from './convert.js';
 export { importTaskHandler, ZONE_IMPORT_TASK } from './import-commands.js';
-export { IMPORTS, type ZoneImportBody, type ZoneImportStatus } from './zone-import.js';
+export { IMPORTS, type ZoneImportBody, type ZoneImportStatus, type ZoneImportLinks } from './zone-import.js';
 
 /**
  * The `dns.imports` command group.

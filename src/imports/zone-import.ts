@@ -35,7 +35,7 @@ export interface ZoneImportBody {
    * `self`: the import's absolute URL; `href`: the created zone's URL, present only once
    * `zone_id` is set (the spec's name; the real service calls it `zone`).
    */
-  readonly links: { readonly self: string; readonly href?: string };
+  readonly links: ZoneImportLinks;
 }
 
 /** A zone import as stored. @internal */
@@ -78,4 +78,16 @@ export function presentImport(i: StoredImport, baseUrl: string): ZoneImportBody 
     version: i.version,
     links,
   };
+}
+
+/**
+ * The links of an import.
+ *
+ * @category Imports
+ */
+export interface ZoneImportLinks {
+  /** The import's own URL, to poll. */
+  readonly self: string;
+  /** The created zone's URL, once the import is COMPLETE. */
+  readonly href?: string;
 }
