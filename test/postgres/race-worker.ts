@@ -1,0 +1,39 @@
+/**
+ * One of the processes of test/postgres/two-processes.test.ts: opens its own pool on the shared
+ * schema, says `ready`, waits for `go` on stdin, fires every create at once and prints one JSON
+ * line of outcomes. Run as `node --import tsx test/postgres/race-worker.ts <json-args>`.
+ */
+import { createInterface } from 'node:readline';
+import { createDnsService } from '../../src/index.js';
+import { postgresStorage } from '../../src/postgres/index.js';
+
+interface Args {
+  readonly url: string;
+  readonly schema: string;
+  readonly project: string;
+  readonly names: readonly string[];
+  readonly zonesQuota: number;
+  readonly tasks: 'auto' | 'manual';
+}
+
+const args = JSON.parse(process.argv[2] ?? '{}') as Args;
+const storage = postgresStorage({ connectionString: args.url, schema: args.schema, poolSize: 5 });
+const dns = createDnsService({ storage, tasks: args.tasks, quotas: { zones: args.zonesQuota } });
+const ctx = { projectId: args.project, roles: ['member'] };
+
+// Connect before the start signal, so both processes race on commands rather than on connecting.
+await storage.transaction((tx) => tx.get('warm-up', 'x'));
+process.stdout.write('ready\n');
+const lines = createInterface({ input: process.stdin });
+for await (const line of lines) if (line === 'go') break;
+lines.close();
+
+const started = Date.now();
+const outcomes = await Promise.all(
+  args.names.map(async (name) => {
+    const r = await dns.zones.create(ctx, { name, email: 'admin@example.com' });
+    return r.isOk() ? { name, ok: true, id: r.value.id } : { name, ok: false, type: r.error.type };
+  }),
+);
+process.stdout.write(`${JSON.stringify({ started, ended: Date.now(), outcomes })}\n`);
+await storage.close();

@@ -1,0 +1,90 @@
+import { spawn } from 'node:child_process';
+import { createInterface } from 'node:readline';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it } from 'vitest';
+import { createDnsService } from '../../src/index.js';
+import { postgresStorage } from '../../src/postgres/index.js';
+import { freshSchemaName, PG_URL, SKIP_REASON, testPool } from './helpers.js';
+
+const here = dirname(fileURLToPath(import.meta.url));
+const root = join(here, '..', '..');
+type Outcome = { name: string; ok: boolean; id?: string; type?: string };
+
+/** Starts one worker process per argument set, releases them together, returns their outcomes. */
+async function race(workers: readonly object[]): Promise<Outcome[][]> {
+  const procs = workers.map((args) =>
+    spawn(process.execPath, ['--import', 'tsx', join(here, 'race-worker.ts'), JSON.stringify(args)], { cwd: root, stdio: ['pipe', 'pipe', 'pipe'] }),
+  );
+  const stderr = procs.map((p) => {
+    let text = '';
+    p.stderr.on('data', (d: Buffer) => (text += d.toString()));
+    return () => text;
+  });
+  const lines = procs.map((p) => createInterface({ input: p.stdout })[Symbol.asyncIterator]());
+  const next = async (k: number): Promise<string> => {
+    const line = await lines[k]!.next();
+    if (line.done === true) throw new Error(`worker ${k} ended early: ${stderr[k]!()}`);
+    return line.value;
+  };
+  expect(await Promise.all(procs.map((_, k) => next(k)))).toEqual(procs.map(() => 'ready'));
+  for (const p of procs) p.stdin.end('go\n');
+  const reports = await Promise.all(procs.map(async (_, k) => JSON.parse(await next(k)) as { started: number; ended: number; outcomes: Outcome[] }));
+  // The commands of the processes really ran at the same time (else this proves nothing).
+  expect(Math.max(...reports.map((r) => r.started))).toBeLessThan(Math.min(...reports.map((r) => r.ended)));
+  await Promise.all(procs.map((p) => new Promise((resolve) => (p.exitCode === null ? p.once('exit', resolve) : resolve(undefined)))));
+  expect(procs.map((p) => p.exitCode)).toEqual(procs.map(() => 0));
+  return reports.map((r) => r.outcomes);
+}
+
+const shuffle = <T>(xs: readonly T[], seed: number): T[] => {
+  const out = [...xs];
+  let s = seed;
+  for (let i = out.length - 1; i > 0; i--) {
+    s = (s * 1103515245 + 12345) % 2 ** 31;
+    const j = s % (i + 1);
+    [out[i], out[j]] = [out[j]!, out[i]!];
+  }
+  return out;
+};
+
+describe.skipIf(PG_URL === undefined)(`two processes on one database${PG_URL === undefined ? ` (skipped: ${SKIP_REASON})` : ''}`, () => {
+  it('creates of the same names from two processes: exactly one wins each name, the other gets 409 duplicate_zone', async () => {
+    const schema = freshSchemaName();
+    await postgresStorage({ pool: testPool(), schema }).migrate();
+    const names = Array.from({ length: 15 }, (_, n) => `same${n}.com.`);
+    const worker = (seed: number) => ({ url: PG_URL, schema, project: 'alice', names: shuffle(names, seed), zonesQuota: 100, tasks: 'manual' });
+    const [a, b] = await race([worker(1), worker(2)]);
+    for (const name of names) {
+      const both = [...a!, ...b!].filter((o) => o.name === name);
+      expect(both.filter((o) => o.ok), name).toHaveLength(1);
+      expect(both.filter((o) => !o.ok).map((o) => o.type), name).toEqual(['duplicate_zone']);
+    }
+    const dns = createDnsService({ storage: postgresStorage({ pool: testPool(), schema }), tasks: 'manual' });
+    const listed = (await dns.zones.list({ projectId: 'alice', roles: ['member'] }, { limit: '100' }))._unsafeUnwrap() as { zones: { id: string; name: string }[] };
+    expect(listed.zones.map((z) => z.name).sort()).toEqual([...names].sort());
+    const winners = [...a!, ...b!].filter((o) => o.ok).map((o) => o.id).sort();
+    expect(listed.zones.map((z) => z.id).sort()).toEqual(winners);
+  });
+
+  it('creates racing the zones quota from two processes: exactly the quota is created, the rest are 413 over_quota', async () => {
+    const schema = freshSchemaName();
+    await postgresStorage({ pool: testPool(), schema }).migrate();
+    const quota = 6;
+    const worker = (tag: string) => ({
+      url: PG_URL,
+      schema,
+      project: 'bob',
+      names: Array.from({ length: 10 }, (_, n) => `${tag}${n}.com.`),
+      zonesQuota: quota,
+      tasks: 'manual',
+    });
+    const [a, b] = await race([worker('a'), worker('b')]);
+    const all = [...a!, ...b!];
+    expect(all.filter((o) => o.ok)).toHaveLength(quota);
+    expect(all.filter((o) => !o.ok).map((o) => o.type)).toEqual(Array(all.length - quota).fill('over_quota'));
+    const dns = createDnsService({ storage: postgresStorage({ pool: testPool(), schema }), tasks: 'manual' });
+    const listed = (await dns.zones.list({ projectId: 'bob', roles: ['member'] }))._unsafeUnwrap() as { metadata: { total_count: number } };
+    expect(listed.metadata.total_count).toBe(quota);
+  });
+});
