@@ -1,5 +1,51 @@
-import { describe, expect, it } from 'vitest';
 import type { Storage } from '../ports/storage.js';
+
+/**
+ * The three vitest functions the conformance suite registers its tests with.
+ *
+ * @category Testing
+ */
+export interface ConformanceTestApi {
+  /** vitest's `describe`. */
+  readonly describe: (name: string, body: () => void) => void;
+  /** vitest's `it`. */
+  readonly it: (name: string, body: () => Promise<void>) => void;
+  /** vitest's `expect`. */
+  readonly expect: (actual: unknown) => ConformanceAssertion;
+}
+
+/**
+ * The subset of vitest's `expect(...)` the suite uses.
+ *
+ * @category Testing
+ */
+export interface ConformanceAssertion {
+  /** Deep equality. */
+  toEqual(expected: unknown): void;
+  /** `Object.is` equality. */
+  toBe(expected: unknown): void;
+  /** The value is `undefined`. */
+  toBeUndefined(): void;
+  /** For promises: the rejection. */
+  readonly rejects: { toThrow(message: string): Promise<void> };
+}
+
+/**
+ * vitest's API without importing vitest: zoneward/testing must load (ESM and CommonJS) where
+ * vitest is absent or ESM-only, so the suite finds vitest in the running test worker instead
+ * (the namespace vitest exposes for in-source tests, or its globals).
+ */
+function currentVitest(): ConformanceTestApi | undefined {
+  const g = globalThis as Record<string, unknown>;
+  const candidates = [g['__vitest_index__'], g];
+  for (const c of candidates) {
+    const api = c as Partial<ConformanceTestApi> | undefined;
+    if (typeof api?.describe === 'function' && typeof api.it === 'function' && typeof api.expect === 'function') {
+      return api as ConformanceTestApi;
+    }
+  }
+  return undefined;
+}
 
 const frozen = <T extends object>(v: T): T => Object.freeze(v);
 
@@ -8,9 +54,13 @@ const frozen = <T extends object>(v: T): T => Object.freeze(v);
  * serializable concurrent transactions, `(key, id)` ordering, prefix ranges and counts, marker
  * and offset paging, and id-ordered scans. `memoryStorage()` passes it in this project's CI.
  *
- * Call it at the top level of a test file; `makeStorage` must return an empty storage each time.
+ * Call it at the top level of a test file run by vitest; `makeStorage` must return an empty
+ * storage each time. vitest is found in the running worker; pass `{ describe, it, expect }`
+ * to use another runner with the same API.
  *
  * @param makeStorage - makes a fresh, empty storage
+ * @param api - the test functions; default: the running vitest's
+ * @throws TypeError when called outside a vitest worker without `api`
  * @example
  * ```ts
  * import { runStorageConformance } from 'zoneward/testing';
@@ -18,7 +68,12 @@ const frozen = <T extends object>(v: T): T => Object.freeze(v);
  * ```
  * @category Testing
  */
-export function runStorageConformance(makeStorage: () => Storage | Promise<Storage>): void {
+export function runStorageConformance(makeStorage: () => Storage | Promise<Storage>, api?: ConformanceTestApi): void {
+  const runner = api ?? currentVitest();
+  if (runner === undefined) {
+    throw new TypeError('runStorageConformance: call it from a vitest test file, or pass { describe, it, expect }.');
+  }
+  const { describe, it, expect } = runner;
   describe('storage port conformance', () => {
     it('commits every write of a transaction that resolves', async () => {
       const s = await makeStorage();
