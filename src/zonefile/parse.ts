@@ -3,6 +3,7 @@ import { err, ok, type Result } from 'neverthrow';
 import { EOF, EOL, Lexer, QUOTED, WORD, ZoneSyntaxError } from './lexer.js';
 import { MAX_TTL, READERS, genericText, isMetaType, readGeneric, ttlValue, type RdataOut } from './rdata.js';
 import { prefixedNumber, typeFromText, typeToText } from './registry.js';
+import { lazyType, ParsedRecord } from './record.js';
 import type { ParsedZone, ParseZoneFileOptions, ZoneFileError, ZoneRecord } from './types.js';
 import { decodeWire } from './wire.js';
 
@@ -29,12 +30,14 @@ class Reader implements RdataOut {
   private generated = 0;
   private generating = false;
   private soaTtl: number | null = null;
+  private readonly structured: boolean;
 
   constructor(
     lx: Lexer,
     private readonly options: ParseZoneFileOptions,
   ) {
     this.lx = lx;
+    this.structured = options.structured === true;
     if (options.defaultTtl !== undefined) {
       this.dollarTtl = options.defaultTtl;
       this.firstTtl = options.defaultTtl;
@@ -129,7 +132,8 @@ class Reader implements RdataOut {
     const reader = READERS.get(type);
     this.type = type;
     const k = lx.next();
-    if (k === WORD && lx.end - lx.start === 2 && lx.s.charCodeAt(lx.start) === 92 && lx.s.charCodeAt(lx.start + 1) === 35) {
+    const generic = k === WORD && lx.end - lx.start === 2 && lx.s.charCodeAt(lx.start) === 92 && lx.s.charCodeAt(lx.start + 1) === 35;
+    if (generic) {
       const bytes = readGeneric(this);
       if (reader) decodeWire(this, type, bytes, reader);
       else {
@@ -156,9 +160,17 @@ class Reader implements RdataOut {
       this.soaTtl ??= (this.data as { minimum: number }).minimum;
       this.firstSoaOwner ??= owner;
     }
-    const rec: ZoneRecord = this.data === undefined
-      ? { name: owner, ttl, class: 'IN', type: typeToText(type), rdata: this.rdata }
-      : { name: owner, ttl, class: 'IN', type: typeToText(type), rdata: this.rdata, data: this.data };
+    let rec: ZoneRecord;
+    if (this.data === undefined) {
+      // RFC 3597 data of an unknown type: no `data` at all, not even an accessor.
+      rec = { name: owner, ttl, class: 'IN', type: typeToText(type), rdata: this.rdata };
+    } else if (this.structured) {
+      rec = { name: owner, ttl, class: 'IN', type: typeToText(type), rdata: this.rdata, data: this.data };
+    } else if (!generic && lazyType(type)) {
+      rec = ParsedRecord.lazy(owner, ttl, typeToText(type), this.rdata);
+    } else {
+      rec = new ParsedRecord(owner, ttl, 'IN', typeToText(type), this.rdata, this.data);
+    }
     this.records.push(rec);
     this.ownerHashes.push(this.ownerHash);
     if (type === CNAME) this.cnames.push(this.records.length - 1, typeLine);
