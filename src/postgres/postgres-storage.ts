@@ -125,7 +125,7 @@ const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout
 /** What one attempt of a transaction has seen; a failed statement poisons the whole attempt. */
 interface Attempt {
   open: boolean;
-  failure: unknown;
+  failure: Error | undefined;
 }
 
 /**
@@ -231,9 +231,11 @@ type Outcome<T> = { readonly ok: true; readonly value: T } | { readonly ok: fals
 async function once<T>(client: PoolClient, sql: Statements, work: (tx: StorageTransaction) => Promise<T>): Promise<Outcome<T>> {
   await client.query('BEGIN ISOLATION LEVEL SERIALIZABLE');
   const attempt: Attempt = { open: true, failure: undefined };
+  const { tx, flush } = transactionOn(client, sql, attempt);
   let outcome: Outcome<T>;
   try {
-    const value = await work(transactionOn(client, sql, attempt));
+    const value = await work(tx);
+    await flush();
     attempt.open = false;
     if (attempt.failure !== undefined) {
       // `work` swallowed a failed statement; PostgreSQL would turn the COMMIT into a ROLLBACK
@@ -281,20 +283,27 @@ function statements(t: Tables): Statements {
   const names = new Map<string, string>();
   return {
     get: `SELECT value FROM ${t.rows} WHERE collection = $1 AND id = $2`,
-    // One round trip for the whole put. The entries the value keeps are left alone (ON CONFLICT
-    // DO NOTHING writes nothing), so a status change or a version bump touches only the row;
-    // the DELETE and the INSERT see the same snapshot but act on disjoint entries.
-    put: `WITH upserted AS (
-        INSERT INTO ${t.rows} (collection, id, value) VALUES ($1, $2, $3::json)
+    // One round trip for a whole batch of puts (see `transactionOn`), ids unique within it.
+    // Entries a value keeps are left alone (ON CONFLICT DO NOTHING writes nothing), so a status
+    // change or a version bump rewrites only the row; the DELETE and the INSERT see the same
+    // snapshot but act on disjoint entries.
+    put: `WITH input AS (
+        SELECT * FROM unnest($1::text[], $2::bytea[], $3::json[]) AS v(collection, id, value)
+      ), upserted AS (
+        INSERT INTO ${t.rows} (collection, id, value) SELECT collection, id, value FROM input
         ON CONFLICT (collection, id) DO UPDATE SET value = EXCLUDED.value
       ), wanted AS (
-        SELECT w.index_name, w.key FROM unnest($4::text[], $5::bytea[]) AS w(index_name, key)
+        SELECT * FROM unnest($4::text[], $5::bytea[], $6::text[], $7::bytea[]) AS w(collection, id, index_name, key)
       ), dropped AS (
-        DELETE FROM ${t.index}
-        WHERE collection = $1 AND id = $2 AND (index_name, key) NOT IN (SELECT index_name, key FROM wanted)
+        DELETE FROM ${t.index} x USING input v
+        WHERE x.collection = v.collection AND x.id = v.id
+          AND NOT EXISTS (
+            SELECT 1 FROM wanted w
+            WHERE w.collection = x.collection AND w.id = x.id AND w.index_name = x.index_name AND w.key = x.key
+          )
       )
       INSERT INTO ${t.index} (collection, index_name, key, id)
-      SELECT $1, index_name, key, $2 FROM wanted
+      SELECT collection, index_name, key, id FROM wanted
       ON CONFLICT DO NOTHING`,
     delete: `WITH gone AS (
         DELETE FROM ${t.rows} WHERE collection = $1 AND id = $2 RETURNING 1
@@ -333,21 +342,46 @@ function statements(t: Tables): Statements {
   };
 }
 
-function transactionOn(client: PoolClient, sql: Statements, attempt: Attempt): StorageTransaction {
+/** A put waiting to be sent: its row and its entries. */
+interface PendingPut {
+  readonly collection: string;
+  readonly id: Buffer;
+  readonly value: string;
+  readonly names: readonly string[];
+  readonly keys: readonly Buffer[];
+}
+
+/** Puts sent in one statement at most; bounds the statement's size on a big restore. */
+const BATCH = 500;
+
+/**
+ * The port's operations on one attempt's connection.
+ *
+ * Puts are buffered and sent together, as one statement, just before the next statement of any
+ * other kind and before COMMIT: a put answers nothing the caller could act on, and a snapshot
+ * restore (one transaction of puts) then costs a round trip per {@link BATCH} values instead of one
+ * per value. A buffered put that fails makes the next call (or the commit) reject, so the
+ * transaction still rejects and keeps nothing. A later put of the same id replaces the buffered
+ * one, which is what a put means anyway.
+ */
+function transactionOn(client: PoolClient, sql: Statements, attempt: Attempt): { tx: StorageTransaction; flush: () => Promise<void> } {
   // One statement at a time, in call order, even when `work` starts several at once: a
   // connection runs one query at a time and pg stops queueing them for us in its next major.
   let tail: Promise<unknown> = Promise.resolve();
-  const query = <R extends QueryResultRow>(text: string, values: unknown[]): Promise<R[]> => {
-    if (!attempt.open) return Promise.reject(new Error('storage transaction used after it ended'));
+  let pending = new Map<string, PendingPut>();
+
+  const enqueue = <R extends QueryResultRow>(text: string, values: unknown[]): Promise<R[]> => {
     const next = tail.then(async () => {
       // Queued before the attempt ended but not sent: after ROLLBACK it would run on its own,
       // outside any transaction, and commit.
       if (!attempt.open) throw new Error('storage transaction used after it ended');
+      // After a failure PostgreSQL refuses everything but ROLLBACK; say why, without a round trip.
+      if (attempt.failure !== undefined) throw attempt.failure;
       try {
         const result = await client.query<R>({ name: sql.name(text), text, values, types: TYPES });
         return result.rows;
       } catch (error) {
-        attempt.failure ??= error;
+        attempt.failure ??= toError(error);
         throw error;
       }
     });
@@ -355,23 +389,55 @@ function transactionOn(client: PoolClient, sql: Statements, attempt: Attempt): S
     return next;
   };
 
-  return {
+  const sendPuts = (): Promise<unknown> | undefined => {
+    if (pending.size === 0) return undefined;
+    const batch = [...pending.values()];
+    pending = new Map();
+    const entries: [string[], Buffer[], string[], Buffer[]] = [[], [], [], []];
+    for (const p of batch) {
+      for (let k = 0; k < p.names.length; k++) {
+        entries[0].push(p.collection);
+        entries[1].push(p.id);
+        entries[2].push(p.names[k]!);
+        entries[3].push(p.keys[k]!);
+      }
+    }
+    const sent = enqueue(sql.put, [batch.map((p) => p.collection), batch.map((p) => p.id), batch.map((p) => p.value), ...entries]);
+    sent.catch(() => undefined); // reported through `attempt.failure` by the next call or the commit
+    return sent;
+  };
+
+  const query = <R extends QueryResultRow>(text: string, values: unknown[]): Promise<R[]> => {
+    if (!attempt.open) return Promise.reject(new Error('storage transaction used after it ended'));
+    void sendPuts();
+    return enqueue<R>(text, values);
+  };
+
+  const tx: StorageTransaction = {
     async get(collection, id) {
       const rows = await query<{ value: string }>(sql.get, [collection, encodeKey(id)]);
       const row = rows[0];
       return row === undefined ? undefined : thaw(row.value);
     },
-    async put(collection, id, value, keys: IndexKeys) {
-      const text = serialise(collection, id, value);
-      const names: string[] = [];
-      const encoded: Buffer[] = [];
-      for (const name in keys) {
-        const key = keys[name];
-        if (key === undefined) continue;
-        names.push(name);
-        encoded.push(encodeKey(key));
+    put(collection, id, value, keys: IndexKeys) {
+      if (!attempt.open) return Promise.reject(new Error('storage transaction used after it ended'));
+      try {
+        const names: string[] = [];
+        const encoded: Buffer[] = [];
+        for (const name in keys) {
+          const key = keys[name];
+          if (key === undefined) continue;
+          names.push(name);
+          encoded.push(encodeKey(key));
+        }
+        const text = serialise(collection, id, value);
+        // The map key only has to tell (collection, id) pairs apart; U+0000 cannot be in a collection name.
+        pending.set(`${collection}\u0000${id}`, { collection, id: encodeKey(id), value: text, names, keys: encoded });
+        if (pending.size >= BATCH) void sendPuts();
+        return Promise.resolve();
+      } catch (error) {
+        return Promise.reject(error instanceof Error ? error : new Error(String(error)));
       }
-      await query(sql.put, [collection, encodeKey(id), text, names, encoded]);
     },
     async delete(collection, id) {
       const rows = await query<{ n: string }>(sql.delete, [collection, encodeKey(id)]);
@@ -412,4 +478,11 @@ function transactionOn(client: PoolClient, sql: Statements, attempt: Attempt): S
       return rows.map((r) => ({ id: decodeKey(r.id), value: thaw(r.value) }));
     },
   };
+
+  const flush = async (): Promise<void> => {
+    await sendPuts();
+    await tail;
+    if (attempt.failure !== undefined) throw attempt.failure;
+  };
+  return { tx, flush };
 }

@@ -167,6 +167,33 @@ describe.skipIf(PG_URL === undefined)(title('postgresStorage: adapter specifics'
     expect(await s.transaction((tx) => tx.get('c', 'a'))).toBeUndefined();
   });
 
+  it('sends buffered puts in batches: many at once, the last put of an id wins, reads see them', async () => {
+    const s = await freshPostgresStorage();
+    await s.transaction(async (tx) => {
+      for (let n = 0; n < 1200; n++) await tx.put('c', `id${String(n).padStart(4, '0')}`, frozen({ n }), { i: `k${n % 7}` });
+      await tx.put('c', 'id0003', frozen({ n: -3 }), { j: 'moved' });
+      expect(await tx.count('c', 'i')).toBe(1199);
+      expect(await tx.get('c', 'id0003')).toEqual({ n: -3 });
+    });
+    await s.transaction(async (tx) => {
+      expect(await tx.count('c', 'i', 'k3')).toBe(170); // 171 values have n % 7 === 3, id0003 moved to j
+      expect(await tx.range('c', 'j')).toEqual([{ key: 'moved', id: 'id0003', value: { n: -3 } }]);
+      expect((await tx.scan('c', 'id1197', 10)).map((r) => r.id)).toEqual(['id1198', 'id1199']);
+    });
+  });
+
+  it('rejects the transaction when a buffered put fails only at commit, and keeps nothing', async () => {
+    const s = await freshPostgresStorage();
+    await expect(
+      s.transaction(async (tx) => {
+        await tx.put('c', 'a', frozen({ n: 1 }), {});
+        await tx.put('bad\u0000collection', 'b', frozen({ n: 2 }), {}); // resolves: it is only buffered
+        return 'done';
+      }),
+    ).rejects.toMatchObject({ code: '22021' });
+    expect(await s.transaction((tx) => tx.get('c', 'a'))).toBeUndefined();
+  });
+
   it('refuses a transaction used after it ended', async () => {
     const s = await freshPostgresStorage();
     let leaked: Parameters<Parameters<Storage['transaction']>[0]>[0] | undefined;
