@@ -63,8 +63,6 @@ export class TaskRunner {
   #pending = 0;
   #serial: Promise<unknown> = Promise.resolve();
   #drain: Promise<void> | undefined;
-  /** Completion of each queued task, created when its commit lands so no finish is ever missed. */
-  readonly #done = new Map<string, { promise: Promise<void>; resolve: () => void }>();
 
   constructor(storage: Storage, mode: 'auto' | 'manual') {
     this.#storage = storage;
@@ -82,16 +80,9 @@ export class TaskRunner {
     this.kick();
   }
 
-  /** Called after a commit that queued a task; with its id, `waitFor(id)` can await it. */
-  queued(taskId?: string): void {
+  /** Called after a commit that queued a task. */
+  queued(): void {
     this.#pending += 1;
-    if (taskId === undefined) {
-      this.kick();
-      return;
-    }
-    let resolve: () => void = () => undefined;
-    const promise = new Promise<void>((r) => (resolve = r));
-    this.#done.set(taskId, { promise, resolve });
     this.kick();
   }
 
@@ -109,14 +100,6 @@ export class TaskRunner {
         this.#drain = undefined;
       }
     })();
-  }
-
-  /** Resolves once the task with this id has run (at once if it is not queued). */
-  async waitFor(taskId: string): Promise<void> {
-    const done = this.#done.get(taskId);
-    if (done === undefined) return;
-    if (!this.#auto) await this.settle();
-    await done.promise;
   }
 
   /** Runs the oldest task; false when none was waiting. */
@@ -160,16 +143,11 @@ export class TaskRunner {
     const t = task;
     if (!finished) await this.#storage.transaction((tx) => finishTask(tx, t)).catch(() => undefined);
     this.#pending = Math.max(0, this.#pending - 1);
-    const done = this.#done.get(t.id);
-    this.#done.delete(t.id);
-    done?.resolve();
     return true;
   }
 
   /** Forgets every queued task (after a reset). */
   cleared(): void {
     this.#pending = 0;
-    for (const done of this.#done.values()) done.resolve();
-    this.#done.clear();
   }
 }

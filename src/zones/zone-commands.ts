@@ -26,6 +26,7 @@ import {
   type ZoneBody,
 } from './zone.js';
 import { checkTtlFloor, checkZoneName, parseZoneBody, validateZone } from './zone-input.js';
+import { applyReport } from './zone-status.js';
 
 /** The zone does not exist or the caller may not see it. @internal */
 export const zoneNotFound = (): ApiError => new ApiError(404, 'zone_not_found', 'Could not find Zone');
@@ -63,11 +64,33 @@ export function emitZoneEvent(deps: DnsDeps, uow: UnitOfWork, verb: 'create' | '
   });
 }
 
-/** Queues a push of the zone to the pool targets. @internal */
-export async function queuePush(deps: DnsDeps, uow: UnitOfWork, zone: Zone, action: ZoneAction): Promise<StoredTask> {
+/**
+ * Hands a zone change to the pool targets. With the default targets in auto mode they accept
+ * at once, so the report is applied inside the same transaction (no task, no second commit);
+ * otherwise a push task is queued. Returns the zone as it now stands, and the task if one was
+ * queued.
+ * @internal
+ */
+export async function queuePush(
+  deps: DnsDeps,
+  uow: UnitOfWork,
+  zone: Zone,
+  action: ZoneAction,
+): Promise<{ zone: Zone; task: StoredTask | undefined }> {
+  if (deps.inlinePush) {
+    const next = applyReport(zone, { action, outcome: 'SUCCESS', serial: zone.serial }, deps.clock());
+    if (next === 'gone') {
+      await removeZone(uow.tx, zone);
+      emitZoneEvent(deps, uow, 'update', Object.freeze({ ...zone, action: 'NONE', status: 'DELETED', version: zone.version + 1 }));
+      return { zone, task: undefined };
+    }
+    await putZone(uow.tx, next);
+    emitZoneEvent(deps, uow, 'update', next);
+    return { zone: next, task: undefined };
+  }
   const task = await enqueueTask(uow.tx, deps.ids(), ZONE_PUSH, zone.id, { action, serial: zone.serial });
-  uow.afterCommit(() => deps.tasks.queued(task.id));
-  return task;
+  uow.afterCommit(() => deps.tasks.queued());
+  return { zone, task };
 }
 
 /** Zones with exactly this name (any case), in every pool and project. @internal */
@@ -132,7 +155,7 @@ export async function insertZone(
   uow: UnitOfWork,
   caller: Caller,
   input: NewZone,
-): Promise<Result<{ zone: Zone; task: StoredTask }, ApiError>> {
+): Promise<Result<{ zone: Zone; task: StoredTask | undefined }, ApiError>> {
   const { tx } = uow;
   const quotas = await readZoneQuotas(tx, input.projectId, deps.quotaDefaults);
   const owned = await tx.count(ZONES, BY_PROJECT, tupleKey(input.projectId));
@@ -200,7 +223,7 @@ export async function insertZone(
   });
   await putZone(tx, zone);
   emitZoneEvent(deps, uow, 'create', zone);
-  const task = await queuePush(deps, uow, zone, 'CREATE');
+  const pushed = await queuePush(deps, uow, zone, 'CREATE');
 
   for (const child of below) {
     if (child.poolId !== pool.id) continue;
@@ -209,7 +232,7 @@ export async function insertZone(
     emitZoneEvent(deps, uow, 'update', updated);
     await queuePush(deps, uow, updated, 'UPDATE');
   }
-  return ok({ zone, task });
+  return ok(pushed);
 }
 
 /** A write that changes the zone's data: UPDATE/PENDING, serial raised (PRIMARY), version +1. @internal */
@@ -226,14 +249,8 @@ export function bumpZone(zone: Zone, now: Date, changes: Partial<Zone>): Zone {
   });
 }
 
-/** After a push in auto mode with the default targets, the zone as it now stands. */
-async function afterPush(deps: DnsDeps, taskId: string, zoneId: string, fallback: Zone): Promise<ZoneBody> {
-  if (deps.inlinePush) await deps.tasks.waitFor(taskId);
-  const zone = deps.inlinePush
-    ? ((await deps.storage.transaction((tx) => tx.get(ZONES, zoneId)).catch(() => undefined)) as Zone | undefined)
-    : undefined;
-  return presentZone(zone ?? fallback, deps.baseUrl);
-}
+/** The zone body a command answers: as it stands now (ACTIVE when the push already happened). */
+const answer = (deps: DnsDeps, pushed: { zone: Zone }): ZoneBody => presentZone(pushed.zone, deps.baseUrl);
 
 /** `POST /v2/zones`. @internal */
 export function createZone(deps: DnsDeps, ctx: unknown, body: unknown): ResultAsync<ZoneBody, ApiError> {
@@ -263,7 +280,7 @@ export function createZone(deps: DnsDeps, ctx: unknown, body: unknown): ResultAs
         }),
       );
       if (created.isErr()) return err(created.error);
-      return ok(await afterPush(deps, created.value.task.id, created.value.zone.id, created.value.zone));
+      return ok(answer(deps, created.value));
     })(),
   );
 }
@@ -368,7 +385,7 @@ export function updateZone(deps: DnsDeps, ctx: unknown, id: unknown, body: unkno
       const caller = resolveCaller(ctx, deps.forbiddenStatus);
       if (caller.isErr()) return err(caller.error);
       if (!isUuidLike(id)) return err(invalidUuid('zone_id', id));
-      const updated = await runInTransaction(deps.storage, async (uow): Promise<Result<{ zone: Zone; task: StoredTask }, ApiError>> => {
+      const updated = await runInTransaction(deps.storage, async (uow): Promise<Result<{ zone: Zone }, ApiError>> => {
         const found = await visibleZone(uow.tx, caller.value, id);
         if (found.isErr()) return err(found.error);
         const zone = found.value;
@@ -399,11 +416,10 @@ export function updateZone(deps: DnsDeps, ctx: unknown, id: unknown, body: unkno
         const next = bumpZone(zone, deps.clock(), changes);
         await putZone(uow.tx, next);
         emitZoneEvent(deps, uow, 'update', next);
-        const task = await queuePush(deps, uow, next, 'UPDATE');
-        return ok({ zone: next, task });
+        return ok(await queuePush(deps, uow, next, 'UPDATE'));
       });
       if (updated.isErr()) return err(updated.error);
-      return ok(await afterPush(deps, updated.value.task.id, updated.value.zone.id, updated.value.zone));
+      return ok(answer(deps, updated.value));
     })(),
   );
 }
@@ -423,7 +439,7 @@ export function deleteZone(deps: DnsDeps, ctx: unknown, id: unknown): ResultAsyn
       const caller = resolveCaller(ctx, deps.forbiddenStatus);
       if (caller.isErr()) return err(caller.error);
       if (!isUuidLike(id)) return err(invalidUuid('zone_id', id));
-      const marked = await runInTransaction(deps.storage, async (uow): Promise<Result<{ zone: Zone; task: StoredTask }, ApiError>> => {
+      const marked = await runInTransaction(deps.storage, async (uow): Promise<Result<Zone, ApiError>> => {
         const found = await visibleZone(uow.tx, caller.value, id);
         if (found.isErr()) return err(found.error);
         const zone = found.value;
@@ -438,12 +454,11 @@ export function deleteZone(deps: DnsDeps, ctx: unknown, id: unknown): ResultAsyn
         });
         await putZone(uow.tx, next);
         emitZoneEvent(deps, uow, 'delete', next);
-        const task = await queuePush(deps, uow, next, 'DELETE');
-        return ok({ zone: next, task });
+        await queuePush(deps, uow, next, 'DELETE');
+        return ok(next);
       });
       if (marked.isErr()) return err(marked.error);
-      if (deps.inlinePush) await deps.tasks.waitFor(marked.value.task.id);
-      return ok(presentZone(marked.value.zone, deps.baseUrl));
+      return ok(presentZone(marked.value, deps.baseUrl));
     })(),
   );
 }
