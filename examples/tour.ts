@@ -40,3 +40,25 @@ const bobZone = (orgs.isOk() ? (orgs.value as { zones: { id: string }[] }).zones
 show('bob may not abandon a zone (admin only)', await dns.zones.abandon(bob, bobZone));
 show('the admin abandons bob’s zone', await dns.zones.abandon(admin, bobZone));
 show('nothing is left', await dns.zones.list(admin));
+
+// A zone file in, a zone moved to another project, a zone file out.
+const file = `$ORIGIN shop.example.\n$TTL 3600\n@ IN SOA ns1.shop.example. admin.shop.example. 2026112201 7200 900 1209600 300\n@ IN NS ns1.shop.example.\nwww 300 IN A 192.0.2.10\n@ IN MX 10 mail\n`;
+const imported = await dns.imports.create(alice, file, 'text/dns');
+show('alice imports a zone file (answered PENDING)', imported);
+await dns.tasks.settle();
+if (imported.isOk()) {
+  const done = await dns.imports.get(alice, imported.value.id);
+  show('…processed as a task', done);
+  const zoneId = done.isOk() ? done.value.zone_id ?? '' : '';
+  const request = await dns.transferRequests.create(alice, zoneId, { target_project_id: 'bob', description: 'yours now' });
+  show('alice offers the zone to bob (only alice sees the key)', request);
+  show('bob reads the request: the reduced view', await dns.transferRequests.get(bob, request.isOk() ? request.value.id : ''));
+  const key = request.isOk() ? (request.value.key ?? '') : '';
+  show('bob accepts with the key', await dns.transferAccepts.create(bob, { zone_transfer_request_id: request.isOk() ? request.value.id : '', key }));
+  const exported = await dns.exports.create(bob, zoneId);
+  await dns.tasks.settle();
+  if (exported.isOk()) {
+    const text = await dns.exports.file(bob, exported.value.id);
+    console.log(`\n# bob exports the zone file\n${text.isOk() ? text.value : JSON.stringify(text.error.toJSON())}`);
+  }
+}
