@@ -1,0 +1,334 @@
+/**
+ * Proof: a storage failure at any step of any command leaves the state exactly as it was and is
+ * answered 500 `storage_failure`; a failure inside an asynchronous task (zone push, import,
+ * export) ends its resource in ERROR or leaves it queued to run again, never half-written.
+ *
+ * Method: the state before is restored into a fresh memory storage; the command runs through
+ * `faultyStorage` over that storage, failing the i-th operation, for i = 0, 1, ... until the
+ * command succeeds; after every failed attempt a snapshot taken through a service over the same
+ * inner storage (no faults) must equal the snapshot before.
+ */
+import type { ResultAsync } from 'neverthrow';
+import { beforeAll, describe, expect, it } from 'vitest';
+import {
+  createDnsService,
+  createQuotaService,
+  memoryStorage,
+  type ApiError,
+  type DnsService,
+  type QuotaService,
+  type QuotaSnapshot,
+  type RequestContext,
+  type ServiceSnapshot,
+  type Storage,
+} from '../../src/index.js';
+import { controllablePoolTargets, faultyStorage, inspectDns, manualClock, seededRandom, sequentialIds } from '../../src/testing/index.js';
+
+const alice: RequestContext = { projectId: 'alice', roles: ['member'] };
+const bob: RequestContext = { projectId: 'bob', roles: ['member'] };
+const admin: RequestContext = { projectId: 'ops', roles: ['admin'], allProjects: true };
+const quotaAdmin: RequestContext = { projectId: 'ops', roles: ['key-manager:service-admin'] };
+const T0 = '2026-01-01T00:00:00Z';
+const FILE = (origin: string) => `$ORIGIN ${origin}
+$TTL 300
+${origin} IN SOA ns1.${origin} admin.${origin} 1 7200 3600 2419200 10800
+${origin} IN NS ns1.${origin}
+www IN A 192.0.2.1
+mail IN MX 10 mail.${origin}
+`;
+
+const options = (prefix: string, storage: Storage) => ({
+  storage,
+  clock: manualClock(T0),
+  ids: sequentialIds(prefix),
+  random: seededRandom(prefix),
+});
+
+interface Fixture {
+  snapshot: ServiceSnapshot;
+  zoneA: string; // alice's zone, with an ACTIVE transfer request to bob
+  zoneA2: string; // alice's zone without a request
+  zoneB: string; // bob's zone, with a COMPLETE export
+  imported: string; // bob's zone created by an import
+  recordset: string; // a recordset of the imported zone
+  request: { id: string; key: string };
+  accept: string;
+  importId: string;
+  exportId: string;
+}
+
+let fx: Fixture;
+
+beforeAll(async () => {
+  const dns = createDnsService(options('', memoryStorage()));
+  const ok = <T>(r: Awaited<ResultAsync<T, ApiError>>): T => r._unsafeUnwrap();
+  const zoneA = ok(await dns.zones.create(alice, { name: 'a.com.', email: 'h@a.com' })).id;
+  const zoneA2 = ok(await dns.zones.create(alice, { name: 'a2.com.', email: 'h@a.com' })).id;
+  const zoneB = ok(await dns.zones.create(bob, { name: 'b.com.', email: 'h@b.com' })).id;
+  const zoneT = ok(await dns.zones.create(alice, { name: 't.com.', email: 'h@a.com' })).id;
+  const done = ok(await dns.transferRequests.create(alice, zoneT, { target_project_id: 'bob' }));
+  const accept = ok(await dns.transferAccepts.create(bob, { zone_transfer_request_id: done.id, key: done.key })).id;
+  const request = ok(await dns.transferRequests.create(alice, zoneA, { target_project_id: 'bob' }));
+  const importId = ok(await dns.imports.create(bob, FILE('imp.com.'), 'text/dns')).id;
+  const exportId = ok(await dns.exports.create(bob, zoneB)).id;
+  await dns.tasks.settle();
+  ok(await dns.quotas.set(admin, 'bob', { zones: 7 }));
+  const imported = ok(await dns.imports.get(bob, importId)).zone_id!;
+  const rs = ok(await dns.recordsets.list(bob, imported)) as { recordsets: { id: string; type: string }[] };
+  fx = {
+    snapshot: await dns.snapshot(),
+    zoneA,
+    zoneA2,
+    zoneB,
+    imported,
+    recordset: rs.recordsets.find((r) => r.type === 'A')!.id,
+    request: { id: request.id, key: request.key! },
+    accept,
+    importId,
+    exportId,
+  };
+});
+
+type Outcome = Awaited<ResultAsync<unknown, ApiError>>;
+
+/** Fails operation i = 0, 1, ... of `run` until it succeeds; returns how many attempts failed. */
+async function proveDnsCommand(run: (dns: DnsService) => ResultAsync<unknown, ApiError> | Promise<Outcome>): Promise<number> {
+  for (let i = 0; ; i += 1) {
+    const inner = memoryStorage();
+    const plain = createDnsService({ ...options('', inner), from: fx.snapshot, tasks: 'manual' });
+    const before = await plain.snapshot();
+    const faulty = createDnsService({ ...options('f', faultyStorage(inner, (_op, index) => index === i)), tasks: 'manual' });
+    const outcome = await run(faulty);
+    if (outcome.isOk()) {
+      expect(i, 'a command that touches no storage cannot be proven here').toBeGreaterThan(0);
+      return i;
+    }
+    expect(outcome.error, `attempt ${i}: ${outcome.error.type} ${outcome.error.message}`).toMatchObject({ status: 500, type: 'storage_failure' });
+    expect(await plain.snapshot(), `state changed after a failure at operation ${i}`).toEqual(before);
+    if (i > 500) throw new Error('the command never succeeded');
+  }
+}
+
+const dnsCommands: [string, (dns: DnsService) => ResultAsync<unknown, ApiError>][] = [
+  ['zones.create', (d) => d.zones.create(alice, { name: 'new.com.', email: 'h@new.com' })],
+  ['zones.create (subzone of own zone)', (d) => d.zones.create(alice, { name: 'sub.a.com.', email: 'h@a.com' })],
+  ['zones.get', (d) => d.zones.get(alice, fx.zoneA)],
+  ['zones.list', (d) => d.zones.list(alice)],
+  ['zones.list (all projects, paged)', (d) => d.zones.list(admin, { limit: '2', sort_key: 'name' })],
+  ['zones.update', (d) => d.zones.update(alice, fx.zoneA, { ttl: 900, description: 'changed' })],
+  ['zones.delete', (d) => d.zones.delete(alice, fx.zoneA2)],
+  ['zones.delete (zone with recordsets)', (d) => d.zones.delete(bob, fx.imported)],
+  ['zones.abandon', (d) => d.zones.abandon(admin, fx.imported)],
+  ['zones.nameservers', (d) => d.zones.nameservers(alice, fx.zoneA)],
+  ['transferRequests.create', (d) => d.transferRequests.create(alice, fx.zoneA2, {})],
+  ['transferRequests.get', (d) => d.transferRequests.get(alice, fx.request.id)],
+  ['transferRequests.list', (d) => d.transferRequests.list(bob)],
+  ['transferRequests.update', (d) => d.transferRequests.update(alice, fx.request.id, { description: 'x' })],
+  ['transferRequests.delete', (d) => d.transferRequests.delete(alice, fx.request.id)],
+  ['transferAccepts.create', (d) => d.transferAccepts.create(bob, { zone_transfer_request_id: fx.request.id, key: fx.request.key })],
+  ['transferAccepts.get', (d) => d.transferAccepts.get(bob, fx.accept)],
+  ['transferAccepts.list', (d) => d.transferAccepts.list(admin)], // admin only (find_zone_transfer_accepts)
+  ['recordsets.list', (d) => d.recordsets.list(bob, fx.imported)],
+  ['recordsets.get', (d) => d.recordsets.get(bob, fx.imported, fx.recordset)],
+  ['quotas.get', (d) => d.quotas.get(admin, 'bob')],
+  ['quotas.set', (d) => d.quotas.set(admin, 'alice', { zones: 3, zone_records: 10 })],
+  ['quotas.reset', (d) => d.quotas.reset(admin, 'bob')],
+  ['imports.create', (d) => d.imports.create(alice, FILE('new-import.com.'), 'text/dns')],
+  ['imports.get', (d) => d.imports.get(bob, fx.importId)],
+  ['imports.list', (d) => d.imports.list(bob)],
+  ['imports.delete', (d) => d.imports.delete(bob, fx.importId)],
+  ['exports.create', (d) => d.exports.create(alice, fx.zoneA)],
+  ['exports.get', (d) => d.exports.get(bob, fx.exportId)],
+  ['exports.list', (d) => d.exports.list(bob)],
+  ['exports.delete', (d) => d.exports.delete(bob, fx.exportId)],
+  ['exports.file', (d) => d.exports.file(bob, fx.exportId)],
+];
+
+describe('a storage failure at any step of a DNS command changes nothing and answers 500 storage_failure', () => {
+  it.each(dnsCommands)('%s', async (_name, run) => {
+    expect(await proveDnsCommand(run)).toBeGreaterThan(0);
+  });
+
+  it('covers every command of the DNS service', () => {
+    const names = new Set(dnsCommands.map(([n]) => n.split(' ')[0]));
+    const dns = createDnsService();
+    for (const group of ['zones', 'transferRequests', 'transferAccepts', 'recordsets', 'quotas', 'imports', 'exports'] as const) {
+      for (const command of Object.keys(dns[group])) expect(names, `${group}.${command}`).toContain(`${group}.${command}`);
+    }
+  });
+});
+
+// ---------------------------------------------------------------------------------------------
+// Quota service
+
+let quotaBase: QuotaSnapshot;
+beforeAll(async () => {
+  const quotas = createQuotaService();
+  for (const p of ['p1', 'p2', 'p3']) (await quotas.projectQuotas.set(quotaAdmin, p, { project_quotas: { secrets: 2, orders: 3 } }))._unsafeUnwrap();
+  quotaBase = await quotas.snapshot();
+});
+
+async function proveQuotaCommand(run: (q: QuotaService) => ResultAsync<unknown, ApiError>): Promise<number> {
+  for (let i = 0; ; i += 1) {
+    const inner = memoryStorage();
+    const plain = createQuotaService({ storage: inner, from: quotaBase });
+    const before = await plain.snapshot();
+    const faulty = createQuotaService({ storage: faultyStorage(inner, (_op, index) => index === i) });
+    const outcome = await run(faulty);
+    if (outcome.isOk()) return i;
+    expect(outcome.error, `attempt ${i}: ${outcome.error.type}`).toMatchObject({ status: 500, type: 'storage_failure' });
+    expect(await plain.snapshot()).toEqual(before);
+    if (i > 500) throw new Error('the command never succeeded');
+  }
+}
+
+const quotaCommands: [string, (q: QuotaService) => ResultAsync<unknown, ApiError>][] = [
+  ['effective', (q) => q.effective({ projectId: 'p1', roles: ['member'] })],
+  ['projectQuotas.list', (q) => q.projectQuotas.list(quotaAdmin, { limit: '2', offset: '1' })],
+  ['projectQuotas.get', (q) => q.projectQuotas.get(quotaAdmin, 'p2')],
+  ['projectQuotas.set (new record)', (q) => q.projectQuotas.set(quotaAdmin, 'p9', { project_quotas: { cas: 1 } })],
+  ['projectQuotas.set (merge)', (q) => q.projectQuotas.set(quotaAdmin, 'p1', { project_quotas: { cas: 1 } })],
+  ['projectQuotas.delete', (q) => q.projectQuotas.delete(quotaAdmin, 'p3')],
+  ['enforce', (q) => q.enforce('p1', 'secrets', { inUse: 1 })],
+];
+
+describe('a storage failure at any step of a quota command changes nothing and answers 500 storage_failure', () => {
+  it.each(quotaCommands)('%s', async (_name, run) => {
+    expect(await proveQuotaCommand(run)).toBeGreaterThan(0);
+  });
+
+  it('snapshot and reset reject with the storage failure and change nothing', async () => {
+    const inner = memoryStorage();
+    const plain = createQuotaService({ storage: inner, from: quotaBase });
+    const before = await plain.snapshot();
+    const failing = createQuotaService({ storage: faultyStorage(inner, (op) => op === 'delete') });
+    await expect(failing.reset()).rejects.toMatchObject({ status: 500, type: 'storage_failure' });
+    expect(await plain.snapshot()).toEqual(before);
+    const unreadable = createQuotaService({ storage: faultyStorage(inner, (op) => op === 'range') });
+    await expect(unreadable.snapshot()).rejects.toMatchObject({ status: 500, type: 'storage_failure' });
+  });
+});
+
+// ---------------------------------------------------------------------------------------------
+// Asynchronous tasks
+
+/**
+ * Queues work (without faults), then runs the task queue with the i-th storage operation failing,
+ * for every i until a run has no failure left to inject; `check` judges the state after each run.
+ */
+async function proveTask(
+  queue: (dns: DnsService) => Promise<string>,
+  check: (state: Awaited<ReturnType<ReturnType<typeof inspectDns>['state']>>, subject: string) => void,
+): Promise<number> {
+  for (let i = 0; ; i += 1) {
+    const inner = memoryStorage();
+    let armed = false;
+    let seen = 0;
+    const storage = faultyStorage(inner, () => armed && seen++ === i);
+    const dns = createDnsService({ ...options('', storage), from: fx.snapshot, tasks: 'manual' });
+    const subject = await queue(dns);
+    armed = true;
+    while (await dns.tasks.runNext());
+    armed = false;
+    const state = await inspectDns(inner).state();
+    check(state, subject);
+    // A resource left queued must finish on a retry without faults.
+    await dns.tasks.settle();
+    check(await inspectDns(inner).state(), subject);
+    if (seen <= i) return i;
+  }
+}
+
+describe('a storage failure inside a task ends its resource in ERROR or leaves it queued, never half-written', () => {
+  // BUG (reported, src/zones/zone-push.ts + src/shared/tasks.ts): when the push task's first read
+  // of the zone fails, the handler rejects, the runner drops the task, and the zone stays
+  // PENDING/CREATE (or PENDING/DELETE) forever with nothing queued: neither ERROR nor retriable.
+  // See the exact reproduction below. Drop `.fails` once it is fixed.
+  it.fails('zone push (create)', async () => {
+    const steps = await proveTask(
+      async (dns) => (await dns.zones.create(alice, { name: 'push.com.', email: 'h@push.com' }))._unsafeUnwrap().id,
+      (state, id) => {
+        const zone = state.zones.find((z) => z.id === id)!;
+        const queued = state.tasks.some((t) => t.subject === id);
+        expect(['ACTIVE', 'ERROR', 'PENDING']).toContain(zone.status);
+        if (zone.status === 'PENDING') expect(queued, 'a PENDING zone must keep its push queued').toBe(true);
+        if (zone.status !== 'PENDING') expect(queued).toBe(false);
+      },
+    );
+    expect(steps).toBeGreaterThan(0);
+  });
+
+  it.fails('zone push (delete)', async () => {
+    await proveTask(
+      async (dns) => (await dns.zones.delete(alice, fx.zoneA2))._unsafeUnwrap().id,
+      (state, id) => {
+        const zone = state.zones.find((z) => z.id === id);
+        const queued = state.tasks.some((t) => t.subject === id);
+        if (zone !== undefined) {
+          expect(zone.action).toBe('DELETE');
+          if (zone.status === 'PENDING') expect(queued).toBe(true);
+        }
+        if (zone === undefined) expect(state.recordsets.some((r) => r.zone_id === id)).toBe(false);
+      },
+    );
+  });
+
+  it('import', async () => {
+    await proveTask(
+      async (dns) => (await dns.imports.create(alice, FILE('task-import.com.'), 'text/dns'))._unsafeUnwrap().id,
+      (state, id) => {
+        const imp = state.imports.find((i) => i.id === id)!;
+        const queued = state.tasks.some((t) => t.subject === id);
+        const zone = state.zones.find((z) => z.name === 'task-import.com.');
+        if (imp.status === 'PENDING') expect(queued).toBe(true);
+        if (imp.status === 'COMPLETE') {
+          expect(zone?.id).toBe(imp.zone_id);
+          // SOA, NS, the A and the MX: nothing half-written
+          expect(state.recordsets.filter((r) => r.zone_id === zone!.id).map((r) => r.type).sort()).toEqual(['A', 'MX', 'NS', 'SOA']);
+        } else {
+          expect(zone, `import ${imp.status} but its zone exists`).toBeUndefined();
+        }
+      },
+    );
+  });
+
+  it('export', async () => {
+    await proveTask(
+      async (dns) => (await dns.exports.create(alice, fx.zoneA))._unsafeUnwrap().id,
+      (state, id) => {
+        const exp = state.exports.find((e) => e.id === id)!;
+        const queued = state.tasks.some((t) => t.subject === id);
+        if (exp.status === 'PENDING') expect(queued).toBe(true);
+        if (exp.status === 'COMPLETE') expect(exp.location).not.toBeNull();
+      },
+    );
+  });
+
+  it.fails('BUG reproduction: a failed read of the zone in the push task leaves it PENDING with nothing queued', async () => {
+    const inner = memoryStorage();
+    let armed = false;
+    let transactions = 0;
+    // manual mode; after arming: transaction 1 reads the queue, transaction 2 is the handler's read of the zone
+    const storage = faultyStorage(inner, (op) => armed && op === 'transaction' && ++transactions === 2);
+    const dns = createDnsService({ ...options('', storage), tasks: 'manual' });
+    const zone = (await dns.zones.create(alice, { name: 'stuck.com.', email: 'h@stuck.com' }))._unsafeUnwrap();
+    armed = true;
+    expect(await dns.tasks.runNext()).toBe(true);
+    armed = false;
+    const state = await inspectDns(inner).state();
+    const status = state.zones.find((z) => z.id === zone.id)?.status;
+    // today: status 'PENDING', tasks [], dns.tasks.pending() 0: the zone never leaves PENDING
+    expect(status === 'ERROR' || state.tasks.length === 1).toBe(true);
+  });
+
+  it('with pool targets that fail, the zone ends in ERROR and is not half-written', async () => {
+    const targets = controllablePoolTargets().fail({ method: 'createZone' });
+    const storage = memoryStorage();
+    const dns = createDnsService({ ...options('', storage), poolTargets: targets });
+    const zone = (await dns.zones.create(alice, { name: 'x.com.', email: 'h@x.com' }))._unsafeUnwrap();
+    await dns.tasks.settle();
+    const state = await inspectDns(storage).state();
+    expect(state.zones.find((z) => z.id === zone.id)?.status).toBe('ERROR');
+    expect(state.tasks).toEqual([]);
+  });
+});
