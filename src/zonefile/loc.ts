@@ -53,7 +53,7 @@ function coordinate(o: RdataOut, what: string, max: number, positive: string, ne
   return { d, m, s, ms, h };
 }
 
-function metres(o: RdataOut, what: string, min: number, max: number): number {
+function metres(o: RdataOut, what: string, min: number, max: number, wholeMetres = false): number {
   const lx = o.lx;
   word(o, what);
   let t = lx.text();
@@ -68,9 +68,10 @@ function metres(o: RdataOut, what: string, min: number, max: number): number {
     else lx.fail(`${what} ${lx.describe()} must be a number of metres, e.g. 10m or 10.5m`);
   }
   if (digits === 0) lx.fail(`${what} ${lx.describe()} must be a number of metres`);
-  // dnspython truncates to whole centimetres (the wire unit) before checking the range.
+  // dnspython truncates to whole centimetres (the wire unit) before checking the range; as BIND,
+  // the limit applies to the whole metres, so 90000000.01m is a size (it travels as 9e9 cm).
   const cm = Math.trunc(Number(t) * 100);
-  if (cm < min || cm > max) lx.fail(`${what} ${lx.describe()} is out of range (${min / 100}m to ${max / 100}m)`);
+  if (cm < min || (cm > max && !(wholeMetres && Math.trunc(cm / 100) * 100 <= max))) lx.fail(`${what} ${lx.describe()} is out of range (${min / 100}m to ${max / 100}m)`);
   return cm;
 }
 
@@ -91,9 +92,9 @@ export function readLoc(o: RdataOut): void {
   let size = DEFAULT_SIZE;
   let hp = DEFAULT_HPREC;
   let vp = DEFAULT_VPREC;
-  if (!atEnd(o)) size = quantise(metres(o, 'size', 0, 9e9));
-  if (!atEnd(o)) hp = quantise(metres(o, 'horizontal precision', 0, 9e9));
-  if (!atEnd(o)) vp = quantise(metres(o, 'vertical precision', 0, 9e9));
+  if (!atEnd(o)) size = quantise(metres(o, 'size', 0, 9e9, true));
+  if (!atEnd(o)) hp = quantise(metres(o, 'horizontal precision', 0, 9e9, true));
+  if (!atEnd(o)) vp = quantise(metres(o, 'vertical precision', 0, 9e9, true));
   const c = (x: typeof lat): string => `${x.d} ${x.m} ${x.s}.${String(x.ms).padStart(3, '0')} ${x.h}`;
   let text = `${c(lat)} ${c(lon)} ${fmt(altitude)}`;
   if (size !== DEFAULT_SIZE || hp !== DEFAULT_HPREC || vp !== DEFAULT_VPREC) text += ` ${fmt(size)} ${fmt(hp)} ${fmt(vp)}`;

@@ -1,11 +1,11 @@
 /** The master-file reader: directives, owners, TTL/class/type fields, then the type's rdata reader. */
 import { err, ok, type Result } from 'neverthrow';
 import { EOF, EOL, Lexer, QUOTED, WORD, ZoneSyntaxError } from './lexer.js';
-import { MAX_TTL, READERS, genericText, isMetaType, readGeneric, ttlValue, type RdataOut } from './rdata.js';
+import { MAX_TTL, READERS, clampTtl, genericText, isMetaType, readGeneric, ttlValue, type RdataOut } from './rdata.js';
 import { prefixedNumber, typeFromText, typeToText } from './registry.js';
 import { lazyType, ParsedRecord } from './record.js';
 import type { ParsedZone, ParseZoneFileOptions, ZoneFileError, ZoneRecord } from './types.js';
-import { decodeWire } from './wire.js';
+import { checkGeneric, decodeWire } from './wire.js';
 
 const DEFAULT_MAX_BYTES = 16 * 1024 * 1024;
 const DEFAULT_MAX_GENERATED = 65536;
@@ -69,7 +69,7 @@ class Reader implements RdataOut {
       if (lx.next() !== WORD) lx.fail('$TTL needs a TTL, e.g. $TTL 3600 or $TTL 1h');
       const v = ttlValue(lx.s, lx.start, lx.end);
       if (v === -1) lx.fail(`$TTL value ${lx.describe()} is not a TTL: use seconds or a duration like 1h30m`);
-      if (v === -2) lx.fail(`$TTL value ${lx.describe()} is larger than 2147483647 (2^31 - 1)`);
+      if (v === -2) lx.fail(`$TTL value ${lx.describe()} is larger than 4294967295 (2^32 - 1)`);
       this.dollarTtl = v;
       this.firstTtl ??= v;
     } else if (lx.is('$INCLUDE')) {
@@ -110,7 +110,7 @@ class Reader implements RdataOut {
       const c = lx.s.charCodeAt(lx.start);
       if (ttl < 0 && c >= 48 && c <= 57) {
         const v = ttlValue(lx.s, lx.start, lx.end);
-        if (v === -2) lx.fail(`TTL ${lx.describe()} is larger than 2147483647 (2^31 - 1)`);
+        if (v === -2) lx.fail(`TTL ${lx.describe()} is larger than 4294967295 (2^32 - 1)`);
         if (v === -1) lx.fail(`TTL ${lx.describe()} is not a TTL: use seconds or a duration like 1h30m`);
         ttl = v;
         lx.next();
@@ -137,6 +137,7 @@ class Reader implements RdataOut {
       const bytes = readGeneric(this);
       if (reader) decodeWire(this, type, bytes, reader);
       else {
+        checkGeneric(this, type, bytes);
         this.rdata = genericText(bytes);
         this.data = undefined;
       }
@@ -152,12 +153,12 @@ class Reader implements RdataOut {
       // As dnspython (the reference importer): $TTL first, then the last stated TTL, then the SOA
       // minimum; inside $GENERATE the SOA minimum comes before the last stated TTL.
       ttl = this.dollarTtl ?? (this.generating ? this.soaTtl ?? this.lastTtl : this.lastTtl ?? this.soaTtl) ?? -1;
-      if (ttl < 0 && type === SOA) ttl = (this.data as { minimum: number }).minimum;
+      if (ttl < 0 && type === SOA) ttl = clampTtl((this.data as { minimum: number }).minimum);
       if (ttl < 0) lx.failAt(typeLine, typeCol, 'this record has no TTL and none applies: add a $TTL line at the top or give the record a TTL');
     }
     if (type === SOA) {
       // As dnspython (the reference service's parser) does: without $TTL, the SOA minimum becomes the default.
-      this.soaTtl ??= (this.data as { minimum: number }).minimum;
+      this.soaTtl ??= clampTtl((this.data as { minimum: number }).minimum);
       this.firstSoaOwner ??= owner;
     }
     let rec: ZoneRecord;

@@ -74,9 +74,14 @@ function uintToken(o: RdataOut, what: string, max: number): number {
 }
 
 export const MAX_TTL = 2147483647;
+/** The largest value of a 32-bit TTL-like field (SOA timers; record TTLs above MAX_TTL become 0). */
+export const MAX_UINT32 = 4294967295;
 
-/** A TTL in seconds from `3600` or `1w2d3h4m5s`; -1 when the text is not TTL syntax, -2 when too large. */
-export function ttlValue(s: string, start: number, end: number): number {
+/**
+ * A time value in seconds from `3600` or `1w2d3h4m5s`, up to 2^32 - 1 (the field is 32 bits on
+ * the wire); -1 when the text is not TTL syntax, -2 when it does not fit in 32 bits.
+ */
+export function durationValue(s: string, start: number, end: number): number {
   const c0 = s.charCodeAt(start);
   if (!(c0 >= 48 && c0 <= 57)) return -1;
   let total = 0;
@@ -106,15 +111,30 @@ export function ttlValue(s: string, start: number, end: number): number {
   }
   if (units && digits > 0) return -1;
   total += cur;
-  return total > MAX_TTL ? -2 : total;
+  return total > MAX_UINT32 ? -2 : total;
 }
 
+/**
+ * A record TTL: as {@link durationValue}, but a value with the top bit set (2^31 to 2^32 - 1) is
+ * read as 0, as RFC 2181 §8 says and BIND's loader does ("TTL > MAXTTL, setting TTL to 0"), so
+ * no record ever carries a TTL above 2^31 - 1.
+ */
+export function ttlValue(s: string, start: number, end: number): number {
+  return clampTtl(durationValue(s, start, end));
+}
+
+/** RFC 2181 §8: a TTL with the most significant bit set is treated as 0. */
+export function clampTtl(v: number): number {
+  return v > MAX_TTL ? 0 : v;
+}
+
+/** A 32-bit time field (SOA refresh, retry, expire, minimum): seconds or a duration, up to 2^32 - 1. */
 export function ttlField(o: RdataOut, what: string): number {
   word(o, what);
   const lx = o.lx;
-  const v = ttlValue(lx.s, lx.start, lx.end);
+  const v = durationValue(lx.s, lx.start, lx.end);
   if (v === -1) lx.fail(`${what} must be a number of seconds or a duration like 1h30m, found ${lx.describe()}`);
-  if (v === -2) lx.fail(`${what} ${lx.describe()} is larger than 2147483647 (2^31 - 1)`);
+  if (v === -2) lx.fail(`${what} ${lx.describe()} is larger than 4294967295 (2^32 - 1)`);
   return v;
 }
 
@@ -213,6 +233,8 @@ function bitmap(o: RdataOut): number[] {
   const types: number[] = [];
   while (!atEnd(o)) {
     const t = typeToken(o, 'type bitmap');
+    // Type 0 is reserved (RFC 6895 §3.1): no node holds it, so no bitmap may list it (dnspython agrees).
+    if (t === 0) o.lx.fail('type bitmap lists TYPE0, which is reserved and cannot exist at a name');
     types.push(t);
   }
   types.sort((a, b) => a - b);
@@ -283,17 +305,48 @@ const dsLike: RdataReader = (o) => {
   const digest = hexRest(o, 'digest', false);
   // CDS 0 0 0 00 is the RFC 8078 "delete" signal; DS and DLV have no digest type 0.
   if (digestType === 0 && o.type !== 59) o.lx.fail('digest type 0 is reserved');
-  const expected = digestType === 1 ? 20 : digestType === 2 ? 32 : digestType === 4 ? 48 : -1;
+  // Digest sizes as dnspython checks them; CDS digest type 0 is RFC 8078's one-octet "delete" digest.
+  const expected = digestType === 0 ? 1 : digestType === 1 ? 20 : digestType === 2 || digestType === 3 ? 32 : digestType === 4 ? 48 : -1;
   if (expected >= 0 && digest.length !== expected) o.lx.fail(`digest type ${digestType} needs a ${expected}-octet digest, found ${digest.length}`);
   const hex = toHex(digest);
   o.rdata = `${keyTag} ${alg} ${digestType} ${chunk(hex, 128)}`;
   o.data = { keyTag, algorithm: alg, digestType, digest: hex };
 };
 
+/** BIND's key flag mnemonics (`ZONE|SEP`, `FLAG2|NTYP3|SIG15`), as `dns_keyflags_fromtext` reads them. */
+const KEY_FLAGS: Record<string, number> = {
+  NOCONF: 0x4000, NOAUTH: 0x8000, NOKEY: 0xc000, FLAG2: 0x2000, EXTEND: 0x1000, FLAG4: 0x0800, FLAG5: 0x0400,
+  USER: 0x0000, ZONE: 0x0100, HOST: 0x0200, NTYP3: 0x0300, FLAG8: 0x0080, FLAG9: 0x0040, FLAG10: 0x0020, FLAG11: 0x0010,
+  SIG0: 0x0000, SIG1: 0x0001, SIG2: 0x0002, SIG3: 0x0003, SIG4: 0x0004, SIG5: 0x0005, SIG6: 0x0006, SIG7: 0x0007,
+  SIG8: 0x0008, SIG9: 0x0009, SIG10: 0x000a, SIG11: 0x000b, SIG12: 0x000c, SIG13: 0x000d, SIG14: 0x000e, SIG15: 0x000f,
+  KSK: 0x0001, SEP: 0x0001, REVOKE: 0x0080,
+};
+
+function keyFlags(o: RdataOut): number {
+  word(o, 'flags');
+  const lx = o.lx;
+  const c = lx.s.charCodeAt(lx.start);
+  if (c >= 48 && c <= 57) return uintToken(o, 'flags', 65535);
+  let flags = 0;
+  for (const m of lx.text().toUpperCase().split('|')) {
+    const v = KEY_FLAGS[m];
+    if (v === undefined) return lx.fail(`flags ${lx.describe()}: "${m}" is not a key flag mnemonic (use a number, or names such as ZONE|SEP)`);
+    flags |= v;
+  }
+  return flags;
+}
+
 const keyLike: RdataReader = (o) => {
-  const flags = uint(o, 'flags', 65535);
+  const flags = keyFlags(o);
   const protocol = uint(o, 'protocol', 255);
   const alg = algorithm(o, 'algorithm');
+  // KEY (RFC 2535 §3.1.2): with both top flag bits set ("no key") the key field is absent.
+  if (o.type === 25 && (flags & 0xc000) === 0xc000) {
+    if (!atEnd(o)) o.lx.fail('flags say "no key" (both top bits set), so no public key may follow');
+    o.rdata = `${flags} ${protocol} ${alg}`;
+    o.data = { flags, protocol, algorithm: alg, publicKey: '' };
+    return;
+  }
   const key = toBase64(base64Rest(o, 'public key', false));
   o.rdata = `${flags} ${protocol} ${alg} ${chunk(key, 32)}`;
   o.data = { flags, protocol, algorithm: alg, publicKey: key };
@@ -330,7 +383,9 @@ function sigTime(o: RdataOut, what: string): number {
   const ms = Date.UTC(y, mo - 1, d, h, mi, sec);
   const back = new Date(ms);
   if (mo < 1 || mo > 12 || back.getUTCDate() !== d || h > 23 || mi > 59 || sec > 59) lx.fail(`${what} ${lx.describe()} is not a valid date and time`);
-  // Serial-number arithmetic (RFC 4034 §3.1.5) lets dates wrap past 2106, so no upper bound.
+  // The field holds 32 bits (RFC 4034 §3.1.5): a date after 2106-02-07T06:28:15Z does not fit,
+  // and wrapping it would print a different date than was written (dnspython refuses it too).
+  if (ms < 0 || ms / 1000 > 4294967295) lx.fail(`${what} ${lx.describe()} is outside 1970-01-01 to 2106-02-07 (a 32-bit number of seconds)`);
   return ms / 1000;
 }
 
@@ -367,6 +422,21 @@ const nsec: RdataReader = (o) => {
   o.data = { nextDomain: next, types: types.map(typeToText) };
 };
 
+/**
+ * Whether base32hex text is a canonical encoding (RFC 4648 §3.5): its unpadded length is possible
+ * (not 1, 3 or 6 characters past a multiple of 8) and the bits past the last whole octet are zero.
+ */
+function canonicalBase32(t: string): boolean {
+  let n = t.length;
+  while (n > 0 && t.charCodeAt(n - 1) === 61 /* = */) n--;
+  const extra = (5 * n) % 8;
+  if (n % 8 === 1 || n % 8 === 3 || n % 8 === 6) return false;
+  if (extra === 0) return true;
+  const c = t.charCodeAt(n - 1) | 32;
+  const v = c >= 48 && c <= 57 ? c - 48 : c - 97 + 10;
+  return (v & ((1 << extra) - 1)) === 0;
+}
+
 const nsec3: RdataReader = (o) => {
   const alg = uint(o, 'hash algorithm', 255);
   const flags = uint(o, 'flags', 255);
@@ -374,8 +444,10 @@ const nsec3: RdataReader = (o) => {
   const salt = saltField(o);
   word(o, 'next hashed owner name');
   const next = fromBase32Hex(o.lx.text());
-  if (next === null || next.length === 0) return o.lx.fail('next hashed owner name must be base32hex (RFC 4648 §7)');
+  if (next === null || next.length === 0 || !canonicalBase32(o.lx.text())) return o.lx.fail('next hashed owner name must be base32hex (RFC 4648 §7) with no stray trailing bits');
   if (next.length > 255) o.lx.fail('next hashed owner name is longer than 255 octets');
+  // RFC 5155 §3.1.7: the field is the hash itself, 20 octets for SHA-1 (BIND checks this too).
+  if (alg === 1 && next.length !== 20) o.lx.fail(`next hashed owner name is ${next.length} octets; hash algorithm 1 (SHA-1) gives 20`);
   const types = bitmap(o);
   const nextText = toBase32Hex(next);
   o.rdata = withBitmap(`${alg} ${flags} ${iterations} ${salt} ${nextText}`, types);
@@ -457,8 +529,9 @@ const caa: RdataReader = (o) => {
 const uri: RdataReader = (o) => {
   const priority = uint(o, 'priority', 65535);
   const weight = uint(o, 'weight', 65535);
+  // No URI syntax is checked (RFC 7553 leaves that to the application), so an empty target is
+  // accepted too, as BIND and Knot do.
   const target = charString(o, 'target', Infinity);
-  if (target.length === 2) o.lx.fail('URI target cannot be empty');
   o.rdata = `${priority} ${weight} ${target}`;
   o.data = { priority, weight, target: o.str };
 };
@@ -683,7 +756,15 @@ const apl: RdataReader = (o) => {
   o.data = data;
 };
 
-const SERVICES: Record<string, number> = { ftp: 21, ssh: 22, telnet: 23, smtp: 25, domain: 53, http: 80, pop3: 110, imap: 143, https: 443 };
+/** Well-known service names (IANA's registry, as /etc/services spells them), for WKS bitmaps. */
+const SERVICES: Record<string, number> = {
+  tcpmux: 1, echo: 7, discard: 9, systat: 11, daytime: 13, netstat: 15, qotd: 17, chargen: 19, 'ftp-data': 20, ftp: 21,
+  ssh: 22, telnet: 23, smtp: 25, time: 37, whois: 43, nicname: 43, tacacs: 49, domain: 53, gopher: 70, finger: 79,
+  http: 80, www: 80, kerberos: 88, pop2: 109, pop3: 110, sunrpc: 111, auth: 113, ident: 113, sftp: 115, nntp: 119,
+  ntp: 123, 'netbios-ns': 137, 'netbios-dgm': 138, 'netbios-ssn': 139, imap: 143, imap2: 143, snmp: 161,
+  'snmp-trap': 162, bgp: 179, irc: 194, ldap: 389, https: 443, submissions: 465, smtps: 465, submission: 587,
+  ldaps: 636, 'domain-s': 853, imaps: 993, pop3s: 995,
+};
 
 const wks: RdataReader = (o) => {
   const address = ipv4(o, 'address');
@@ -703,6 +784,20 @@ const wks: RdataReader = (o) => {
   ports.sort((x, y) => x - y);
   o.rdata = `${address} ${protocol} ${ports.join(' ')}`;
   o.data = { address, protocol, ports };
+};
+
+/** NXT (RFC 2535 §5, obsolete): the next name and the types present, all below 128. */
+const nxt: RdataReader = (o) => {
+  const next = nameField(o, 'next domain name');
+  const types: number[] = [];
+  while (!atEnd(o)) {
+    const t = typeToken(o, 'type bitmap');
+    if (t > 127) o.lx.fail(`NXT can only list types 1 to 127, found ${typeToText(t)}`);
+    if (!types.includes(t)) types.push(t);
+  }
+  types.sort((x, y) => x - y);
+  o.rdata = withBitmap(next, types);
+  o.data = { nextDomain: next, types: types.map(typeToText) };
 };
 
 const svcb: RdataReader = (o) => {
@@ -745,7 +840,13 @@ export const READERS: ReadonlyMap<number, RdataReader> = new Map<number, RdataRe
   [26, px],
   [27, gpos],
   [28, aaaa],
+  [3, single('target')],
+  [4, single('target')],
+  [7, single('target')],
+  [8, single('target')],
+  [9, single('target')],
   [29, readLoc],
+  [30, nxt],
   [33, srv],
   [35, naptr],
   [36, prefName('preference', 'exchange')],

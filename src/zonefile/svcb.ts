@@ -141,6 +141,8 @@ export function readSvcbParams(o: RdataOut): { text: string; values: Record<stri
     }
     const key = keyFromText(lx, keyText);
     if (params.has(key)) lx.fail(`duplicate service parameter ${keyText}`);
+    // dohpath (RFC 9461 §5) is a URI Template; spelled as opaque key7 it may be empty (as dnspython reads it).
+    if (key === 7 && (keyText === 'dohpath' || (value !== null && value !== ''))) checkDohpath(lx, value);
     params.set(key, parseValue(lx, key, value));
   }
   const mandatory = params.get(0);
@@ -159,6 +161,41 @@ export function readSvcbParams(o: RdataOut): { text: string; values: Record<stri
     values[keyToText(k)] = p.value;
   }
   return { text: texts.join(' '), values };
+}
+
+const OPERATORS = '+#./;?&=,!@|';
+
+/**
+ * RFC 9461 §5: dohpath is a relative URI Template (RFC 6570) that yields an HTTP :path, so it
+ * starts with "/", and it has a "dns" variable. Expressions are `{` [operator] varspec *("," varspec) `}`.
+ */
+function checkDohpath(lx: Lexer, value: string | null): void {
+  if (value === null || value === '') return lx.fail('dohpath needs a value: a URI Template such as /dns-query{?dns}');
+  const b = unescape(lx, value);
+  const bad = (why: string): never => lx.fail(`dohpath "${escapeBytes(b)}" is not a URI Template with a dns variable: ${why}`);
+  if (b[0] !== 0x2f) bad('it must start with "/"');
+  let dns = false;
+  const isVarchar = (c: number): boolean => (c >= 0x30 && c <= 0x39) || ((c | 32) >= 0x61 && (c | 32) <= 0x7a) || c === 0x5f || c === 0x25;
+  for (let i = 0; i < b.length; i++) {
+    const c = b[i]!;
+    if (c === 0x7b) {
+      const close = b.indexOf(0x7d, i);
+      if (close < 0) bad('an expression is not closed');
+      let j = i + 1;
+      if (j < close && OPERATORS.includes(String.fromCharCode(b[j]!))) j++;
+      for (const spec of String.fromCharCode(...b.slice(j, close)).split(',')) {
+        const m = /^([A-Za-z0-9_%]+(?:\.[A-Za-z0-9_%]+)*)(?::[1-9]\d{0,3}|\*)?$/.exec(spec);
+        if (!m) bad(`"${spec}" is not a variable`);
+        else if (m[1] === 'dns') dns = true;
+      }
+      i = close;
+    } else if (c <= 0x20 || c === 0x22 || c === 0x27 || c === 0x3c || c === 0x3e || c === 0x5c || c === 0x5e || c === 0x60 || c === 0x7c || c === 0x7d || c === 0x7f) {
+      bad(`character ${c < 0x21 || c === 0x7f ? `\\${String(c).padStart(3, '0')}` : String.fromCharCode(c)} cannot appear in a URI Template literal`);
+    } else if (c === 0x25 && !(isVarchar(b[i + 1] ?? 0) && isVarchar(b[i + 2] ?? 0))) {
+      bad('"%" must start a percent-encoded octet');
+    }
+  }
+  if (!dns) bad('there is no {?dns} (or other) expression naming the dns variable');
 }
 
 function parseValue(lx: Lexer, key: number, value: string | null): { text: string | null; value: unknown } {

@@ -10,12 +10,17 @@ import { escapeString } from './rdata.js';
 import { typeToText } from './registry.js';
 
 /** Field kinds of a wire layout. */
-type Field = 'u8' | 'u16' | 'u32' | 'name' | 'a' | 'aaaa' | 'str' | 'strs' | 'hex' | 'b64' | 'type' | 'l64' | 'eui' | 'salt' | 'b32' | 'bitmap' | 'svcb' | 'apl' | 'gateway';
+type Field = 'u8' | 'u16' | 'u32' | 'name' | 'a' | 'aaaa' | 'str' | 'strs' | 'hex' | 'b64' | 'type' | 'l64' | 'eui' | 'salt' | 'b32' | 'bitmap' | 'nxtbitmap' | 'svcb' | 'apl' | 'gateway';
 
 const LAYOUTS: ReadonlyMap<number, readonly Field[]> = new Map<number, readonly Field[]>([
   [1, ['a']],
   [2, ['name']],
+  [3, ['name']],
+  [4, ['name']],
   [5, ['name']],
+  [7, ['name']],
+  [8, ['name']],
+  [9, ['name']],
   [6, ['name', 'name', 'u32', 'u32', 'u32', 'u32', 'u32']],
   [12, ['name']],
   [13, ['str', 'str']],
@@ -30,6 +35,7 @@ const LAYOUTS: ReadonlyMap<number, readonly Field[]> = new Map<number, readonly 
   [25, ['u16', 'u8', 'u8', 'b64']],
   [26, ['u16', 'name', 'name']],
   [28, ['aaaa']],
+  [30, ['name', 'nxtbitmap']],
   [33, ['u16', 'u16', 'u16', 'name']],
   [37, ['u16', 'u16', 'u8', 'b64']],
   [42, ['apl']],
@@ -68,6 +74,24 @@ const LAYOUTS: ReadonlyMap<number, readonly Field[]> = new Map<number, readonly 
   [258, ['strs']],
   [32769, ['u16', 'u8', 'u8', 'hex']],
 ]);
+
+/**
+ * Types kept as RFC 3597 text (no presentation reader here, as in dnspython) whose wire form is
+ * still checked, so that data which cannot be such a record is refused as BIND and Knot refuse it.
+ */
+const CHECKED_ONLY: ReadonlyMap<number, readonly Field[]> = new Map<number, readonly Field[]>([[14, ['name', 'name']]]);
+
+/** Checks RFC 3597 data of a type without a reader against its wire layout, where one is known. */
+export function checkGeneric(o: RdataOut, type: number, b: Uint8Array): void {
+  const layout = CHECKED_ONLY.get(type);
+  if (!layout) return;
+  try {
+    wireToText(type, layout, b);
+  } catch (e) {
+    if (e instanceof Truncated) o.lx.fail(`RFC 3597 data for ${typeToText(type)} does not decode: ${e.message}`);
+    throw e;
+  }
+}
 
 class Truncated extends Error {}
 
@@ -158,7 +182,9 @@ function svcbToText(b: Uint8Array, at: number, parts: string[]): number {
         const l = v[i]!;
         if (i + 1 + l > len) throw new Truncated('an alpn identifier runs past the end');
         let id = '';
-        for (const c of v.subarray(i + 1, i + 1 + l)) id += c === 0x5c ? '\\\\' : c === 0x2c ? '\\,' : escapeString(Uint8Array.of(c));
+        // Both levels of RFC 9460 Appendix A.1 escaping: `\` and `,` inside an identifier are escaped
+        // for the list (`\\`, `\,`), and those backslashes again for the presentation form.
+        for (const c of v.subarray(i + 1, i + 1 + l)) id += c === 0x5c ? '\\\\\\\\' : c === 0x2c ? '\\\\,' : escapeString(Uint8Array.of(c));
         ids.push(id);
         i += 1 + l;
       }
@@ -300,6 +326,16 @@ function wireToText(type: number, layout: readonly Field[], b: Uint8Array): stri
       case 'bitmap':
         p = bitmapToText(b, p, parts);
         break;
+      case 'nxtbitmap': {
+        // RFC 2535 §5.2: bit n stands for type n; bit 0 set would mean another format.
+        const start = p;
+        if (p < b.length && (b[p]! & 0x80) !== 0) throw new Truncated('an NXT bitmap with bit 0 set is not a type bitmap');
+        if (b.length - start > 16) throw new Truncated('an NXT bitmap is longer than 16 octets');
+        for (; p < b.length; p++) {
+          for (let bit = 0; bit < 8; bit++) if (b[p]! & (0x80 >> bit)) parts.push(typeToText((p - start) * 8 + bit));
+        }
+        break;
+      }
       case 'svcb':
         p = svcbToText(b, p, parts);
         break;

@@ -87,13 +87,23 @@ describe('master-file syntax', () => {
 });
 
 describe('limits', () => {
-  it('refuses labels over 63 octets, names over 255 octets, strings over 255 octets and TTLs over 2^31-1', () => {
+  it('refuses labels over 63 octets, names over 255 octets, strings over 255 octets and TTLs over 2^32-1', () => {
     expect(bad(`${'a'.repeat(64)}.e. 1 A 192.0.2.1\n`).message).toContain('63');
     expect(bad(`${Array(64).fill('abc').join('.')}.e. 1 A 192.0.2.1\n`).message).toContain('255');
     expect(bad(`e. 1 TXT "${'x'.repeat(256)}"\n`).message).toContain('255');
     expect(ok(`e. 1 TXT "${'x'.repeat(255)}"\n`).records).toHaveLength(1);
-    expect(bad('e. 2147483648 A 192.0.2.1\n').message).toContain('2147483647');
+    expect(bad('e. 4294967296 A 192.0.2.1\n').message).toContain('4294967295');
+    expect(bad('$TTL 4294967296\ne. A 192.0.2.1\n').message).toContain('4294967295');
     expect(ok('e. 2147483647 A 192.0.2.1\n').records[0]?.ttl).toBe(2147483647);
+  });
+
+  it('reads a TTL with the top bit set as 0 (RFC 2181 §8, as BIND does), but keeps 32-bit SOA timers', () => {
+    expect(ok('e. 2147483648 A 192.0.2.1\n').records[0]?.ttl).toBe(0);
+    expect(ok('$TTL 4294967295\ne. A 192.0.2.1\n').records[0]?.ttl).toBe(0);
+    const soa = ok('e. SOA ns.e. h.e. 1 4294967295 2 3 4294967295\n').records[0]!;
+    expect(soa.rdata).toBe('ns.e. h.e. 1 4294967295 2 3 4294967295');
+    expect(soa.ttl).toBe(0);
+    expect(bad('e. 1 SOA ns.e. h.e. 1 4294967296 2 3 4\n').message).toContain('4294967295');
   });
 
   it('refuses input over maxBytes with a clear error', () => {
@@ -127,6 +137,21 @@ describe('record data', () => {
     ['@ TYPE65534 \\# 4 0A000001', '\\# 4 0a000001'],
     ['@ A \\# 4 C0000201', '192.0.2.1'],
     ['@ MX \\# 5 000A 0178 00', '10 x.'],
+    ['@ URI 10 1 ""', '10 1 ""'],
+    ['@ LOC 0 N 0 E 0 90000000.01 1 1', '0 0 0.000 N 0 0 0.000 E 0.00m 90000000.00m 1.00m 1.00m'],
+    ['@ WKS 192.0.2.1 tcp tcpmux smtp 80', '192.0.2.1 6 1 25 80'],
+    ['@ NXT next A NS SOA', 'next.example.com. A NS SOA'],
+    ['@ NXT \\# 2 00 24', '. NS CNAME'],
+    ['@ MR \\# 3 016d00', 'm.'],
+    ['@ DNSKEY ZONE|SEP 3 8 AQAB', '257 3 8 AQAB'],
+    ['@ KEY NOKEY|ZONE 3 5', '49408 3 5'],
+    ['@ KEY \\# 4 C1000305', '49408 3 5'],
+    ['@ CDS 0 0 0 00', '0 0 0 00'],
+    ['@ NSEC3 1 0 1 - CPNMUOJ1E8CPNMUOJ1E8CPNMUOJ1E8CP', '1 0 1 - cpnmuoj1e8cpnmuoj1e8cpnmuoj1e8cp'],
+    ['@ NSEC3 2 0 1 - CPNMU', '2 0 1 - cpnmu==='],
+    ['@ HTTPS 1 . dohpath=/dns-query{?dns}', '1 . key7="/dns-query{?dns}"'],
+    ['@ HTTPS 1 . key7', '1 . key7'],
+    ['@ SVCB \\# 35 0010 03666f6f076578616d706c65036f726700 0001 000c 08 665c6f6f2c626172 02 6832', '16 foo.example.org. alpn="f\\\\\\\\oo\\\\,bar,h2"'],
   ])('%s → %s', (line, rdata) => {
     expect(one(line).rdata).toBe(rdata);
   });
@@ -149,6 +174,21 @@ describe('record data', () => {
     ['@ TYPE65534 \\# 2 00', 'length'],
     ['@ DS 1 8 2 abcd', 'digest'],
     ['@ DNSKEY 256 3 8 not*base64', 'base64'],
+    ['@ DNSKEY BOGUS 3 8 AQAB', 'mnemonic'],
+    ['@ KEY 65535 3 5 AQAB', 'no key'],
+    ['@ NSEC . TYPE0 A', 'TYPE0'],
+    ['@ CSYNC 0 0 TYPE0', 'TYPE0'],
+    ['@ NSEC3 0 0 0 - 12345', 'trailing bits'],
+    ['@ NSEC3 0 0 0 - 123', 'base32hex'],
+    ['@ NSEC3 1 0 0 - CPNMUOJ1', 'SHA-1'],
+    ['@ RRSIG A 8 2 3600 22260101000000 20240101000000 1 . AQAB', '2106'],
+    ['@ CDS 0 0 0 0102', 'digest'],
+    ['@ MINFO \\# 0', 'does not decode'],
+    ['@ NXT . TYPE300', '127'],
+    ['@ HTTPS 1 . dohpath', 'dohpath needs a value'],
+    ['@ HTTPS 1 . dohpath=/dns-query{é?dns}', 'not a variable'],
+    ['@ HTTPS 1 . dohpath=/dns-query', 'dns variable'],
+    ['@ HTTPS 1 . key7=dns-query{?dns}', 'start with'],
   ])('refuses %s', (line, message) => {
     const e = bad(`$ORIGIN example.com.\n$TTL 1\n${line}\n`);
     expect(e.line).toBe(3);
