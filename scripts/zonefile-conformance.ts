@@ -13,8 +13,8 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import { parseZoneFile } from '../src/zonefile/index.js';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
-/** A floor against regressions, set just under the measured agreement (1344/1375; the 99% target is not met: see docs/zonefile-conformance.md). */
-export const THRESHOLD = 0.977;
+/** A floor against regressions, set just under the measured agreement (1345/1375; the 99% target is not met: see docs/zonefile-conformance.md). */
+export const THRESHOLD = 0.978;
 
 export interface CorpusCase {
   case: string;

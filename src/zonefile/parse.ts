@@ -310,6 +310,8 @@ function substitute(lx: Lexer, template: string, i: number): string {
         }
         const v = i + offset;
         if (v < 0) lx.fail(`$GENERATE modifier ${template.slice(k, close + 1)} makes a negative number`);
+        // BIND computes the value in a signed 32-bit int and refuses what overflows it.
+        if (v > 2147483647) lx.fail(`$GENERATE modifier ${template.slice(k, close + 1)} makes ${v}, more than 2147483647`);
         let text: string;
         if (base === 'n' || base === 'N') {
           // BIND's nibble form: nibbles least significant first, each followed by a dot, cut to `width` characters.

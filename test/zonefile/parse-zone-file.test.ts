@@ -73,6 +73,7 @@ describe('master-file syntax', () => {
     ]);
     expect(bad('$GENERATE 1-3 h$ A 192.0.2.$\n', { origin: 'e.', defaultTtl: 1, allowGenerate: false }).message).toContain('$GENERATE is disabled');
     expect(bad('$GENERATE 1-100000 h$ A 192.0.2.1\n', { origin: 'e.', defaultTtl: 1 }).message).toContain('maxGeneratedRecords');
+    expect(bad('$GENERATE 1-1 h$ TXT x${2147483647}\n', { origin: 'e.', defaultTtl: 1 }).message).toContain('2147483647');
   });
 
   it('refuses $INCLUDE without reading anything', () => {
