@@ -252,6 +252,10 @@ export class DnsCommand implements fc.AsyncCommand<DnsModel, Sut> {
   toString(): string {
     return this.label;
   }
+  /** The caller, read back from the label (every label is `command(actor, ...)`). */
+  get actor(): Actor {
+    return actorNamed(/^[\w.]+\((\w+)/.exec(this.label)![1]!);
+  }
 }
 
 /** An id that never exists (sequentialIds would need 65535 ids to reach it). */
