@@ -1,5 +1,5 @@
 /**
- * zoneward/postgres: the {@link Storage} port over PostgreSQL (through the optional peer
+ * zoneward/postgres: the `Storage` port over PostgreSQL (through the optional peer
  * dependency `pg`), for servers that run zoneward in several processes or want durable state.
  * See {@link postgresStorage}.
  *

@@ -12,8 +12,15 @@ import { migrate, tables, type Tables } from './schema.js';
  * @category Ports
  */
 export interface PostgresRetryOptions {
-  /** Attempts in all, the first included; the last failure is passed on. @defaultValue 30 */
+  /** Attempts in all, the first included; the last failure is passed on. @defaultValue 20 */
   readonly attempts?: number;
+  /**
+   * From this attempt on, a transaction runs alone: it waits until every other transaction of
+   * this schema has ended and holds new ones back until it ends, so nothing can conflict with it
+   * and it cannot fail to serialize again. Guarantees progress under heavy contention, at the
+   * price of a pause for everyone else; `Infinity` turns it off. @defaultValue 4
+   */
+  readonly aloneFromAttempt?: number;
   /** The backoff before the second attempt; it doubles each time, up to `maxDelayMs`. @defaultValue 2 */
   readonly baseDelayMs?: number;
   /** The most any one backoff may be. @defaultValue 200 */
@@ -33,6 +40,11 @@ export interface PostgresCommonOptions {
   readonly schema?: string;
   /** Retries of serialization failures and deadlocks. @defaultValue see {@link PostgresRetryOptions} */
   readonly retry?: PostgresRetryOptions;
+  /**
+   * Called before each retry with the attempt that failed (1 for the first) and its SQLSTATE: a
+   * place for metrics, since frequent retries mean contention worth designing away.
+   */
+  readonly onRetry?: (failedAttempt: number, sqlState: string) => void;
 }
 
 /**
@@ -136,7 +148,10 @@ interface Attempt {
  * connection. When PostgreSQL aborts it to keep the order serial (SQLSTATE 40001) or to break a
  * deadlock (40P01), `work` is run again from the start on a fresh transaction, after a jittered
  * exponential backoff, up to {@link PostgresRetryOptions.attempts} times; so `work` must be safe
- * to re-run (the core's commands are) and must not keep state between attempts.
+ * to re-run (the core's commands are) and must not keep state between attempts. A transaction
+ * that keeps losing runs alone from {@link PostgresRetryOptions.aloneFromAttempt} on (an
+ * exclusive advisory lock every other transaction of the schema holds shared), so heavy
+ * contention slows commands down but does not fail them.
  *
  * Schema (see docs/postgres.md): `zoneward_rows(collection, id, value json)` and
  * `zoneward_index(collection, index_name, key, id)` whose primary key is the index order; keys
@@ -172,7 +187,9 @@ export function postgresStorage(options: PostgresStorageOptions): PostgresStorag
     pool.on('error', () => undefined);
   }
   const t = tables(options.schema);
-  const attempts = Math.max(1, Math.floor(options.retry?.attempts ?? 30));
+  const attempts = Math.max(1, Math.floor(options.retry?.attempts ?? 20));
+  const aloneFrom = Math.max(1, options.retry?.aloneFromAttempt ?? 4);
+  const onRetry = options.onRetry;
   const baseDelay = Math.max(0, options.retry?.baseDelayMs ?? 2);
   const maxDelay = Math.max(baseDelay, options.retry?.maxDelayMs ?? 200);
   const sql = statements(t);
@@ -190,7 +207,7 @@ export function postgresStorage(options: PostgresStorageOptions): PostgresStorag
       client.on('error', onError);
       let outcome: Outcome<T>;
       try {
-        outcome = await once(client, sql, work);
+        outcome = await once(client, sql, work, attempt >= aloneFrom);
       } catch (error) {
         // The connection failed mid-transaction and may still be inside it: drop it, not reuse it.
         died ??= sqlState(error) === undefined ? toError(error) : undefined;
@@ -200,7 +217,9 @@ export function postgresStorage(options: PostgresStorageOptions): PostgresStorag
         client.release(died);
       }
       if (outcome.ok) return outcome.value;
-      if (!RETRYABLE.has(sqlState(outcome.cause) ?? '') || attempt >= attempts) throw explain(outcome.error, t);
+      const code = sqlState(outcome.cause) ?? '';
+      if (!RETRYABLE.has(code) || attempt >= attempts) throw explain(outcome.error, t);
+      onRetry?.(attempt, code);
       // Full jitter: contenders that collided once spread out instead of colliding again.
       await sleep(Math.random() * Math.min(maxDelay, baseDelay * 2 ** (attempt - 1)));
     }
@@ -227,9 +246,17 @@ type Outcome<T> = { readonly ok: true; readonly value: T } | { readonly ok: fals
  * the attempt failed in a way a retry may fix or `work` rejected; rejects only when the
  * connection itself is unusable. `cause` is the first failed statement, which is what decides
  * whether to retry even when the core wrapped it into its own error.
+ *
+ * Every transaction holds the schema's advisory lock shared (taken in the same message as BEGIN,
+ * released by COMMIT or ROLLBACK: no extra round trip). An attempt that must run `alone` takes it
+ * exclusively before BEGIN, at session level, so it waits for every running transaction to end
+ * and, since a SERIALIZABLE snapshot is taken at the first statement after BEGIN, sees all they
+ * wrote; transactions that start meanwhile wait for it before touching a table.
  */
-async function once<T>(client: PoolClient, sql: Statements, work: (tx: StorageTransaction) => Promise<T>): Promise<Outcome<T>> {
-  await client.query('BEGIN ISOLATION LEVEL SERIALIZABLE');
+async function once<T>(client: PoolClient, sql: Statements, work: (tx: StorageTransaction) => Promise<T>, alone: boolean): Promise<Outcome<T>> {
+  if (alone) await client.query(sql.lock);
+  const unlock = alone ? `; ${sql.unlock}` : '';
+  await client.query(alone ? 'BEGIN ISOLATION LEVEL SERIALIZABLE' : `BEGIN ISOLATION LEVEL SERIALIZABLE; ${sql.lockShared}`);
   const attempt: Attempt = { open: true, failure: undefined };
   const { tx, flush } = transactionOn(client, sql, attempt);
   let outcome: Outcome<T>;
@@ -243,11 +270,12 @@ async function once<T>(client: PoolClient, sql: Statements, work: (tx: StorageTr
       outcome = { ok: false, error: attempt.failure, cause: attempt.failure };
     } else {
       try {
-        await client.query('COMMIT');
+        await client.query(`COMMIT${unlock}`);
         return { ok: true, value };
       } catch (error) {
-        // A serialization failure found at commit time: the transaction is already gone.
-        if (sqlState(error) === undefined) throw error;
+        // A serialization failure found at commit time: the transaction is already gone, and
+        // the rest of the message (the unlock) did not run.
+        if (alone) await client.query(sql.unlock);
         return { ok: false, error, cause: error };
       }
     }
@@ -255,7 +283,7 @@ async function once<T>(client: PoolClient, sql: Statements, work: (tx: StorageTr
     attempt.open = false;
     outcome = { ok: false, error, cause: attempt.failure ?? error };
   }
-  await client.query('ROLLBACK');
+  await client.query(`ROLLBACK${unlock}`);
   return outcome;
 }
 
@@ -267,6 +295,9 @@ function explain(error: unknown, t: Tables): unknown {
 }
 
 interface Statements {
+  readonly lock: string;
+  readonly lockShared: string;
+  readonly unlock: string;
   readonly get: string;
   readonly put: string;
   readonly delete: string;
@@ -281,7 +312,12 @@ interface Statements {
 
 function statements(t: Tables): Statements {
   const names = new Map<string, string>();
+  // Literal, not a parameter: these travel in multi-statement simple-protocol messages.
+  const key = createHash('sha1').update('zoneward.transaction\u0000').update(t.tag).digest().readInt32BE(0);
   return {
+    lock: `SELECT pg_advisory_lock(${key})`,
+    lockShared: `SELECT pg_advisory_xact_lock_shared(${key})`,
+    unlock: `SELECT pg_advisory_unlock(${key})`,
     get: `SELECT value FROM ${t.rows} WHERE collection = $1 AND id = $2`,
     // One round trip for a whole batch of puts (see `transactionOn`), ids unique within it.
     // Entries a value keeps are left alone (ON CONFLICT DO NOTHING writes nothing), so a status

@@ -154,6 +154,25 @@ describe.skipIf(PG_URL === undefined)(title('postgresStorage: adapter specifics'
     }
   });
 
+  it('runs a transaction alone once it lost enough times, so contention cannot fail it', async () => {
+    const retries: string[] = [];
+    const s = await freshPostgresStorage({ retry: { attempts: 2, aloneFromAttempt: 2, baseDelayMs: 1 }, onRetry: (n, c) => retries.push(`${n}:${c}`) });
+    await s.transaction((tx) => tx.put('c', 'n', frozen({ n: 0 }), {}));
+    const bump = () =>
+      s.transaction(async (tx) => {
+        const { n } = (await tx.get('c', 'n')) as { n: number };
+        await new Promise((r) => setTimeout(r, 5)); // a window for the others to read the same n
+        await tx.put('c', 'n', frozen({ n: n + 1 }), {});
+      });
+    await Promise.all(Array.from({ length: 6 }, bump)); // 2 attempts each: the second one alone
+    expect(await s.transaction((tx) => tx.get('c', 'n'))).toEqual({ n: 6 });
+    expect(retries.length).toBeGreaterThan(0);
+    expect(new Set(retries)).toEqual(new Set(['1:40001']));
+    // Every advisory lock was given back (a leaked one would block the next alone transaction forever).
+    const held = await testPool().query("SELECT count(*)::int AS n FROM pg_locks WHERE locktype = 'advisory' AND granted");
+    expect(held.rows).toEqual([{ n: 0 }]);
+  });
+
   it('does not commit when work swallows a failed statement', async () => {
     const s = await freshPostgresStorage();
     await expect(
