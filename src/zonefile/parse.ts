@@ -3,6 +3,7 @@ import { err, ok, type Result } from 'neverthrow';
 import { EOF, EOL, Lexer, QUOTED, WORD, ZoneSyntaxError } from './lexer.js';
 import { MAX_TTL, READERS, clampTtl, genericText, isMetaType, readGeneric, ttlValue, type RdataOut } from './rdata.js';
 import { prefixedNumber, typeFromText, typeToText } from './registry.js';
+import { fastRdata, hasFastReader } from './fast.js';
 import { lazyType, ParsedRecord } from './record.js';
 import type { ParsedZone, ParseZoneFileOptions, ZoneFileError, ZoneRecord } from './types.js';
 import { checkGeneric, decodeWire } from './wire.js';
@@ -129,11 +130,15 @@ class Reader implements RdataOut {
     if (isMetaType(type)) lx.fail(`type ${lx.describe()} is a query or meta type and cannot appear in a zone`);
     const typeLine = lx.tLine;
     const typeCol = lx.tCol;
+    // Common types in simple form: canonical text sliced from the input, no structured data yet.
+    const fast = !this.structured && hasFastReader(type) ? fastRdata(lx, type, this.origin) : null;
     const reader = READERS.get(type);
     this.type = type;
-    const k = lx.next();
+    const k = fast === null ? lx.next() : EOL;
     const generic = k === WORD && lx.end - lx.start === 2 && lx.s.charCodeAt(lx.start) === 92 && lx.s.charCodeAt(lx.start + 1) === 35;
-    if (generic) {
+    if (fast !== null) {
+      this.rdata = fast;
+    } else if (generic) {
       const bytes = readGeneric(this);
       if (reader) decodeWire(this, type, bytes, reader);
       else {
@@ -146,7 +151,7 @@ class Reader implements RdataOut {
       if (!reader) return lx.fail(`type ${typeToText(type)} has no presentation form here: write its data as RFC 3597 \\# <length> <hex>`);
       reader(this);
     }
-    this.endOfLine('record data');
+    if (fast === null) this.endOfLine('record data');
     if (ttl >= 0) {
       this.lastTtl = ttl;
     } else {
@@ -162,7 +167,9 @@ class Reader implements RdataOut {
       this.firstSoaOwner ??= owner;
     }
     let rec: ZoneRecord;
-    if (this.data === undefined) {
+    if (fast !== null) {
+      rec = ParsedRecord.lazy(owner, ttl, typeToText(type), fast);
+    } else if (this.data === undefined) {
       // RFC 3597 data of an unknown type: no `data` at all, not even an accessor.
       rec = { name: owner, ttl, class: 'IN', type: typeToText(type), rdata: this.rdata };
     } else if (this.structured) {
