@@ -34,6 +34,11 @@ const AT = 64;
 
 const utf8 = new TextEncoder();
 
+/** 1 where a character ends a word, 2 for the backslash (escape), 0 otherwise (ASCII only). */
+const WORD_STOP = new Uint8Array(128);
+for (const c of [SPACE, TAB, LF, CR, SEMI, LPAREN, RPAREN, QUOTE]) WORD_STOP[c] = 1;
+WORD_STOP[BACKSLASH] = 2;
+
 export class Lexer {
   readonly s: string;
   readonly n: number;
@@ -66,6 +71,14 @@ export class Lexer {
   failAt(line: number, column: number, message: string): never {
     throw new ZoneSyntaxError(line, column, message);
   }
+
+  /** Next `"`, `\\` and newline at or after where each search began (-1: not searched yet). */
+  private nq = -1;
+  private nqFrom = 0;
+  private nb = -1;
+  private nbFrom = 0;
+  private nl = -1;
+  private nlFrom = 0;
 
   private sPos = 0;
   private sLine = 0;
@@ -181,6 +194,37 @@ export class Lexer {
         this.mark(i);
         i++;
         const start = i;
+        // Common case: no backslash and no newline before the closing quote, found by indexOf
+        // (positions cached with where the search began, so the scan stays linear).
+        let q = this.nq;
+        if (q < i || this.nqFrom > i) {
+          q = s.indexOf('"', i);
+          if (q < 0) q = n;
+          this.nq = q;
+          this.nqFrom = i;
+        }
+        let bs = this.nb;
+        if (bs < i || this.nbFrom > i) {
+          bs = s.indexOf('\\', i);
+          if (bs < 0) bs = n;
+          this.nb = bs;
+          this.nbFrom = i;
+        }
+        let lf = this.nl;
+        if (lf < i || this.nlFrom > i) {
+          lf = s.indexOf('\n', i);
+          if (lf < 0) lf = n;
+          this.nl = lf;
+          this.nlFrom = i;
+        }
+        if (q < n && q < bs && q < lf) {
+          this.start = start;
+          this.end = q;
+          this.esc = false;
+          this.pos = q + 1;
+          this.kind = QUOTED;
+          return QUOTED;
+        }
         let esc = false;
         for (;;) {
           if (i >= n) this.fail('unterminated quoted string: add the closing \'"\'');
@@ -211,8 +255,9 @@ export class Lexer {
         let esc = false;
         while (i < n) {
           const d = s.charCodeAt(i);
-          if (d === SPACE || d === TAB || d === LF || d === CR || d === SEMI || d === LPAREN || d === RPAREN || d === QUOTE) break;
-          if (d === BACKSLASH) {
+          const t = d < 128 ? WORD_STOP[d]! : 0;
+          if (t === 1) break;
+          if (t === 2) {
             esc = true;
             if (i + 1 >= n || s.charCodeAt(i + 1) === LF) {
               this.fail('a backslash at the end of a line escapes nothing: remove it or write \\\\');

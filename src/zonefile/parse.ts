@@ -195,19 +195,39 @@ class Reader implements RdataOut {
    * end; NSEC, NSEC3, KEY and RRSIG may sit beside a CNAME (RFC 4035 §2.5; dnspython agrees).
    */
   checkCnames(): void {
-    if (this.cnames.length === 0) return;
-    const owners = new Map<string, number>();
-    const hashes = new Set<number>();
-    for (let i = 0; i < this.cnames.length; i += 2) {
-      owners.set(this.records[this.cnames[i]!]!.name.toLowerCase(), this.cnames[i + 1]!);
-      hashes.add(this.ownerHashes[this.cnames[i]!]!);
+    const cnames = this.cnames;
+    if (cnames.length === 0) return;
+    const ownerHashes = this.ownerHashes;
+    // Open-addressing set of the CNAME owners' hashes (numbers only: no string work per record).
+    let size = 16;
+    while (size < cnames.length * 2) size *= 2;
+    const table = new Int32Array(size);
+    const used = new Uint8Array(size);
+    const mask = size - 1;
+    for (let i = 0; i < cnames.length; i += 2) {
+      const h = ownerHashes[cnames[i]!]!;
+      let slot = (h ^ (h >>> 15)) & mask;
+      while (used[slot] === 1 && table[slot] !== h) slot = (slot + 1) & mask;
+      used[slot] = 1;
+      table[slot] = h;
     }
     const records = this.records;
+    let owners: Map<string, number> | null = null;
     for (let i = 0; i < records.length; i++) {
-      if (!hashes.has(this.ownerHashes[i]!)) continue;
+      const h = ownerHashes[i]!;
+      let slot = (h ^ (h >>> 15)) & mask;
+      while (used[slot] === 1 && table[slot] !== h) slot = (slot + 1) & mask;
+      if (used[slot] === 0) continue;
       const r = records[i]!;
       const t = r.type;
       if (t === 'CNAME' || t === 'NSEC' || t === 'NSEC3' || t === 'KEY' || t === 'RRSIG') continue;
+      // Same hash as a CNAME owner: compare the names themselves (rarely reached).
+      if (owners === null) {
+        owners = new Map<string, number>();
+        for (let k = 0; k < cnames.length; k += 2) {
+          owners.set(records[cnames[k]!]!.name.toLowerCase(), cnames[k + 1]!);
+        }
+      }
       const line = owners.get(r.name.toLowerCase());
       if (line !== undefined) {
         this.lx.failAt(line, 1, `${r.name} has a CNAME (line ${line}) and other data (${t}): a name with a CNAME can hold nothing else (RFC 1034 §3.6.2); move the other records or drop the CNAME`);
