@@ -14,8 +14,6 @@ export default defineConfig({
       'test/quotas/laws.test.ts',
       'test/adapters/memory-storage.test.ts',
       'test/zones/zones.test.ts',
-      'test/testing/fault-plan.test.ts',
-      'test/testing/inspect.test.ts',
       'test/proof/mutation-*.test.ts',
     ],
     setupFiles: ['test/testing/stryker-setup.ts'],

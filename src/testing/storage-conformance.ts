@@ -27,7 +27,10 @@ export interface ConformanceAssertion {
   /** The value is `undefined`. */
   toBeUndefined(): void;
   /** For promises: the rejection. */
-  readonly rejects: { toThrow(message: string): Promise<void> };
+  readonly rejects: {
+    /** The promise rejects with an error whose message contains `message`. */
+    toThrow(message: string): Promise<void>;
+  };
 }
 
 /**
