@@ -104,6 +104,8 @@ export interface MExport {
 
 export interface DnsModel {
   readonly forbidden: 401 | 403;
+  /** Zone writes answer after their push (ACTIVE) rather than before it (PENDING). */
+  readonly inline: boolean;
   readonly defaults: Limits;
   readonly zones: Map<string, MZone>;
   readonly requests: Map<string, MRequest>;
@@ -124,17 +126,21 @@ export interface Sut {
 export interface Config {
   readonly forbidden: 401 | 403;
   readonly zonesDefault: number;
+  /** Pool targets of our own (always succeeding): every push is a background task, zones answer PENDING. */
+  readonly ownTargets: boolean;
   readonly seed: number;
 }
 export const configArb: fc.Arbitrary<Config> = fc.record({
   forbidden: fc.constantFrom<401 | 403>(401, 403),
   zonesDefault: fc.integer({ min: 1, max: 5 }),
+  ownTargets: fc.boolean(),
   seed: fc.integer({ min: 0, max: 1_000_000 }),
 });
 
 export function newModel(config: Config): DnsModel {
   return {
     forbidden: config.forbidden,
+    inline: !config.ownTargets,
     defaults: { zones: config.zonesDefault, zone_recordsets: 500, api_export_size: 1000 },
     zones: new Map(),
     requests: new Map(),
@@ -153,6 +159,7 @@ export function newSut(config: Config, storage?: Parameters<typeof createDnsServ
     random: seededRandom(config.seed),
     forbiddenStatus: config.forbidden,
     quotas: { zones: config.zonesDefault },
+    ...(config.ownTargets ? { poolTargets: { createZone: () => Promise.resolve(), updateZone: () => Promise.resolve(), deleteZone: () => Promise.resolve() } } : {}),
     ...storage,
   });
   return { dns, imports: dns.imports, exports: dns.exports };
@@ -287,7 +294,7 @@ const createZone = fc.tuple(actorArb, fc.constantFrom(...NAMES)).map(
       const exp = expectZoneCreate(m, a, name);
       const z = check(await r.dns.zones.create(a.ctx, { name, email: 'admin@example.com' }), exp, 'zones.create');
       if (z === undefined) return;
-      expect(z).toMatchObject({ name, project_id: a.project, status: 'ACTIVE', action: 'NONE', version: 2 });
+      expect(z).toMatchObject({ name, project_id: a.project, ...(m.inline ? { status: 'ACTIVE', action: 'NONE', version: 2 } : { status: 'PENDING', action: 'CREATE', version: 1 }) });
       applyZoneCreate(m, z.id, name, a.project!);
     }),
 );
@@ -335,7 +342,8 @@ const updateZone = fc.tuple(actorArb, ref, fc.constantFrom('one', 'two', null)).
       const mz = (exp as { zone: MZone }).zone;
       mz.version += 2;
       mz.description = description;
-      expect(z).toMatchObject({ id, project_id: mz.owner, description, version: mz.version, status: 'ACTIVE' });
+      const answered = m.inline ? { version: mz.version, status: 'ACTIVE', action: 'NONE' } : { version: mz.version - 1, status: 'PENDING', action: 'UPDATE' };
+      expect(z).toMatchObject({ id, project_id: mz.owner, description, ...answered });
     }),
 );
 
@@ -369,6 +377,15 @@ const abandonZone = fc.tuple(actorArb, ref).map(
       const done = await r.dns.zones.abandon(a.ctx, id);
       check(done, exp, 'zones.abandon');
       if ('ok' in exp) m.zones.delete(id);
+    }),
+);
+
+const nameservers = fc.tuple(actorArb, ref).map(
+  ([a, n]) =>
+    new DnsCommand(`zones.nameservers(${a.label}, zone#${n})`, async (m, r) => {
+      const id = pick(m.zones.keys(), m.known.zones, n);
+      const body = check(await r.dns.zones.nameservers(a.ctx, id), zoneView(m, a, id), 'zones.nameservers');
+      if (body !== undefined) expect(body).toEqual({ nameservers: [{ hostname: 'ns1.example.org.', priority: 1 }] });
     }),
 );
 
@@ -456,16 +473,22 @@ const listRequests = actorArb.map(
     }),
 );
 
-const updateRequest = fc.tuple(actorArb, ref, fc.constantFrom('first', 'second')).map(
-  ([a, n, description]) =>
-    new DnsCommand(`transferRequests.update(${a.label}, request#${n}, ${description})`, async (m, r) => {
+const updateRequest = fc.tuple(actorArb, ref, fc.constantFrom('first', 'second'), fc.constantFrom<string | undefined>(undefined, undefined, 'pb', 'pc')).map(
+  ([a, n, description, target]) =>
+    new DnsCommand(`transferRequests.update(${a.label}, request#${n}, ${description}, target ${String(target)})`, async (m, r) => {
       const id = pick(m.requests.keys(), m.known.requests, n);
       let exp: Expected = requestRead(m, a, id);
+      // The target may be set only while it is null: otherwise a different value is refused (invalid_object)
+      // before the policy; the same value is accepted, as for every read-only key.
+      const current = m.requests.get(id)?.target ?? null;
+      if ('ok' in exp && target !== undefined && current !== null && current !== target) exp = fail(400, 'invalid_object');
       if ('ok' in exp && !adminOrOwner(a, m.requests.get(id)!.creator)) exp = fail(m.forbidden, 'forbidden');
-      const t = check(await r.dns.transferRequests.update(a.ctx, id, { description }), exp, 'transferRequests.update');
+      const body = target === undefined ? { description } : { description, target_project_id: target };
+      const t = check(await r.dns.transferRequests.update(a.ctx, id, body), exp, 'transferRequests.update');
       if (t === undefined) return;
       const q = m.requests.get(id)!;
       q.description = description;
+      if (target !== undefined) q.target = target;
       checkRequestView(actorNamed('admin'), q, t as unknown as Record<string, unknown>);
     }),
 );
@@ -742,6 +765,7 @@ export function dnsCommandArbs(withIo = true): fc.Arbitrary<fc.AsyncCommand<DnsM
     deleteZone,
     abandonZone,
     listRecordsets,
+    nameservers,
     ...w(3, createRequest),
     getRequest,
     listRequests,

@@ -21,6 +21,9 @@ afterAll(() => {
   for (const [k, v] of [...outcomes].sort()) console.log(`${String(v).padStart(7)}  ${k}`);
 });
 
+/** Per-test time limit that grows with the number of runs (the config's 60 s fits the defaults). */
+const TIMEOUT = 60_000 + RUNS * 150;
+
 describe('DNS service against its model', () => {
   it(`agrees with the model over random command sequences (${RUNS} runs)`, async () => {
     await fc.assert(
@@ -31,5 +34,5 @@ describe('DNS service against its model', () => {
       }),
       { numRuns: RUNS },
     );
-  });
+  }, TIMEOUT);
 });

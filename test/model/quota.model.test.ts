@@ -160,6 +160,9 @@ const setupArb = fc.record({
   defaults: fc.record({ secrets: value, orders: value, containers: value, consumers: value, cas: value }, { requiredKeys: [] }),
 });
 
+/** Per-test time limit that grows with the number of runs (the config's 60 s fits the defaults). */
+const TIMEOUT = 60_000 + RUNS * 150;
+
 describe('quota service against its model', () => {
   it(`agrees with the model over random command sequences (${RUNS} runs)`, async () => {
     await fc.assert(
@@ -177,7 +180,7 @@ describe('quota service against its model', () => {
       ),
       { numRuns: RUNS },
     );
-  });
+  }, TIMEOUT);
 
   it('a snapshot restores into a service that answers the same', async () => {
     await fc.assert(
@@ -192,5 +195,5 @@ describe('quota service against its model', () => {
       }),
       { numRuns: Math.ceil(RUNS / 6) },
     );
-  });
+  }, TIMEOUT);
 });

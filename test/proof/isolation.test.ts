@@ -199,6 +199,9 @@ class Isolated implements fc.AsyncCommand<DnsModel, Sut> {
   }
 }
 
+/** Per-test time limit that grows with the number of runs (the config's 60 s fits the defaults). */
+const TIMEOUT = 60_000 + RUNS * 400;
+
 describe('isolation between projects', () => {
   it(`no project reads, lists or changes another's resources over random histories (${RUNS} runs)`, async () => {
     const commands = dnsCommandArbs().map((arb) => arb.map((c) => new Isolated(c as DnsCommand)));
@@ -208,5 +211,5 @@ describe('isolation between projects', () => {
       }),
       { numRuns: RUNS },
     );
-  });
+  }, TIMEOUT);
 });

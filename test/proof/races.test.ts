@@ -350,6 +350,9 @@ const SCENARIOS: readonly Scenario<unknown>[] = [
   }),
 ];
 
+/** Per-test time limit that grows with the number of runs (the config's 60 s fits the defaults). */
+const TIMEOUT = 60_000 + RUNS * 100;
+
 describe.each<[Mode, string]>([
   ['inline', 'the commands run one after another, in every order'],
   ['targets', 'whole transactions (commands and their push tasks) run one after another, in every order'],
@@ -384,6 +387,6 @@ describe.each<[Mode, string]>([
         }),
         { numRuns: RUNS },
       );
-    });
+    }, TIMEOUT);
   }
 });
