@@ -21,6 +21,13 @@ export interface PostgresRetryOptions {
    * price of a pause for everyone else; `Infinity` turns it off. @defaultValue 4
    */
   readonly aloneFromAttempt?: number;
+  /**
+   * Bounds the stall one hung transaction can cause, both ways: an attempt waits this long for the
+   * others to end before it gives up running alone and runs as usual, and a transaction running
+   * alone that stays idle this long (its `work` awaiting something that hangs) has its session
+   * ended by the server, which frees everyone else. @defaultValue 5000
+   */
+  readonly aloneWaitMs?: number;
   /** The backoff before the second attempt; it doubles each time, up to `maxDelayMs`. @defaultValue 2 */
   readonly baseDelayMs?: number;
   /** The most any one backoff may be. @defaultValue 200 */
@@ -94,6 +101,7 @@ export interface PostgresStorage extends Storage {
 
 const RETRYABLE = new Set(['40001', '40P01']);
 const UNDEFINED_TABLE = '42P01';
+const LOCK_NOT_AVAILABLE = '55P03';
 
 // Our own parsers, so a host that changed pg's global type parsers (a common thing to do for
 // int8 or json) cannot change what the adapter reads back.
@@ -189,6 +197,7 @@ export function postgresStorage(options: PostgresStorageOptions): PostgresStorag
   const t = tables(options.schema);
   const attempts = Math.max(1, Math.floor(options.retry?.attempts ?? 20));
   const aloneFrom = Math.max(1, options.retry?.aloneFromAttempt ?? 4);
+  const aloneWait = Math.max(1, Math.floor(options.retry?.aloneWaitMs ?? 5000));
   const onRetry = options.onRetry;
   const baseDelay = Math.max(0, options.retry?.baseDelayMs ?? 2);
   const maxDelay = Math.max(baseDelay, options.retry?.maxDelayMs ?? 200);
@@ -207,10 +216,11 @@ export function postgresStorage(options: PostgresStorageOptions): PostgresStorag
       client.on('error', onError);
       let outcome: Outcome<T>;
       try {
-        outcome = await once(client, sql, work, attempt >= aloneFrom);
+        outcome = await once(client, sql, work, attempt >= aloneFrom ? aloneWait : undefined);
       } catch (error) {
-        // The connection failed mid-transaction and may still be inside it: drop it, not reuse it.
-        died ??= sqlState(error) === undefined ? toError(error) : undefined;
+        // Only a dead connection or a failed BEGIN/COMMIT/ROLLBACK/unlock gets here: the client may
+        // still be inside a transaction or hold the exclusive lock, so drop it rather than reuse it.
+        died ??= toError(error);
         throw explain(error, t);
       } finally {
         client.off('error', onError);
@@ -247,16 +257,27 @@ type Outcome<T> = { readonly ok: true; readonly value: T } | { readonly ok: fals
  * connection itself is unusable. `cause` is the first failed statement, which is what decides
  * whether to retry even when the core wrapped it into its own error.
  *
- * Every transaction holds the schema's advisory lock shared (taken in the same message as BEGIN,
+ * `aloneWaitMs` set: try to run alone. Every transaction holds the schema's advisory lock shared (taken in the same message as BEGIN,
  * released by COMMIT or ROLLBACK: no extra round trip). An attempt that must run `alone` takes it
  * exclusively before BEGIN, at session level, so it waits for every running transaction to end
  * and, since a SERIALIZABLE snapshot is taken at the first statement after BEGIN, sees all they
  * wrote; transactions that start meanwhile wait for it before touching a table.
  */
-async function once<T>(client: PoolClient, sql: Statements, work: (tx: StorageTransaction) => Promise<T>, alone: boolean): Promise<Outcome<T>> {
-  if (alone) await client.query(sql.lock);
+async function once<T>(
+  client: PoolClient,
+  sql: Statements,
+  work: (tx: StorageTransaction) => Promise<T>,
+  aloneWaitMs: number | undefined,
+): Promise<Outcome<T>> {
+  const alone = aloneWaitMs !== undefined && (await lockAlone(client, sql, aloneWaitMs));
   const unlock = alone ? `; ${sql.unlock}` : '';
-  await client.query(alone ? 'BEGIN ISOLATION LEVEL SERIALIZABLE' : `BEGIN ISOLATION LEVEL SERIALIZABLE; ${sql.lockShared}`);
+  // Alone, every other transaction waits on this one: if its `work` stalls (awaits something
+  // that hangs), the server ends the session after `aloneWaitMs` idle, which frees the lock.
+  await client.query(
+    alone
+      ? `BEGIN ISOLATION LEVEL SERIALIZABLE; SET LOCAL idle_in_transaction_session_timeout = ${aloneWaitMs}`
+      : `BEGIN ISOLATION LEVEL SERIALIZABLE; ${sql.lockShared}`,
+  );
   const attempt: Attempt = { open: true, failure: undefined };
   const { tx, flush } = transactionOn(client, sql, attempt);
   let outcome: Outcome<T>;
@@ -285,6 +306,21 @@ async function once<T>(client: PoolClient, sql: Statements, work: (tx: StorageTr
   }
   await client.query(`ROLLBACK${unlock}`);
   return outcome;
+}
+
+/**
+ * Takes the exclusive lock, waiting at most `waitMs` (see {@link PostgresRetryOptions.aloneWaitMs}).
+ * The three statements share one implicit transaction, so when the lock times out the SET is
+ * undone too.
+ */
+async function lockAlone(client: PoolClient, sql: Statements, waitMs: number): Promise<boolean> {
+  try {
+    await client.query(`SET lock_timeout = ${waitMs}; ${sql.lock}; RESET lock_timeout`);
+    return true;
+  } catch (error) {
+    if (sqlState(error) === LOCK_NOT_AVAILABLE) return false;
+    throw error;
+  }
 }
 
 /** Rewrites "relation does not exist" into what to do about it. */

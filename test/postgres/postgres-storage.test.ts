@@ -173,6 +173,51 @@ describe.skipIf(PG_URL === undefined)(title('postgresStorage: adapter specifics'
     expect(held.rows).toEqual([{ n: 0 }]);
   });
 
+  // A transaction whose work never ends, on `hungStorage`; resolves once it holds its locks.
+  const hang = async (hungStorage: Storage) => {
+    let release: () => void = () => undefined;
+    const gate = new Promise<void>((r) => (release = r));
+    let started: () => void = () => undefined;
+    const holding = new Promise<void>((r) => (started = r));
+    const done = hungStorage.transaction(async (tx) => {
+      await tx.put('c', 'hung', frozen({}), {});
+      await tx.get('c', 'hung'); // sent: the transaction holds its lock now
+      started();
+      await gate;
+      await tx.get('c', 'hung');
+    });
+    await holding;
+    return { release, done };
+  };
+
+  it('gives up running alone after aloneWaitMs when another transaction never ends', async () => {
+    const schema = freshSchemaName();
+    const normal = postgresStorage({ pool: testPool(), schema });
+    await normal.migrate();
+    const eager = postgresStorage({ pool: testPool(), schema, retry: { aloneFromAttempt: 1, aloneWaitMs: 300 } });
+    const hung = await hang(normal);
+    const t0 = Date.now();
+    await eager.transaction((tx) => tx.put('c', 'other', frozen({}), {}));
+    expect(Date.now() - t0).toBeGreaterThanOrEqual(250);
+    hung.release();
+    await hung.done;
+    expect((await normal.transaction((tx) => tx.scan('c', undefined, 10))).map((r) => r.id)).toEqual(['hung', 'other']);
+  });
+
+  it('ends a transaction running alone that hangs, so the others go on', async () => {
+    const schema = freshSchemaName();
+    const normal = postgresStorage({ pool: testPool(), schema });
+    await normal.migrate();
+    const eager = postgresStorage({ pool: testPool(), schema, retry: { aloneFromAttempt: 1, aloneWaitMs: 300 } });
+    const hung = await hang(eager);
+    const t0 = Date.now();
+    await normal.transaction((tx) => tx.put('c', 'other', frozen({}), {}));
+    expect(Date.now() - t0).toBeGreaterThanOrEqual(250);
+    hung.release();
+    await expect(hung.done).rejects.toThrow();
+    expect((await normal.transaction((tx) => tx.scan('c', undefined, 10))).map((r) => r.id)).toEqual(['other']);
+  });
+
   it('does not commit when work swallows a failed statement', async () => {
     const s = await freshPostgresStorage();
     await expect(
