@@ -92,12 +92,15 @@ beforeAll(async () => {
 type Outcome = Awaited<ResultAsync<unknown, ApiError>>;
 
 /** Fails operation i = 0, 1, ... of `run` until it succeeds; returns how many attempts failed. */
-async function proveDnsCommand(run: (dns: DnsService) => ResultAsync<unknown, ApiError> | Promise<Outcome>): Promise<number> {
+async function proveDnsCommand(
+  run: (dns: DnsService) => ResultAsync<unknown, ApiError> | Promise<Outcome>,
+  tasks: 'auto' | 'manual' = 'manual',
+): Promise<number> {
   for (let i = 0; ; i += 1) {
     const inner = memoryStorage();
     const plain = createDnsService({ ...options('', inner), from: fx.snapshot, tasks: 'manual' });
     const before = await plain.snapshot();
-    const faulty = createDnsService({ ...options('f', faultyStorage(inner, (_op, index) => index === i)), tasks: 'manual' });
+    const faulty = createDnsService({ ...options('f', faultyStorage(inner, (_op, index) => index === i)), tasks });
     const outcome = await run(faulty);
     if (outcome.isOk()) {
       expect(i, 'a command that touches no storage cannot be proven here').toBeGreaterThan(0);
@@ -147,6 +150,11 @@ const dnsCommands: [string, (dns: DnsService) => ResultAsync<unknown, ApiError>]
 describe('a storage failure at any step of a DNS command changes nothing and answers 500 storage_failure', () => {
   it.each(dnsCommands)('%s', async (_name, run) => {
     expect(await proveDnsCommand(run)).toBeGreaterThan(0);
+  });
+
+  // In auto mode with the default pool targets the push happens inside the command's transaction.
+  it.each(dnsCommands.filter(([n]) => /^zones\.(create|update|delete)$/.test(n)))('%s (auto mode)', async (_name, run) => {
+    expect(await proveDnsCommand(run, 'auto')).toBeGreaterThan(0);
   });
 
   it('covers every command of the DNS service', () => {
