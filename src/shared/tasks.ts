@@ -19,11 +19,13 @@ const SEQ_ID = 'task-seq';
 
 /**
  * Runs a task. It should finish it with `finishTask` inside its last transaction (so the task
- * disappears together with the state change it made) and resolve `true`; when it resolves
- * `false` or rejects, the runner removes the task itself, so one bad task never blocks the queue.
+ * disappears together with the state change it made) and resolve `true`. `'retry'` means it
+ * could not get at storage: the task stays queued and the worker stops until the next kick,
+ * `runNext()` or `settle()`. Anything else (or a rejection) makes the runner remove the task
+ * itself, so one bad task never blocks the queue.
  * @internal
  */
-export type TaskHandler = (task: StoredTask) => Promise<boolean | void>;
+export type TaskHandler = (task: StoredTask) => Promise<boolean | 'retry' | void>;
 
 /** Queues a task inside the caller's transaction. @internal */
 export async function enqueueTask(
@@ -134,14 +136,21 @@ export class TaskRunner {
       return false;
     }
     const handler = this.#handlers.get(task.kind);
-    let finished = false;
+    let outcome: boolean | 'retry' | void = false;
     try {
-      finished = handler !== undefined && (await handler(task)) === true;
+      if (handler !== undefined) outcome = await handler(task);
     } catch {
       // A handler defect must not wedge the queue; the removal below takes the task out.
     }
-    const t = task;
-    if (!finished) await this.#storage.transaction((tx) => finishTask(tx, t)).catch(() => undefined);
+    if (outcome === 'retry') return false;
+    if (outcome !== true) {
+      const t = task;
+      const removed = await this.#storage.transaction((tx) => finishTask(tx, t)).then(
+        () => true,
+        () => false,
+      );
+      if (!removed) return false; // still queued: a later runNext() or settle() retries it
+    }
     this.#pending = Math.max(0, this.#pending - 1);
     return true;
   }

@@ -13,7 +13,7 @@ import { applyReport, type PushReport } from './zone-status.js';
  * default targets (which always succeed at once) read, push and report are one transaction.
  * @internal
  */
-export function zonePushHandler(deps: DnsDeps): (task: StoredTask) => Promise<boolean> {
+export function zonePushHandler(deps: DnsDeps): (task: StoredTask) => Promise<boolean | 'retry'> {
   const apply = (task: StoredTask, report: (zone: Zone) => Promise<PushReport>) =>
     runInTransaction(deps.storage, async (uow) => {
       const current = (await uow.tx.get(ZONES, task.subject)) as Zone | undefined;
@@ -36,9 +36,14 @@ export function zonePushHandler(deps: DnsDeps): (task: StoredTask) => Promise<bo
     const serial = Number(task.data['serial']);
     if (deps.inlinePush) {
       const done = await apply(task, () => Promise.resolve({ action, outcome: 'SUCCESS', serial }));
-      return done.isOk();
+      return done.isOk() ? true : 'retry';
     }
-    const zone = (await deps.storage.transaction((tx) => tx.get(ZONES, task.subject))) as Zone | undefined;
+    let zone: Zone | undefined;
+    try {
+      zone = (await deps.storage.transaction((tx) => tx.get(ZONES, task.subject))) as Zone | undefined;
+    } catch {
+      return 'retry'; // nothing was pushed yet: the zone stays PENDING with its push queued
+    }
     if (zone === undefined) return false;
     let outcome: PushReport['outcome'] = 'SUCCESS';
     try {
@@ -52,6 +57,6 @@ export function zonePushHandler(deps: DnsDeps): (task: StoredTask) => Promise<bo
     const applied = await apply(task, () => Promise.resolve({ action, outcome, serial }));
     if (applied.isOk()) return true;
     const fallback = await apply(task, () => Promise.resolve({ action, outcome: 'ERROR', serial }));
-    return fallback.isOk();
+    return fallback.isOk() ? true : 'retry';
   };
 }
