@@ -10,7 +10,7 @@ import fc from 'fast-check';
 import { afterAll, describe, it } from 'vitest';
 import { configArb, dnsCommandArbs, newModel, newSut, outcomes } from './dns-model.js';
 
-const RUNS = Number(process.env['ZONEWARD_MODEL_RUNS'] ?? 0) || 800;
+const RUNS = Number(process.env['ZONEWARD_MODEL_RUNS'] ?? 0) || 1000;
 
 let sequences = 0;
 let commands = 0;
