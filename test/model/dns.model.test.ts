@@ -7,7 +7,8 @@
  * ZONEWARD_MODEL_RUNS raises the number of runs (default keeps the suite around half a minute).
  */
 import fc from 'fast-check';
-import { afterAll, describe, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
+import { createDnsService } from '../../src/index.js';
 import { configArb, dnsCommandArbs, newModel, newSut, outcomes } from './dns-model.js';
 
 const RUNS = Number(process.env['ZONEWARD_MODEL_RUNS'] ?? 0) || 1000;
@@ -30,7 +31,15 @@ describe('DNS service against its model', () => {
       fc.asyncProperty(configArb, fc.commands(dnsCommandArbs(), { size: '+1' }), async (config, cmds) => {
         sequences++;
         commands += [...cmds].length;
-        await fc.asyncModelRun(() => ({ model: newModel(config), real: newSut(config) }), cmds);
+        const real = newSut(config);
+        await fc.asyncModelRun(() => ({ model: newModel(config), real }), cmds);
+        // Whatever state the sequence reached, a snapshot restores into a service holding exactly it.
+        const snapshot = await real.dns.snapshot();
+        const restored = createDnsService({ from: JSON.parse(JSON.stringify(snapshot)) as typeof snapshot });
+        expect(await restored.snapshot()).toEqual(snapshot);
+        const all = { projectId: 'ops', roles: ['admin'], allProjects: true };
+        for (const dns of [real.dns, restored]) await dns.tasks.settle();
+        expect((await restored.zones.list(all, { limit: 'max' }))._unsafeUnwrap()).toEqual((await real.dns.zones.list(all, { limit: 'max' }))._unsafeUnwrap());
       }),
       { numRuns: RUNS },
     );
