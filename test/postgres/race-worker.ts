@@ -1,7 +1,8 @@
 /**
  * One of the processes of test/postgres/two-processes.test.ts: opens its own pool on the shared
- * schema, says `ready`, waits for `go` on stdin, fires every create at once and prints one JSON
- * line of outcomes. Run as `node --import tsx test/postgres/race-worker.ts <json-args>`.
+ * schema, says `ready`, waits for `go` on stdin, fires every command at once (zone creates of
+ * `names`, or transfer accepts of `offers`) and prints one JSON line of outcomes.
+ * Run as `node --import tsx test/postgres/race-worker.ts <json-args>`.
  */
 import { createInterface } from 'node:readline';
 import { createDnsService } from '../../src/index.js';
@@ -11,7 +12,8 @@ interface Args {
   readonly url: string;
   readonly schema: string;
   readonly project: string;
-  readonly names: readonly string[];
+  readonly names?: readonly string[];
+  readonly offers?: readonly { readonly id: string; readonly key: string }[];
   readonly zonesQuota: number;
   readonly tasks: 'auto' | 'manual';
 }
@@ -29,11 +31,14 @@ for await (const line of lines) if (line === 'go') break;
 lines.close();
 
 const started = Date.now();
-const outcomes = await Promise.all(
-  args.names.map(async (name) => {
-    const r = await dns.zones.create(ctx, { name, email: 'admin@example.com' });
-    return r.isOk() ? { name, ok: true, id: r.value.id } : { name, ok: false, type: r.error.type };
-  }),
-);
+const creates = (args.names ?? []).map(async (name) => {
+  const r = await dns.zones.create(ctx, { name, email: 'admin@example.com' });
+  return r.isOk() ? { name, ok: true, id: r.value.id } : { name, ok: false, type: r.error.type };
+});
+const accepts = (args.offers ?? []).map(async (offer) => {
+  const r = await dns.transferAccepts.create(ctx, { zone_transfer_request_id: offer.id, key: offer.key });
+  return r.isOk() ? { name: offer.id, ok: true, id: r.value.zone_id } : { name: offer.id, ok: false, type: r.error.type };
+});
+const outcomes = await Promise.all([...creates, ...accepts]);
 process.stdout.write(`${JSON.stringify({ started, ended: Date.now(), outcomes })}\n`);
 await storage.close();

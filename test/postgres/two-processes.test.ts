@@ -3,9 +3,16 @@ import { createInterface } from 'node:readline';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { createDnsService } from '../../src/index.js';
+import type { Result } from 'neverthrow';
+import { createDnsService, type ApiError } from '../../src/index.js';
 import { postgresStorage } from '../../src/postgres/index.js';
 import { freshSchemaName, PG_URL, SKIP_REASON, testPool } from './helpers.js';
+
+/** `_unsafeUnwrap`, but a failure shows the ApiError itself. */
+const unwrap = <T>(r: Result<T, ApiError>): T => {
+  if (r.isErr()) throw r.error;
+  return r.value;
+};
 
 const here = dirname(fileURLToPath(import.meta.url));
 const root = join(here, '..', '..');
@@ -86,5 +93,44 @@ describe.skipIf(PG_URL === undefined)(`two processes on one database${PG_URL ===
     const dns = createDnsService({ storage: postgresStorage({ pool: testPool(), schema }), tasks: 'manual' });
     const listed = (await dns.zones.list({ projectId: 'bob', roles: ['member'] }))._unsafeUnwrap() as { metadata: { total_count: number } };
     expect(listed.metadata.total_count).toBe(quota);
+  });
+
+  it('accepts of the same transfer requests from two processes: each zone moves once, to the winner; the loser is told the request was used', async () => {
+    const schema = freshSchemaName();
+    const storage = postgresStorage({ pool: testPool(), schema });
+    await storage.migrate();
+    const dns = createDnsService({ storage, tasks: 'manual', quotas: { zones: 100 } });
+    const owner = { projectId: 'p-a', roles: ['member'] };
+    const offers: { id: string; key: string; zoneId: string }[] = [];
+    const zones = [];
+    for (let n = 0; n < 12; n++) zones.push(unwrap(await dns.zones.create(owner, { name: `t${n}.com.`, email: 'admin@example.com' })));
+    await dns.tasks.settle();
+    for (const zone of zones) {
+      const request = await dns.transferRequests.create(owner, zone.id, {});
+      if (request.isErr()) throw request.error;
+      offers.push({ id: request.value.id, key: request.value.key!, zoneId: zone.id });
+    }
+    const worker = (project: string, seed: number) => ({
+      url: PG_URL,
+      schema,
+      project,
+      offers: shuffle(offers, seed).map(({ id, key }) => ({ id, key })),
+      zonesQuota: 100,
+      tasks: 'manual',
+    });
+    const [b, c] = await race([worker('p-b', 3), worker('p-c', 4)]);
+    for (const offer of offers) {
+      const fromB = b!.find((o) => o.name === offer.id)!;
+      const fromC = c!.find((o) => o.name === offer.id)!;
+      expect([fromB.ok, fromC.ok].filter(Boolean), offer.id).toHaveLength(1);
+      const loser = fromB.ok ? fromC : fromB;
+      expect(loser.type).toBe('invalid_zone_transfer_request');
+      const winner = fromB.ok ? 'p-b' : 'p-c';
+      const zone = unwrap(await dns.zones.get({ projectId: winner, roles: ['member'] }, offer.zoneId));
+      expect(zone.version).toBe(3); // created (1), pushed (2), moved once (3)
+      expect(unwrap(await dns.transferRequests.get(owner, offer.id)).status).toBe('COMPLETE');
+    }
+    const accepts = unwrap(await dns.transferAccepts.list({ projectId: 'ops', roles: ['admin'], allProjects: true }));
+    expect(accepts.transfer_accepts).toHaveLength(offers.length);
   });
 });
