@@ -34,6 +34,15 @@ const AT = 64;
 
 const utf8 = new TextEncoder();
 
+/** Characters of a name: 0 plain, 1 the label separator, 2 needs the escape-aware reader. */
+const NAME_CHAR = new Uint8Array(128);
+/** ASCII folded to lower case (the names' case-insensitive hash). */
+const LOWER = new Uint8Array(128);
+for (let c = 0; c < 128; c++) {
+  NAME_CHAR[c] = c === DOT ? 1 : c <= 0x20 || c >= 0x7f || isEscapedSpecial(c) ? 2 : 0;
+  LOWER[c] = c >= 65 && c <= 90 ? c | 32 : c;
+}
+
 /** 1 where a character ends a word, 2 for the backslash (escape), 0 otherwise (ASCII only). */
 const WORD_STOP = new Uint8Array(128);
 for (const c of [SPACE, TAB, LF, CR, SEMI, LPAREN, RPAREN, QUOTE]) WORD_STOP[c] = 1;
@@ -366,17 +375,18 @@ export class Lexer {
       let h = 0;
       for (let i = start; i < end; i++) {
         const c = s.charCodeAt(i);
-        h = (Math.imul(h, 31) + (c >= 65 && c <= 90 ? c | 32 : c)) | 0;
-        if (c === DOT) {
+        const k = c < 128 ? NAME_CHAR[c]! : 2;
+        if (k === 0) {
+          h = (Math.imul(h, 31) + LOWER[c]!) | 0;
+          if (++labelLen > MAX_LABEL) this.fail(`${what} "${this.text()}" has a label longer than 63 octets`);
+        } else if (k === 1) {
+          h = (Math.imul(h, 31) + DOT) | 0;
           if (labelLen === 0) this.fail(`${what} "${this.text()}" has an empty label (two dots in a row, or a leading dot)`);
           wire += labelLen + 1;
           labelLen = 0;
-        } else if (c <= 0x20 || c >= 0x7f || isEscapedSpecial(c)) {
+        } else {
           plain = false;
           break;
-        } else {
-          labelLen++;
-          if (labelLen > MAX_LABEL) this.fail(`${what} "${this.text()}" has a label longer than 63 octets`);
         }
       }
       if (plain) {
