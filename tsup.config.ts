@@ -1,7 +1,12 @@
 import { defineConfig } from 'tsup';
 
 export default defineConfig({
-  entry: { index: 'src/index.ts', zonefile: 'src/zonefile/index.ts', testing: 'src/testing/index.ts' },
+  entry: {
+    index: 'src/index.ts',
+    zonefile: 'src/zonefile/index.ts',
+    testing: 'src/testing/index.ts',
+    postgres: 'src/postgres/index.ts',
+  },
   format: ['esm', 'cjs'],
   dts: true,
   sourcemap: true,

@@ -10,13 +10,14 @@ const dir = mkdtempSync(join(tmpdir(), 'zoneward-smoke-'));
 try {
   const packed = execFileSync('npm', ['pack', '--silent', '--pack-destination', dir], { cwd: root, encoding: 'utf8' }).trim().split('\n').pop();
   writeFileSync(join(dir, 'package.json'), JSON.stringify({ name: 'smoke', private: true, type: 'module' }));
-  execFileSync('npm', ['install', '--silent', '--no-audit', '--no-fund', '--prefer-offline', join(dir, packed)], { cwd: dir, stdio: 'inherit' });
+  execFileSync('npm', ['install', '--silent', '--no-audit', '--no-fund', '--prefer-offline', join(dir, packed), 'pg'], { cwd: dir, stdio: 'inherit' });
   writeFileSync(
     join(dir, 'esm.mjs'),
     `import { createDnsService, createQuotaService, memoryStorage, ApiError } from 'zoneward';
 import { parseZoneFile, writeZoneFile } from 'zoneward/zonefile';
 import { manualClock, sequentialIds, seededRandom, faultyStorage } from 'zoneward/testing';
-for (const f of [createDnsService, createQuotaService, memoryStorage, parseZoneFile, writeZoneFile, manualClock, sequentialIds, seededRandom, faultyStorage]) if (typeof f !== 'function') throw new Error('missing export');
+import { postgresStorage } from 'zoneward/postgres';
+for (const f of [createDnsService, createQuotaService, memoryStorage, parseZoneFile, writeZoneFile, manualClock, sequentialIds, seededRandom, faultyStorage, postgresStorage]) if (typeof f !== 'function') throw new Error('missing export');
 const dns = createDnsService({ clock: manualClock('2026-01-01T00:00:00Z'), ids: sequentialIds() });
 const r = await dns.zones.create({ projectId: 'p', roles: ['member'] }, { name: 'example.com.', email: 'a@example.com' });
 if (!r.isOk() || r.value.status !== 'ACTIVE') throw new Error('ESM create failed');
@@ -26,8 +27,8 @@ console.log('ESM ok');
   );
   writeFileSync(
     join(dir, 'cjs.cjs'),
-    `const z = require('zoneward'); const zf = require('zoneward/zonefile'); const t = require('zoneward/testing');
-for (const f of [z.createDnsService, z.createQuotaService, z.memoryStorage, zf.parseZoneFile, zf.writeZoneFile, t.manualClock, t.sequentialIds]) if (typeof f !== 'function') throw new Error('missing export');
+    `const z = require('zoneward'); const zf = require('zoneward/zonefile'); const t = require('zoneward/testing'); const pg = require('zoneward/postgres');
+for (const f of [z.createDnsService, z.createQuotaService, z.memoryStorage, zf.parseZoneFile, zf.writeZoneFile, t.manualClock, t.sequentialIds, pg.postgresStorage]) if (typeof f !== 'function') throw new Error('missing export');
 const parsed = zf.parseZoneFile('$ORIGIN example.com.\\n@ 300 IN A 192.0.2.1\\n');
 if (!parsed.isOk()) throw new Error('CJS parse failed');
 console.log('CJS ok');
