@@ -1,13 +1,14 @@
 import { err, ok, type Result, type ResultAsync } from 'neverthrow';
 import type { DnsDeps } from '../dns/deps.js';
+import { listOwned } from '../dns/list-command.js';
 import { checkZoneQuota, readZoneQuotas } from '../dns-quotas/index.js';
 import type { StorageTransaction } from '../ports/storage.js';
 import { managedRecordsets, type StoredRecordset } from '../recordsets/recordset.js';
 import { ApiError } from '../shared/api-error.js';
 import { fromSafePromise, runInTransaction, type UnitOfWork } from '../shared/command.js';
-import { forbidden, requireProject, resolveCaller, type Caller } from '../shared/context.js';
+import { requireProject, resolveCaller, type Caller } from '../shared/context.js';
 import { tupleKey } from '../shared/keys.js';
-import { listPage, parseListQuery, queryAllProjects, type ListSpec } from '../shared/list-query.js';
+import type { ListSpec } from '../shared/list-query.js';
 import { enqueueTask, finishTask, type StoredTask } from '../shared/tasks.js';
 import { toMicros } from '../shared/time.js';
 import { isUuidLike } from '../shared/uuid.js';
@@ -112,30 +113,7 @@ const exportListSpec = (baseUrl: string): ListSpec<StoredExport> => ({
 
 /** `GET /v2/zones/tasks/exports`. @internal */
 export function listExports(deps: DnsDeps, ctx: unknown, query: unknown): ResultAsync<object, ApiError> {
-  return fromSafePromise(
-    (async (): Promise<Result<object, ApiError>> => {
-      await deps.ready;
-      const resolved = resolveCaller(ctx, deps.forbiddenStatus);
-      if (resolved.isErr()) return err(resolved.error);
-      let caller: Caller = resolved.value;
-      if (queryAllProjects(query)) {
-        if (!caller.isAdmin) return err(forbidden(deps.forbiddenStatus, 'all_tenants'));
-        caller = { ...caller, allProjects: true };
-      }
-      const spec = exportListSpec(deps.baseUrl);
-      const parsed = parseListQuery(spec, query, caller.allProjects);
-      if (parsed.isErr()) return err(parsed.error);
-      const project = caller.projectId;
-      if (!caller.allProjects && project === null) {
-        return ok({ exports: [], links: { self: `${deps.baseUrl}${spec.path}` }, metadata: { total_count: 0 } });
-      }
-      const scope =
-        caller.allProjects || project === null
-          ? { index: EXPORTS_BY_CREATED, prefix: '', keyOf: (e: StoredExport) => tupleKey(e.createdAt) }
-          : { index: EXPORTS_BY_PROJECT, prefix: tupleKey(project), keyOf: (e: StoredExport) => tupleKey(project, e.createdAt) };
-      return runInTransaction(deps.storage, ({ tx }) => listPage(tx, spec, scope, parsed.value, deps.baseUrl));
-    })(),
-  );
+  return listOwned(deps, ctx, query, exportListSpec(deps.baseUrl), { byProject: EXPORTS_BY_PROJECT, byCreated: EXPORTS_BY_CREATED });
 }
 
 /** `DELETE /v2/zones/tasks/exports/{id}`: the export record goes (and its file link with it); the zone stays. @internal */

@@ -1,13 +1,13 @@
 import { err, ok, type Result, type ResultAsync } from 'neverthrow';
 import type { DnsDeps } from '../dns/deps.js';
+import { listOwned } from '../dns/list-command.js';
 import { checkZoneQuota, readZoneQuotas } from '../dns-quotas/index.js';
 import { recordsetKeys, type StoredRecordset } from '../recordsets/recordset.js';
 import { ApiError } from '../shared/api-error.js';
 import { fromSafePromise, runInTransaction, type UnitOfWork } from '../shared/command.js';
 import { checkEmail, checkNameSyntax } from '../zones/zone-input.js';
-import { forbidden, requireProject, resolveCaller, type Caller } from '../shared/context.js';
-import { tupleKey } from '../shared/keys.js';
-import { listPage, parseListQuery, queryAllProjects, type ListSpec } from '../shared/list-query.js';
+import { requireProject, resolveCaller, type Caller } from '../shared/context.js';
+import type { ListSpec } from '../shared/list-query.js';
 import { enqueueTask, finishTask, type StoredTask } from '../shared/tasks.js';
 import { toMicros } from '../shared/time.js';
 import { isUuidLike } from '../shared/uuid.js';
@@ -136,30 +136,7 @@ const importListSpec = (baseUrl: string): ListSpec<StoredImport> => ({
 
 /** `GET /v2/zones/tasks/imports`. @internal */
 export function listImports(deps: DnsDeps, ctx: unknown, query: unknown): ResultAsync<object, ApiError> {
-  return fromSafePromise(
-    (async (): Promise<Result<object, ApiError>> => {
-      await deps.ready;
-      const resolved = resolveCaller(ctx, deps.forbiddenStatus);
-      if (resolved.isErr()) return err(resolved.error);
-      let caller: Caller = resolved.value;
-      if (queryAllProjects(query)) {
-        if (!caller.isAdmin) return err(forbidden(deps.forbiddenStatus, 'all_tenants'));
-        caller = { ...caller, allProjects: true };
-      }
-      const spec = importListSpec(deps.baseUrl);
-      const parsed = parseListQuery(spec, query, caller.allProjects);
-      if (parsed.isErr()) return err(parsed.error);
-      const project = caller.projectId;
-      if (!caller.allProjects && project === null) {
-        return ok({ imports: [], links: { self: `${deps.baseUrl}${spec.path}` }, metadata: { total_count: 0 } });
-      }
-      const scope =
-        caller.allProjects || project === null
-          ? { index: IMPORTS_BY_CREATED, prefix: '', keyOf: (i: StoredImport) => tupleKey(i.createdAt) }
-          : { index: IMPORTS_BY_PROJECT, prefix: tupleKey(project), keyOf: (i: StoredImport) => tupleKey(project, i.createdAt) };
-      return runInTransaction(deps.storage, ({ tx }) => listPage(tx, spec, scope, parsed.value, deps.baseUrl));
-    })(),
-  );
+  return listOwned(deps, ctx, query, importListSpec(deps.baseUrl), { byProject: IMPORTS_BY_PROJECT, byCreated: IMPORTS_BY_CREATED });
 }
 
 /** `DELETE /v2/zones/tasks/imports/{id}`: removes the import record only; its zone stays. @internal */

@@ -1,12 +1,13 @@
 import { err, ok, type Result, type ResultAsync } from 'neverthrow';
 import type { DnsDeps, NameserversBody } from '../dns/deps.js';
+import { listOwned } from '../dns/list-command.js';
 import { checkZoneQuota, readZoneQuotas } from '../dns-quotas/index.js';
 import type { StorageTransaction } from '../ports/storage.js';
 import { ApiError } from '../shared/api-error.js';
 import { fromSafePromise, runInTransaction, type UnitOfWork } from '../shared/command.js';
 import { forbidden, requireProject, resolveCaller, type Caller } from '../shared/context.js';
 import { tupleKey } from '../shared/keys.js';
-import { listPage, parseListQuery, queryAllProjects, type ListSpec } from '../shared/list-query.js';
+import type { ListSpec } from '../shared/list-query.js';
 import { enqueueTask, type StoredTask } from '../shared/tasks.js';
 import { toMicros, unixSeconds } from '../shared/time.js';
 import { isUuidLike } from '../shared/uuid.js';
@@ -351,30 +352,7 @@ export const zoneListSpec = (baseUrl: string): ListSpec<Zone> => ({
 
 /** `GET /v2/zones`. @internal */
 export function listZones(deps: DnsDeps, ctx: unknown, query: unknown): ResultAsync<object, ApiError> {
-  return fromSafePromise(
-    (async (): Promise<Result<object, ApiError>> => {
-      await deps.ready;
-      const resolved = resolveCaller(ctx, deps.forbiddenStatus);
-      if (resolved.isErr()) return err(resolved.error);
-      let caller = resolved.value;
-      if (queryAllProjects(query)) {
-        if (!caller.isAdmin) return err(forbidden(deps.forbiddenStatus, 'all_tenants'));
-        caller = { ...caller, allProjects: true };
-      }
-      const spec = zoneListSpec(deps.baseUrl);
-      const parsed = parseListQuery(spec, query, caller.allProjects);
-      if (parsed.isErr()) return err(parsed.error);
-      if (!caller.allProjects && caller.projectId === null) {
-        return ok({ zones: [], links: { self: `${deps.baseUrl}/v2/zones` }, metadata: { total_count: 0 } });
-      }
-      const project = caller.projectId;
-      const scope =
-        caller.allProjects || project === null
-          ? { index: BY_CREATED, prefix: '', keyOf: (z: Zone) => tupleKey(z.createdAt) }
-          : { index: BY_PROJECT, prefix: tupleKey(project), keyOf: (z: Zone) => tupleKey(project, z.createdAt) };
-      return runInTransaction(deps.storage, ({ tx }) => listPage(tx, spec, scope, parsed.value, deps.baseUrl));
-    })(),
-  );
+  return listOwned(deps, ctx, query, zoneListSpec(deps.baseUrl), { byProject: BY_PROJECT, byCreated: BY_CREATED });
 }
 
 /** `PATCH /v2/zones/{id}`. @internal */
