@@ -1,12 +1,12 @@
 import { err, ok, type Result, type ResultAsync } from 'neverthrow';
 import type { DnsDeps } from '../dns/deps.js';
-import { listOwned } from '../dns/list-command.js';
+import { dnsCommand, listOwned } from '../dns/command.js';
 import { checkZoneQuota, readZoneQuotas } from '../dns-quotas/index.js';
 import type { StorageTransaction } from '../ports/storage.js';
 import { managedRecordsets, type StoredRecordset } from '../recordsets/recordset.js';
 import { ApiError } from '../shared/api-error.js';
-import { fromSafePromise, runInTransaction, type UnitOfWork } from '../shared/command.js';
-import { requireProject, resolveCaller, type Caller } from '../shared/context.js';
+import { runInTransaction, type UnitOfWork } from '../shared/command.js';
+import { requireProject, type Caller } from '../shared/context.js';
 import { tupleKey } from '../shared/keys.js';
 import type { ListSpec } from '../shared/list-query.js';
 import { enqueueTask, finishTask, type StoredTask } from '../shared/tasks.js';
@@ -38,36 +38,31 @@ function emitExport(deps: DnsDeps, uow: UnitOfWork, verb: 'create' | 'update' | 
 
 /** `POST /v2/zones/{zone_id}/tasks/export`. @internal */
 export function createExport(deps: DnsDeps, ctx: unknown, zoneId: unknown): ResultAsync<ZoneExportBody, ApiError> {
-  return fromSafePromise(
-    (async (): Promise<Result<ZoneExportBody, ApiError>> => {
-      await deps.ready;
-      const caller = resolveCaller(ctx, deps.forbiddenStatus);
-      if (caller.isErr()) return err(caller.error);
-      if (!isUuidLike(zoneId)) return err(invalidUuid('zone_id', zoneId));
-      return runInTransaction(deps.storage, async (uow): Promise<Result<ZoneExportBody, ApiError>> => {
-        const zone = await visibleZone(uow.tx, caller.value, zoneId);
-        if (zone.isErr()) return err(zone.error);
-        const project = requireProject(caller.value);
-        if (project.isErr()) return err(project.error);
-        const stored: StoredExport = Object.freeze({
-          id: deps.ids(),
-          projectId: project.value,
-          zoneId: zone.value.id,
-          status: 'PENDING',
-          message: null,
-          location: null,
-          createdAt: toMicros(deps.clock()),
-          updatedAt: null,
-          version: 1,
-        });
-        await putExport(uow, stored);
-        await enqueueTask(uow.tx, deps.ids(), ZONE_EXPORT_TASK, stored.id, {});
-        emitExport(deps, uow, 'create', stored);
-        uow.afterCommit(() => deps.tasks.queued());
-        return ok(presentExport(stored, deps.baseUrl));
+  return dnsCommand(deps, ctx, async (caller): Promise<Result<ZoneExportBody, ApiError>> => {
+    if (!isUuidLike(zoneId)) return err(invalidUuid('zone_id', zoneId));
+    return runInTransaction(deps.storage, async (uow): Promise<Result<ZoneExportBody, ApiError>> => {
+      const zone = await visibleZone(uow.tx, caller, zoneId);
+      if (zone.isErr()) return err(zone.error);
+      const project = requireProject(caller);
+      if (project.isErr()) return err(project.error);
+      const stored: StoredExport = Object.freeze({
+        id: deps.ids(),
+        projectId: project.value,
+        zoneId: zone.value.id,
+        status: 'PENDING',
+        message: null,
+        location: null,
+        createdAt: toMicros(deps.clock()),
+        updatedAt: null,
+        version: 1,
       });
-    })(),
-  );
+      await putExport(uow, stored);
+      await enqueueTask(uow.tx, deps.ids(), ZONE_EXPORT_TASK, stored.id, {});
+      emitExport(deps, uow, 'create', stored);
+      uow.afterCommit(() => deps.tasks.queued());
+      return ok(presentExport(stored, deps.baseUrl));
+    });
+  });
 }
 
 async function visibleExport(tx: StorageTransaction, caller: Caller, id: string): Promise<Result<StoredExport, ApiError>> {
@@ -78,17 +73,12 @@ async function visibleExport(tx: StorageTransaction, caller: Caller, id: string)
 
 /** `GET /v2/zones/tasks/exports/{id}`. @internal */
 export function getExport(deps: DnsDeps, ctx: unknown, id: unknown): ResultAsync<ZoneExportBody, ApiError> {
-  return fromSafePromise(
-    (async (): Promise<Result<ZoneExportBody, ApiError>> => {
-      await deps.ready;
-      const caller = resolveCaller(ctx, deps.forbiddenStatus);
-      if (caller.isErr()) return err(caller.error);
-      if (!isUuidLike(id)) return err(invalidUuid('export_id', id));
-      return runInTransaction(deps.storage, async ({ tx }) =>
-        (await visibleExport(tx, caller.value, id)).map((e) => presentExport(e, deps.baseUrl)),
-      );
-    })(),
-  );
+  return dnsCommand(deps, ctx, async (caller): Promise<Result<ZoneExportBody, ApiError>> => {
+    if (!isUuidLike(id)) return err(invalidUuid('export_id', id));
+    return runInTransaction(deps.storage, async ({ tx }) =>
+      (await visibleExport(tx, caller, id)).map((e) => presentExport(e, deps.baseUrl)),
+    );
+  });
 }
 
 const exportListSpec = (baseUrl: string): ListSpec<StoredExport> => ({
@@ -118,21 +108,16 @@ export function listExports(deps: DnsDeps, ctx: unknown, query: unknown): Result
 
 /** `DELETE /v2/zones/tasks/exports/{id}`: the export record goes (and its file link with it); the zone stays. @internal */
 export function deleteExport(deps: DnsDeps, ctx: unknown, id: unknown): ResultAsync<void, ApiError> {
-  return fromSafePromise(
-    (async (): Promise<Result<void, ApiError>> => {
-      await deps.ready;
-      const caller = resolveCaller(ctx, deps.forbiddenStatus);
-      if (caller.isErr()) return err(caller.error);
-      if (!isUuidLike(id)) return err(invalidUuid('zone_export_id', id));
-      return runInTransaction(deps.storage, async (uow) => {
-        const found = await visibleExport(uow.tx, caller.value, id);
-        if (found.isErr()) return err(found.error);
-        await uow.tx.delete(EXPORTS, id);
-        emitExport(deps, uow, 'delete', found.value);
-        return ok(undefined);
-      });
-    })(),
-  );
+  return dnsCommand(deps, ctx, async (caller): Promise<Result<void, ApiError>> => {
+    if (!isUuidLike(id)) return err(invalidUuid('zone_export_id', id));
+    return runInTransaction(deps.storage, async (uow) => {
+      const found = await visibleExport(uow.tx, caller, id);
+      if (found.isErr()) return err(found.error);
+      await uow.tx.delete(EXPORTS, id);
+      emitExport(deps, uow, 'delete', found.value);
+      return ok(undefined);
+    });
+  });
 }
 
 /** Whether an Accept header allows the zone file's `text/dns` (absent = yes). */
@@ -182,28 +167,23 @@ export async function renderZoneFile(deps: DnsDeps, tx: StorageTransaction, zone
 
 /** `GET /v2/zones/tasks/exports/{id}/export`: the file, rendered now from the zone's current data. @internal */
 export function exportFile(deps: DnsDeps, ctx: unknown, id: unknown, accept: unknown): ResultAsync<string, ApiError> {
-  return fromSafePromise(
-    (async (): Promise<Result<string, ApiError>> => {
-      await deps.ready;
-      const caller = resolveCaller(ctx, deps.forbiddenStatus);
-      if (caller.isErr()) return err(caller.error);
-      if (!acceptsZoneFile(accept)) {
-        return err(new ApiError(406, 'unsupported_accept', 'The zone file is served as text/dns: accept text/dns or */*.'));
+  return dnsCommand(deps, ctx, async (caller): Promise<Result<string, ApiError>> => {
+    if (!acceptsZoneFile(accept)) {
+      return err(new ApiError(406, 'unsupported_accept', 'The zone file is served as text/dns: accept text/dns or */*.'));
+    }
+    if (!isUuidLike(id)) return err(invalidUuid('export_id', id));
+    return runInTransaction(deps.storage, async ({ tx }): Promise<Result<string, ApiError>> => {
+      const found = await visibleExport(tx, caller, id);
+      if (found.isErr()) return err(found.error);
+      const location = found.value.location;
+      if (location === null || !location.startsWith('designate://')) {
+        return err(new ApiError(400, 'bad_request', 'Zone can not be exported synchronously'));
       }
-      if (!isUuidLike(id)) return err(invalidUuid('export_id', id));
-      return runInTransaction(deps.storage, async ({ tx }): Promise<Result<string, ApiError>> => {
-        const found = await visibleExport(tx, caller.value, id);
-        if (found.isErr()) return err(found.error);
-        const location = found.value.location;
-        if (location === null || !location.startsWith('designate://')) {
-          return err(new ApiError(400, 'bad_request', 'Zone can not be exported synchronously'));
-        }
-        const zone = await visibleZone(tx, caller.value, found.value.zoneId);
-        if (zone.isErr()) return err(zone.error);
-        return ok(await renderZoneFile(deps, tx, zone.value));
-      });
-    })(),
-  );
+      const zone = await visibleZone(tx, caller, found.value.zoneId);
+      if (zone.isErr()) return err(zone.error);
+      return ok(await renderZoneFile(deps, tx, zone.value));
+    });
+  });
 }
 
 /**

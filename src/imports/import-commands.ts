@@ -1,12 +1,12 @@
 import { err, ok, type Result, type ResultAsync } from 'neverthrow';
 import type { DnsDeps } from '../dns/deps.js';
-import { listOwned } from '../dns/list-command.js';
+import { dnsCommand, listOwned } from '../dns/command.js';
 import { checkZoneQuota, readZoneQuotas } from '../dns-quotas/index.js';
 import { recordsetKeys, type StoredRecordset } from '../recordsets/recordset.js';
 import { ApiError } from '../shared/api-error.js';
-import { fromSafePromise, runInTransaction, type UnitOfWork } from '../shared/command.js';
+import { runInTransaction, type UnitOfWork } from '../shared/command.js';
 import { checkEmail, checkNameSyntax } from '../zones/zone-input.js';
-import { requireProject, resolveCaller, type Caller } from '../shared/context.js';
+import { requireProject, type Caller } from '../shared/context.js';
 import type { ListSpec } from '../shared/list-query.js';
 import { enqueueTask, finishTask, type StoredTask } from '../shared/tasks.js';
 import { toMicros } from '../shared/time.js';
@@ -44,74 +44,64 @@ const mediaType = (value: unknown): string =>
 
 /** `POST /v2/zones/tasks/imports`. @internal */
 export function createImport(deps: DnsDeps, ctx: unknown, text: unknown, contentType: unknown): ResultAsync<ZoneImportBody, ApiError> {
-  return fromSafePromise(
-    (async (): Promise<Result<ZoneImportBody, ApiError>> => {
-      await deps.ready;
-      const caller = resolveCaller(ctx, deps.forbiddenStatus);
-      if (caller.isErr()) return err(caller.error);
-      if (mediaType(contentType) !== 'text/dns') {
-        return err(new ApiError(415, 'unsupported_content_type', 'Content-type must be text/dns'));
+  return dnsCommand(deps, ctx, async (caller): Promise<Result<ZoneImportBody, ApiError>> => {
+    if (mediaType(contentType) !== 'text/dns') {
+      return err(new ApiError(415, 'unsupported_content_type', 'Content-type must be text/dns'));
+    }
+    let body: string;
+    if (text instanceof Uint8Array) {
+      try {
+        body = new TextDecoder('utf-8', { fatal: true }).decode(text);
+      } catch {
+        return err(new ApiError(400, 'bad_request', 'The zone file is not valid UTF-8.'));
       }
-      let body: string;
-      if (text instanceof Uint8Array) {
-        try {
-          body = new TextDecoder('utf-8', { fatal: true }).decode(text);
-        } catch {
-          return err(new ApiError(400, 'bad_request', 'The zone file is not valid UTF-8.'));
-        }
-      } else if (typeof text === 'string') body = text;
-      else if (text === undefined || text === null) body = '';
-      else return err(new ApiError(400, 'bad_request', 'The zone file must be text.'));
-      if (body.trim() === '') return err(new ApiError(400, 'empty_request_body', 'Request Body is empty'));
-      if (!isCleanText(body)) {
-        return err(new ApiError(400, 'bad_request', 'The zone file must be UTF-8 text without NUL characters or lone surrogates.'));
-      }
-      const bytes = Buffer.byteLength(body, 'utf8');
-      if (bytes > deps.limits.maxZoneFileBytes) {
-        return err(
-          new ApiError(413, 'request_too_large', `The zone file is ${bytes} bytes, more than the ${deps.limits.maxZoneFileBytes} bytes this service accepts.`),
-        );
-      }
-      const project = requireProject(caller.value);
-      if (project.isErr()) return err(project.error);
-      const projectId = project.value;
-      const isAdmin = caller.value.isAdmin;
-      return runInTransaction(deps.storage, async (uow) => {
-        const stored: StoredImport = Object.freeze({
-          id: deps.ids(),
-          projectId,
-          status: 'PENDING',
-          message: null,
-          zoneId: null,
-          createdAt: toMicros(deps.clock()),
-          updatedAt: null,
-          version: 1,
-        });
-        await putImport(uow, stored);
-        await enqueueTask(uow.tx, deps.ids(), ZONE_IMPORT_TASK, stored.id, { text: body, admin: isAdmin ? 1 : 0 });
-        emitImport(deps, uow, 'create', stored);
-        uow.afterCommit(() => deps.tasks.queued());
-        return ok(presentImport(stored, deps.baseUrl));
+    } else if (typeof text === 'string') body = text;
+    else if (text === undefined || text === null) body = '';
+    else return err(new ApiError(400, 'bad_request', 'The zone file must be text.'));
+    if (body.trim() === '') return err(new ApiError(400, 'empty_request_body', 'Request Body is empty'));
+    if (!isCleanText(body)) {
+      return err(new ApiError(400, 'bad_request', 'The zone file must be UTF-8 text without NUL characters or lone surrogates.'));
+    }
+    const bytes = Buffer.byteLength(body, 'utf8');
+    if (bytes > deps.limits.maxZoneFileBytes) {
+      return err(
+        new ApiError(413, 'request_too_large', `The zone file is ${bytes} bytes, more than the ${deps.limits.maxZoneFileBytes} bytes this service accepts.`),
+      );
+    }
+    const project = requireProject(caller);
+    if (project.isErr()) return err(project.error);
+    const projectId = project.value;
+    const isAdmin = caller.isAdmin;
+    return runInTransaction(deps.storage, async (uow) => {
+      const stored: StoredImport = Object.freeze({
+        id: deps.ids(),
+        projectId,
+        status: 'PENDING',
+        message: null,
+        zoneId: null,
+        createdAt: toMicros(deps.clock()),
+        updatedAt: null,
+        version: 1,
       });
-    })(),
-  );
+      await putImport(uow, stored);
+      await enqueueTask(uow.tx, deps.ids(), ZONE_IMPORT_TASK, stored.id, { text: body, admin: isAdmin ? 1 : 0 });
+      emitImport(deps, uow, 'create', stored);
+      uow.afterCommit(() => deps.tasks.queued());
+      return ok(presentImport(stored, deps.baseUrl));
+    });
+  });
 }
 
 /** `GET /v2/zones/tasks/imports/{id}`. @internal */
 export function getImport(deps: DnsDeps, ctx: unknown, id: unknown): ResultAsync<ZoneImportBody, ApiError> {
-  return fromSafePromise(
-    (async (): Promise<Result<ZoneImportBody, ApiError>> => {
-      await deps.ready;
-      const caller = resolveCaller(ctx, deps.forbiddenStatus);
-      if (caller.isErr()) return err(caller.error);
-      if (!isUuidLike(id)) return err(invalidUuid('import_id', id));
-      return runInTransaction(deps.storage, async ({ tx }) => {
-        const found = (await tx.get(IMPORTS, id)) as StoredImport | undefined;
-        if (found === undefined || !canSee(caller.value, found.projectId)) return err(importNotFound());
-        return ok(presentImport(found, deps.baseUrl));
-      });
-    })(),
-  );
+  return dnsCommand(deps, ctx, async (caller): Promise<Result<ZoneImportBody, ApiError>> => {
+    if (!isUuidLike(id)) return err(invalidUuid('import_id', id));
+    return runInTransaction(deps.storage, async ({ tx }) => {
+      const found = (await tx.get(IMPORTS, id)) as StoredImport | undefined;
+      if (found === undefined || !canSee(caller, found.projectId)) return err(importNotFound());
+      return ok(presentImport(found, deps.baseUrl));
+    });
+  });
 }
 
 const importListSpec = (baseUrl: string): ListSpec<StoredImport> => ({
@@ -141,21 +131,16 @@ export function listImports(deps: DnsDeps, ctx: unknown, query: unknown): Result
 
 /** `DELETE /v2/zones/tasks/imports/{id}`: removes the import record only; its zone stays. @internal */
 export function deleteImport(deps: DnsDeps, ctx: unknown, id: unknown): ResultAsync<void, ApiError> {
-  return fromSafePromise(
-    (async (): Promise<Result<void, ApiError>> => {
-      await deps.ready;
-      const caller = resolveCaller(ctx, deps.forbiddenStatus);
-      if (caller.isErr()) return err(caller.error);
-      if (!isUuidLike(id)) return err(invalidUuid('zone_import_id', id));
-      return runInTransaction(deps.storage, async (uow) => {
-        const found = (await uow.tx.get(IMPORTS, id)) as StoredImport | undefined;
-        if (found === undefined || !canSee(caller.value, found.projectId)) return err(importNotFound());
-        await uow.tx.delete(IMPORTS, id);
-        emitImport(deps, uow, 'delete', found);
-        return ok(undefined);
-      });
-    })(),
-  );
+  return dnsCommand(deps, ctx, async (caller): Promise<Result<void, ApiError>> => {
+    if (!isUuidLike(id)) return err(invalidUuid('zone_import_id', id));
+    return runInTransaction(deps.storage, async (uow) => {
+      const found = (await uow.tx.get(IMPORTS, id)) as StoredImport | undefined;
+      if (found === undefined || !canSee(caller, found.projectId)) return err(importNotFound());
+      await uow.tx.delete(IMPORTS, id);
+      emitImport(deps, uow, 'delete', found);
+      return ok(undefined);
+    });
+  });
 }
 
 /** The outcome message of a zone-creation error (reference §8.4). */

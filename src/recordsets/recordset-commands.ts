@@ -1,9 +1,9 @@
 import { err, ok, type Result, type ResultAsync } from 'neverthrow';
 import type { DnsDeps } from '../dns/deps.js';
+import { dnsCommand } from '../dns/command.js';
 import type { StorageTransaction } from '../ports/storage.js';
 import { ApiError } from '../shared/api-error.js';
-import { fromSafePromise, runInTransaction } from '../shared/command.js';
-import { resolveCaller } from '../shared/context.js';
+import { runInTransaction } from '../shared/command.js';
 import { tupleKey } from '../shared/keys.js';
 import { listArray, parseListQuery, type ListSpec } from '../shared/list-query.js';
 import { isUuidLike } from '../shared/uuid.js';
@@ -49,50 +49,40 @@ const spec = (zoneId: string): ListSpec<RecordsetBody> => ({
 
 /** `GET /v2/zones/{zone_id}/recordsets`. @internal */
 export function listRecordsets(deps: DnsDeps, ctx: unknown, zoneId: unknown, query: unknown): ResultAsync<object, ApiError> {
-  return fromSafePromise(
-    (async (): Promise<Result<object, ApiError>> => {
-      await deps.ready;
-      const caller = resolveCaller(ctx, deps.forbiddenStatus);
-      if (caller.isErr()) return err(caller.error);
-      if (!isUuidLike(zoneId)) return err(invalidUuid('zone_id', zoneId));
-      const s = spec(zoneId);
-      const parsed = parseListQuery(s, query, caller.value.allProjects);
-      if (parsed.isErr()) return err(parsed.error);
-      return runInTransaction(deps.storage, async ({ tx }) => {
-        const zone = await visibleZone(tx, caller.value, zoneId);
-        if (zone.isErr()) return err(zone.error);
-        const all = await zoneRecordsets(deps, tx, zone.value);
-        const marker = parsed.value.marker;
-        const markerEntity = marker === undefined ? undefined : all.find((r) => r.id === marker);
-        const exists = marker === undefined || markerEntity !== undefined || (await tx.get(RECORDSETS, marker)) !== undefined;
-        return listArray(s, all, parsed.value, exists, markerEntity, deps.baseUrl);
-      });
-    })(),
-  );
+  return dnsCommand(deps, ctx, async (caller): Promise<Result<object, ApiError>> => {
+    if (!isUuidLike(zoneId)) return err(invalidUuid('zone_id', zoneId));
+    const s = spec(zoneId);
+    const parsed = parseListQuery(s, query, caller.allProjects);
+    if (parsed.isErr()) return err(parsed.error);
+    return runInTransaction(deps.storage, async ({ tx }) => {
+      const zone = await visibleZone(tx, caller, zoneId);
+      if (zone.isErr()) return err(zone.error);
+      const all = await zoneRecordsets(deps, tx, zone.value);
+      const marker = parsed.value.marker;
+      const markerEntity = marker === undefined ? undefined : all.find((r) => r.id === marker);
+      const exists = marker === undefined || markerEntity !== undefined || (await tx.get(RECORDSETS, marker)) !== undefined;
+      return listArray(s, all, parsed.value, exists, markerEntity, deps.baseUrl);
+    });
+  });
 }
 
 /** `GET /v2/zones/{zone_id}/recordsets/{id}`. @internal */
 export function getRecordset(deps: DnsDeps, ctx: unknown, zoneId: unknown, id: unknown): ResultAsync<RecordsetBody, ApiError> {
-  return fromSafePromise(
-    (async (): Promise<Result<RecordsetBody, ApiError>> => {
-      await deps.ready;
-      const caller = resolveCaller(ctx, deps.forbiddenStatus);
-      if (caller.isErr()) return err(caller.error);
-      if (!isUuidLike(zoneId)) return err(invalidUuid('zone_id', zoneId));
-      if (!isUuidLike(id)) return err(invalidUuid('recordset_id', id));
-      return runInTransaction(deps.storage, async ({ tx }): Promise<Result<RecordsetBody, ApiError>> => {
-        const zone = await visibleZone(tx, caller.value, zoneId);
-        if (zone.isErr()) return err(zone.error);
-        const z = zone.value;
-        if (id === z.soaRecordsetId || id === z.nsRecordsetId) {
-          const pool = deps.pools.find((p) => p.id === z.poolId) ?? deps.defaultPool;
-          const found = managedRecordsets(z, pool, deps.baseUrl).find((r) => r.id === id);
-          return found === undefined ? err(recordsetNotFound()) : ok(found);
-        }
-        const stored = (await tx.get(RECORDSETS, id)) as StoredRecordset | undefined;
-        if (stored === undefined || stored.zoneId !== z.id) return err(recordsetNotFound());
-        return ok(presentRecordset(stored, z, deps.baseUrl));
-      });
-    })(),
-  );
+  return dnsCommand(deps, ctx, async (caller): Promise<Result<RecordsetBody, ApiError>> => {
+    if (!isUuidLike(zoneId)) return err(invalidUuid('zone_id', zoneId));
+    if (!isUuidLike(id)) return err(invalidUuid('recordset_id', id));
+    return runInTransaction(deps.storage, async ({ tx }): Promise<Result<RecordsetBody, ApiError>> => {
+      const zone = await visibleZone(tx, caller, zoneId);
+      if (zone.isErr()) return err(zone.error);
+      const z = zone.value;
+      if (id === z.soaRecordsetId || id === z.nsRecordsetId) {
+        const pool = deps.pools.find((p) => p.id === z.poolId) ?? deps.defaultPool;
+        const found = managedRecordsets(z, pool, deps.baseUrl).find((r) => r.id === id);
+        return found === undefined ? err(recordsetNotFound()) : ok(found);
+      }
+      const stored = (await tx.get(RECORDSETS, id)) as StoredRecordset | undefined;
+      if (stored === undefined || stored.zoneId !== z.id) return err(recordsetNotFound());
+      return ok(presentRecordset(stored, z, deps.baseUrl));
+    });
+  });
 }

@@ -1,10 +1,11 @@
 import { err, ok, type Result, type ResultAsync } from 'neverthrow';
 import type { DnsDeps } from '../dns/deps.js';
+import { dnsCommand } from '../dns/command.js';
 import { checkZoneQuota, readZoneQuotas } from '../dns-quotas/index.js';
 import type { StorageTransaction } from '../ports/storage.js';
 import { ApiError } from '../shared/api-error.js';
-import { fromSafePromise, runInTransaction } from '../shared/command.js';
-import { forbidden, requireProject, resolveCaller, type Caller, type RequestContext } from '../shared/context.js';
+import { runInTransaction } from '../shared/command.js';
+import { forbidden, requireProject, type Caller, type RequestContext } from '../shared/context.js';
 import { tupleKey } from '../shared/keys.js';
 import { listArray, listPage, parseListQuery, queryAllProjects, type ListQuery, type ListScope, type ListSpec } from '../shared/list-query.js';
 import { toMicros } from '../shared/time.js';
@@ -149,17 +150,6 @@ async function activeRequestVisible(tx: StorageTransaction, caller: Caller, zone
   return active.some((e) => inScope(caller, e.value as StoredTransferRequest));
 }
 
-/** Wraps a command body so that it waits for a restore, resolves the caller and never rejects. */
-function command<T>(deps: DnsDeps, ctx: unknown, body: (caller: Caller) => Promise<Result<T, ApiError>>): ResultAsync<T, ApiError> {
-  return fromSafePromise(
-    (async (): Promise<Result<T, ApiError>> => {
-      await deps.ready;
-      const caller = resolveCaller(ctx, deps.forbiddenStatus);
-      if (caller.isErr()) return err(caller.error);
-      return body(caller.value);
-    })(),
-  );
-}
 
 const requestListSpec = (present: (r: StoredTransferRequest) => object): ListSpec<StoredTransferRequest> => ({
   collection: TRANSFER_REQUESTS,
@@ -223,7 +213,7 @@ async function listRequests(
 export function createTransferRequestCommands(deps: DnsDeps): TransferRequestCommands {
   return {
     create: (ctx, zoneId, body) =>
-      command(deps, ctx, async (caller) => {
+      dnsCommand(deps, ctx, async (caller) => {
         if (!isUuidLike(zoneId)) return err(invalidUuid('zone_id', zoneId));
         const parsed = parseTransferRequestBody(body, undefined, deps.baseUrl);
         if (parsed.isErr()) return err(parsed.error);
@@ -258,7 +248,7 @@ export function createTransferRequestCommands(deps: DnsDeps): TransferRequestCom
       }),
 
     get: (ctx, id) =>
-      command(deps, ctx, async (caller) => {
+      dnsCommand(deps, ctx, async (caller) => {
         if (!isUuidLike(id)) return err(invalidUuid('zone_transfer_request_id', id));
         return runInTransaction(deps.storage, async ({ tx }) =>
           (await readableRequest(deps, tx, caller, id)).map((r) =>
@@ -268,7 +258,7 @@ export function createTransferRequestCommands(deps: DnsDeps): TransferRequestCom
       }),
 
     list: (ctx, query) =>
-      command(deps, ctx, async (resolved) => {
+      dnsCommand(deps, ctx, async (resolved) => {
         let caller = resolved;
         if (queryAllProjects(query)) {
           if (!caller.isAdmin) return err(forbidden(deps.forbiddenStatus, 'all_tenants'));
@@ -279,7 +269,7 @@ export function createTransferRequestCommands(deps: DnsDeps): TransferRequestCom
       }),
 
     update: (ctx, id, body) =>
-      command(deps, ctx, async (caller) => {
+      dnsCommand(deps, ctx, async (caller) => {
         if (!isUuidLike(id)) return err(invalidUuid('zone_transfer_request_id', id));
         return runInTransaction(deps.storage, async (uow): Promise<Result<TransferRequestBody, ApiError>> => {
           const found = await readableRequest(deps, uow.tx, caller, id);
@@ -303,7 +293,7 @@ export function createTransferRequestCommands(deps: DnsDeps): TransferRequestCom
       }),
 
     delete: (ctx, id) =>
-      command(deps, ctx, async (caller) => {
+      dnsCommand(deps, ctx, async (caller) => {
         if (!isUuidLike(id)) return err(invalidUuid('zone_transfer_request_id', id));
         return runInTransaction(deps.storage, async (uow): Promise<Result<void, ApiError>> => {
           const r = await readRequest(uow.tx, id);
@@ -383,7 +373,7 @@ async function acceptTransfer(
 export function createTransferAcceptCommands(deps: DnsDeps): TransferAcceptCommands {
   return {
     create: (ctx, body) =>
-      command(deps, ctx, async (caller) => {
+      dnsCommand(deps, ctx, async (caller) => {
         const parsed = parseTransferAcceptBody(body);
         if (parsed.isErr()) return err(parsed.error);
         const { requestId, key } = parsed.value;
@@ -397,7 +387,7 @@ export function createTransferAcceptCommands(deps: DnsDeps): TransferAcceptComma
       }),
 
     get: (ctx, id) =>
-      command(deps, ctx, async (caller) => {
+      dnsCommand(deps, ctx, async (caller) => {
         if (!isUuidLike(id)) return err(invalidUuid('transfer_accept_id', id));
         return runInTransaction(deps.storage, async ({ tx }): Promise<Result<TransferAcceptBody, ApiError>> => {
           const a = (await tx.get(TRANSFER_ACCEPTS, id)) as StoredTransferAccept | undefined;
@@ -408,7 +398,7 @@ export function createTransferAcceptCommands(deps: DnsDeps): TransferAcceptComma
       }),
 
     list: (ctx, query) =>
-      command(deps, ctx, async (resolved) => {
+      dnsCommand(deps, ctx, async (resolved) => {
         let caller = resolved;
         if (queryAllProjects(query)) {
           if (!caller.isAdmin) return err(forbidden(deps.forbiddenStatus, 'all_tenants'));

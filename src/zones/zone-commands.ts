@@ -1,11 +1,11 @@
 import { err, ok, type Result, type ResultAsync } from 'neverthrow';
 import type { DnsDeps, NameserversBody } from '../dns/deps.js';
-import { listOwned } from '../dns/list-command.js';
+import { dnsCommand, listOwned } from '../dns/command.js';
 import { checkZoneQuota, readZoneQuotas } from '../dns-quotas/index.js';
 import type { StorageTransaction } from '../ports/storage.js';
 import { ApiError } from '../shared/api-error.js';
-import { fromSafePromise, runInTransaction, type UnitOfWork } from '../shared/command.js';
-import { forbidden, requireProject, resolveCaller, type Caller } from '../shared/context.js';
+import { runInTransaction, type UnitOfWork } from '../shared/command.js';
+import { forbidden, requireProject, type Caller } from '../shared/context.js';
 import { tupleKey } from '../shared/keys.js';
 import type { ListSpec } from '../shared/list-query.js';
 import { enqueueTask, type StoredTask } from '../shared/tasks.js';
@@ -255,50 +255,40 @@ const answer = (deps: DnsDeps, pushed: { zone: Zone }): ZoneBody => presentZone(
 
 /** `POST /v2/zones`. @internal */
 export function createZone(deps: DnsDeps, ctx: unknown, body: unknown): ResultAsync<ZoneBody, ApiError> {
-  return fromSafePromise(
-    (async (): Promise<Result<ZoneBody, ApiError>> => {
-      await deps.ready;
-      const caller = resolveCaller(ctx, deps.forbiddenStatus);
-      if (caller.isErr()) return err(caller.error);
-      const parsed = parseZoneBody(body, undefined, deps.limits);
-      if (parsed.isErr()) return err(parsed.error);
-      const input = parsed.value;
-      const type = input.type ?? 'PRIMARY';
-      const valid = validateZone({ type, email: input.email, masters: input.masters ?? [], name: input.name }, input);
-      if (valid.isErr()) return err(valid.error);
-      const project = requireProject(caller.value);
-      if (project.isErr()) return err(project.error);
-      const created = await runInTransaction(deps.storage, (uow) =>
-        insertZone(deps, uow, caller.value, {
-          projectId: project.value,
-          name: input.name!,
-          email: type === 'PRIMARY' ? input.email! : deps.limits.managedResourceEmail,
-          description: input.description ?? null,
-          ttl: input.ttl ?? 3600,
-          type,
-          masters: input.masters ?? [],
-          attributes: input.attributes ?? {},
-        }),
-      );
-      if (created.isErr()) return err(created.error);
-      return ok(answer(deps, created.value));
-    })(),
-  );
+  return dnsCommand(deps, ctx, async (caller): Promise<Result<ZoneBody, ApiError>> => {
+    const parsed = parseZoneBody(body, undefined, deps.limits);
+    if (parsed.isErr()) return err(parsed.error);
+    const input = parsed.value;
+    const type = input.type ?? 'PRIMARY';
+    const valid = validateZone({ type, email: input.email, masters: input.masters ?? [], name: input.name }, input);
+    if (valid.isErr()) return err(valid.error);
+    const project = requireProject(caller);
+    if (project.isErr()) return err(project.error);
+    const created = await runInTransaction(deps.storage, (uow) =>
+      insertZone(deps, uow, caller, {
+        projectId: project.value,
+        name: input.name!,
+        email: type === 'PRIMARY' ? input.email! : deps.limits.managedResourceEmail,
+        description: input.description ?? null,
+        ttl: input.ttl ?? 3600,
+        type,
+        masters: input.masters ?? [],
+        attributes: input.attributes ?? {},
+      }),
+    );
+    if (created.isErr()) return err(created.error);
+    return ok(answer(deps, created.value));
+  });
 }
 
 /** `GET /v2/zones/{id}`. @internal */
 export function getZone(deps: DnsDeps, ctx: unknown, id: unknown): ResultAsync<ZoneBody, ApiError> {
-  return fromSafePromise(
-    (async (): Promise<Result<ZoneBody, ApiError>> => {
-      await deps.ready;
-      const caller = resolveCaller(ctx, deps.forbiddenStatus);
-      if (caller.isErr()) return err(caller.error);
-      if (!isUuidLike(id)) return err(invalidUuid('zone_id', id));
-      return runInTransaction(deps.storage, async ({ tx }) =>
-        (await visibleZone(tx, caller.value, id)).map((z) => presentZone(z, deps.baseUrl)),
-      );
-    })(),
-  );
+  return dnsCommand(deps, ctx, async (caller): Promise<Result<ZoneBody, ApiError>> => {
+    if (!isUuidLike(id)) return err(invalidUuid('zone_id', id));
+    return runInTransaction(deps.storage, async ({ tx }) =>
+      (await visibleZone(tx, caller, id)).map((z) => presentZone(z, deps.baseUrl)),
+    );
+  });
 }
 
 /** `GET /v2/zones/{id}/nameservers`. @internal */
@@ -307,20 +297,15 @@ export function zoneNameservers(
   ctx: unknown,
   id: unknown,
 ): ResultAsync<NameserversBody, ApiError> {
-  return fromSafePromise(
-    (async (): Promise<Result<NameserversBody, ApiError>> => {
-      await deps.ready;
-      const caller = resolveCaller(ctx, deps.forbiddenStatus);
-      if (caller.isErr()) return err(caller.error);
-      if (!isUuidLike(id)) return err(invalidUuid('zone_id', id));
-      return runInTransaction(deps.storage, async ({ tx }) =>
-        (await visibleZone(tx, caller.value, id)).map((z) => {
-          const pool = deps.pools.find((p) => p.id === z.poolId) ?? deps.defaultPool;
-          return { nameservers: pool.nameservers.map((ns) => ({ hostname: ns.hostname, priority: ns.priority })) };
-        }),
-      );
-    })(),
-  );
+  return dnsCommand(deps, ctx, async (caller): Promise<Result<NameserversBody, ApiError>> => {
+    if (!isUuidLike(id)) return err(invalidUuid('zone_id', id));
+    return runInTransaction(deps.storage, async ({ tx }) =>
+      (await visibleZone(tx, caller, id)).map((z) => {
+        const pool = deps.pools.find((p) => p.id === z.poolId) ?? deps.defaultPool;
+        return { nameservers: pool.nameservers.map((ns) => ({ hostname: ns.hostname, priority: ns.priority })) };
+      }),
+    );
+  });
 }
 
 /** How zones are listed. @internal */
@@ -357,49 +342,44 @@ export function listZones(deps: DnsDeps, ctx: unknown, query: unknown): ResultAs
 
 /** `PATCH /v2/zones/{id}`. @internal */
 export function updateZone(deps: DnsDeps, ctx: unknown, id: unknown, body: unknown): ResultAsync<ZoneBody, ApiError> {
-  return fromSafePromise(
-    (async (): Promise<Result<ZoneBody, ApiError>> => {
-      await deps.ready;
-      const caller = resolveCaller(ctx, deps.forbiddenStatus);
-      if (caller.isErr()) return err(caller.error);
-      if (!isUuidLike(id)) return err(invalidUuid('zone_id', id));
-      const updated = await runInTransaction(deps.storage, async (uow): Promise<Result<{ zone: Zone }, ApiError>> => {
-        const found = await visibleZone(uow.tx, caller.value, id);
-        if (found.isErr()) return err(found.error);
-        const zone = found.value;
-        if (zone.action === 'DELETE') return err(new ApiError(400, 'bad_request', 'Can not update a deleting zone'));
-        const parsed = parseZoneBody(body, zone, deps.limits);
-        if (parsed.isErr()) return err(parsed.error);
-        const input = parsed.value;
-        const valid = validateZone(
-          { type: zone.type, email: input.email ?? zone.email, masters: input.masters ?? zone.masters, name: zone.name },
-          input,
-        );
-        if (valid.isErr()) return err(valid.error);
-        if (!adminOrOwner(caller.value, zone.projectId)) return err(forbidden(deps.forbiddenStatus, 'update_zone'));
-        if (input.name !== undefined) return err(new ApiError(400, 'bad_request', 'Renaming a zone is not allowed'));
-        if (input.ttl !== undefined && input.ttl !== zone.ttl) {
-          const floor = checkTtlFloor(input.ttl, deps.limits, caller.value.isAdmin);
-          if (floor.isErr()) return err(floor.error);
-        }
-        const changes: { -readonly [K in keyof Zone]?: Zone[K] } = {};
-        if (input.email !== undefined) changes.email = input.email;
-        if (input.description !== undefined) changes.description = input.description;
-        if (input.ttl !== undefined) changes.ttl = input.ttl;
-        if (input.masters !== undefined) changes.masters = input.masters;
-        if (input.attributes !== undefined) {
-          changes.attributes = input.attributes;
-          changes.transferredAt = null;
-        }
-        const next = bumpZone(zone, deps.clock(), changes);
-        await putZone(uow.tx, next);
-        emitZoneEvent(deps, uow, 'update', next);
-        return ok(await queuePush(deps, uow, next, 'UPDATE'));
-      });
-      if (updated.isErr()) return err(updated.error);
-      return ok(answer(deps, updated.value));
-    })(),
-  );
+  return dnsCommand(deps, ctx, async (caller): Promise<Result<ZoneBody, ApiError>> => {
+    if (!isUuidLike(id)) return err(invalidUuid('zone_id', id));
+    const updated = await runInTransaction(deps.storage, async (uow): Promise<Result<{ zone: Zone }, ApiError>> => {
+      const found = await visibleZone(uow.tx, caller, id);
+      if (found.isErr()) return err(found.error);
+      const zone = found.value;
+      if (zone.action === 'DELETE') return err(new ApiError(400, 'bad_request', 'Can not update a deleting zone'));
+      const parsed = parseZoneBody(body, zone, deps.limits);
+      if (parsed.isErr()) return err(parsed.error);
+      const input = parsed.value;
+      const valid = validateZone(
+        { type: zone.type, email: input.email ?? zone.email, masters: input.masters ?? zone.masters, name: zone.name },
+        input,
+      );
+      if (valid.isErr()) return err(valid.error);
+      if (!adminOrOwner(caller, zone.projectId)) return err(forbidden(deps.forbiddenStatus, 'update_zone'));
+      if (input.name !== undefined) return err(new ApiError(400, 'bad_request', 'Renaming a zone is not allowed'));
+      if (input.ttl !== undefined && input.ttl !== zone.ttl) {
+        const floor = checkTtlFloor(input.ttl, deps.limits, caller.isAdmin);
+        if (floor.isErr()) return err(floor.error);
+      }
+      const changes: { -readonly [K in keyof Zone]?: Zone[K] } = {};
+      if (input.email !== undefined) changes.email = input.email;
+      if (input.description !== undefined) changes.description = input.description;
+      if (input.ttl !== undefined) changes.ttl = input.ttl;
+      if (input.masters !== undefined) changes.masters = input.masters;
+      if (input.attributes !== undefined) {
+        changes.attributes = input.attributes;
+        changes.transferredAt = null;
+      }
+      const next = bumpZone(zone, deps.clock(), changes);
+      await putZone(uow.tx, next);
+      emitZoneEvent(deps, uow, 'update', next);
+      return ok(await queuePush(deps, uow, next, 'UPDATE'));
+    });
+    if (updated.isErr()) return err(updated.error);
+    return ok(answer(deps, updated.value));
+  });
 }
 
 /** The "has subzones" rule of delete and abandon. */
@@ -411,57 +391,47 @@ const hasSubzone = (): ApiError => new ApiError(400, 'zone_has_sub_zone', 'Pleas
 
 /** `DELETE /v2/zones/{id}`: answered `DELETE/PENDING`; the zone goes once the targets removed it. @internal */
 export function deleteZone(deps: DnsDeps, ctx: unknown, id: unknown): ResultAsync<ZoneBody, ApiError> {
-  return fromSafePromise(
-    (async (): Promise<Result<ZoneBody, ApiError>> => {
-      await deps.ready;
-      const caller = resolveCaller(ctx, deps.forbiddenStatus);
-      if (caller.isErr()) return err(caller.error);
-      if (!isUuidLike(id)) return err(invalidUuid('zone_id', id));
-      const marked = await runInTransaction(deps.storage, async (uow): Promise<Result<Zone, ApiError>> => {
-        const found = await visibleZone(uow.tx, caller.value, id);
-        if (found.isErr()) return err(found.error);
-        const zone = found.value;
-        if (!adminOrOwner(caller.value, zone.projectId)) return err(forbidden(deps.forbiddenStatus, 'delete_zone'));
-        if (await hasSubzones(uow.tx, zone)) return err(hasSubzone());
-        const next: Zone = Object.freeze({
-          ...zone,
-          action: 'DELETE',
-          status: 'PENDING',
-          version: zone.version + 1,
-          updatedAt: toMicros(deps.clock()),
-        });
-        await putZone(uow.tx, next);
-        emitZoneEvent(deps, uow, 'delete', next);
-        await queuePush(deps, uow, next, 'DELETE');
-        return ok(next);
+  return dnsCommand(deps, ctx, async (caller): Promise<Result<ZoneBody, ApiError>> => {
+    if (!isUuidLike(id)) return err(invalidUuid('zone_id', id));
+    const marked = await runInTransaction(deps.storage, async (uow): Promise<Result<Zone, ApiError>> => {
+      const found = await visibleZone(uow.tx, caller, id);
+      if (found.isErr()) return err(found.error);
+      const zone = found.value;
+      if (!adminOrOwner(caller, zone.projectId)) return err(forbidden(deps.forbiddenStatus, 'delete_zone'));
+      if (await hasSubzones(uow.tx, zone)) return err(hasSubzone());
+      const next: Zone = Object.freeze({
+        ...zone,
+        action: 'DELETE',
+        status: 'PENDING',
+        version: zone.version + 1,
+        updatedAt: toMicros(deps.clock()),
       });
-      if (marked.isErr()) return err(marked.error);
-      return ok(presentZone(marked.value, deps.baseUrl));
-    })(),
-  );
+      await putZone(uow.tx, next);
+      emitZoneEvent(deps, uow, 'delete', next);
+      await queuePush(deps, uow, next, 'DELETE');
+      return ok(next);
+    });
+    if (marked.isErr()) return err(marked.error);
+    return ok(presentZone(marked.value, deps.baseUrl));
+  });
 }
 
 /** `POST /v2/zones/{id}/tasks/abandon`: admin only; gone at once, targets untouched. @internal */
 export function abandonZone(deps: DnsDeps, ctx: unknown, id: unknown): ResultAsync<void, ApiError> {
-  return fromSafePromise(
-    (async (): Promise<Result<void, ApiError>> => {
-      await deps.ready;
-      const caller = resolveCaller(ctx, deps.forbiddenStatus);
-      if (caller.isErr()) return err(caller.error);
-      if (!caller.value.isAdmin) return err(forbidden(deps.forbiddenStatus, 'abandon_zone'));
-      if (!isUuidLike(id)) return err(invalidUuid('zone_id', id));
-      return runInTransaction(deps.storage, async (uow): Promise<Result<void, ApiError>> => {
-        const found = await visibleZone(uow.tx, caller.value, id);
-        if (found.isErr()) return err(found.error);
-        const zone = found.value;
-        if (await hasSubzones(uow.tx, zone)) return err(hasSubzone());
-        await removeZone(uow.tx, zone);
-        const gone: Zone = Object.freeze({ ...zone, action: 'NONE', status: 'DELETED', version: zone.version + 1 });
-        emitZoneEvent(deps, uow, 'delete', gone);
-        return ok(undefined);
-      });
-    })(),
-  );
+  return dnsCommand(deps, ctx, async (caller): Promise<Result<void, ApiError>> => {
+    if (!caller.isAdmin) return err(forbidden(deps.forbiddenStatus, 'abandon_zone'));
+    if (!isUuidLike(id)) return err(invalidUuid('zone_id', id));
+    return runInTransaction(deps.storage, async (uow): Promise<Result<void, ApiError>> => {
+      const found = await visibleZone(uow.tx, caller, id);
+      if (found.isErr()) return err(found.error);
+      const zone = found.value;
+      if (await hasSubzones(uow.tx, zone)) return err(hasSubzone());
+      await removeZone(uow.tx, zone);
+      const gone: Zone = Object.freeze({ ...zone, action: 'NONE', status: 'DELETED', version: zone.version + 1 });
+      emitZoneEvent(deps, uow, 'delete', gone);
+      return ok(undefined);
+    });
+  });
 }
 
 /** Stored recordsets of zones: their collection and per-zone index (written by imports). @internal */
