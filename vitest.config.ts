@@ -1,9 +1,33 @@
 import { defineConfig } from 'vitest/config';
 
+// The command suites, unchanged, over a real PostgreSQL server: every `memoryStorage()` they (or
+// the services, by default) create is an isolated storage over the cluster of
+// scripts/pg-test-cluster.sh. Only when ZONEWARD_PG_URL is set; see docs/postgres.md.
+const POSTGRES_SUITES = ['test/zones', 'test/transfers', 'test/imports-exports', 'test/dns-quotas', 'test/quotas'];
+
+const memory = {
+  include: ['test/**/*.test.ts', 'src/**/*.test.ts'],
+  testTimeout: 60_000,
+  hookTimeout: 60_000,
+};
+
 export default defineConfig({
-  test: {
-    include: ['test/**/*.test.ts', 'src/**/*.test.ts'],
-    testTimeout: 60_000,
-    hookTimeout: 60_000,
-  },
+  test:
+    process.env.ZONEWARD_PG_URL === undefined
+      ? memory
+      : {
+          projects: [
+            { test: { name: 'memory', ...memory } },
+            {
+              test: {
+                name: 'postgres',
+                include: POSTGRES_SUITES.map((dir) => `${dir}/**/*.test.ts`),
+                testTimeout: 120_000,
+                hookTimeout: 60_000,
+                globalSetup: ['test/postgres/as-default-storage.global.ts'],
+                setupFiles: ['test/postgres/as-default-storage.ts'],
+              },
+            },
+          ],
+        },
 });
