@@ -116,10 +116,11 @@ export interface ParseZoneFileOptions {
  */
 export interface WriteZoneFileOptions {
   /**
-   * Record order after the SOA: `'sorted'` orders by owner (case-insensitive, parents first) then
-   * type then rdata, so that equal zones give byte-identical files; `'input'` keeps the given order.
+   * Record order after the SOA: `'input'` keeps the given order (so `parse(write(z))` gives the
+   * records back in the same order); `'sorted'` orders by owner (case-insensitive, parents first)
+   * then type then rdata, so that equal zones give byte-identical files.
    *
-   * @defaultValue 'sorted'
+   * @defaultValue 'input'
    */
   order?: 'sorted' | 'input';
 }
