@@ -1,5 +1,13 @@
 import { err, ok, type Result } from 'neverthrow';
 import { ApiError, type ErrorDialect } from './api-error.js';
+import { isCleanText } from './validation.js';
+
+/**
+ * A project id we can store and index: 1 to 255 characters of text (Keystone's ids are 32 hex
+ * digits; the real service's column holds 36). A longer one would not fit a database index key.
+ */
+const MAX_PROJECT_ID = 255;
+const usableProjectId = (id: string): boolean => id.length > 0 && id.length <= MAX_PROJECT_ID && isCleanText(id);
 
 /**
  * Who is calling: the first argument of every command.
@@ -49,7 +57,12 @@ export const forbidden = (status: ForbiddenStatus, rule: string, dialect: ErrorD
 
 /** No usable credentials at all. @internal */
 export const authenticationRequired = (dialect: ErrorDialect = 'dns'): ApiError =>
-  new ApiError(401, 'authentication_required', 'Authentication is required: the request carries no project and no roles.', { dialect });
+  new ApiError(
+    401,
+    'authentication_required',
+    'Authentication is required: the request carries no usable project (1 to 255 characters of text) and no roles.',
+    { dialect },
+  );
 
 /** A project-scoped command called with a project-less token. @internal */
 export const missingProjectId = (dialect: ErrorDialect = 'dns'): ApiError =>
@@ -74,7 +87,7 @@ export function resolveCaller(
   const c = ctx as Record<string, unknown>;
   const rawProject = c['projectId'];
   const rawRoles = c['roles'] ?? [];
-  if (rawProject !== undefined && rawProject !== null && (typeof rawProject !== 'string' || rawProject === '')) {
+  if (rawProject !== undefined && rawProject !== null && (typeof rawProject !== 'string' || !usableProjectId(rawProject))) {
     return err(authenticationRequired(dialect));
   }
   if (!isStringArray(rawRoles)) return err(authenticationRequired(dialect));
@@ -86,7 +99,7 @@ export function resolveCaller(
   const sudo = c['sudoProjectId'];
   if (allProjects && !isAdmin) return err(forbidden(forbiddenStatus, 'all_tenants', dialect));
   if (sudo !== undefined && sudo !== null) {
-    if (typeof sudo !== 'string' || sudo === '') return err(authenticationRequired(dialect));
+    if (typeof sudo !== 'string' || !usableProjectId(sudo)) return err(authenticationRequired(dialect));
     if (!isAdmin) return err(forbidden(forbiddenStatus, 'use_sudo', dialect));
     return ok({ projectId: sudo, originalProjectId: projectId, roles, isAdmin, allProjects });
   }

@@ -2,6 +2,7 @@ import { err, ok, type Result } from 'neverthrow';
 import type { StorageTransaction } from '../ports/storage.js';
 import { ApiError } from './api-error.js';
 import { isUuidLike } from './uuid.js';
+import { isCleanText } from './validation.js';
 
 /**
  * Raw list parameters, as a server receives them in a query string (values are usually strings).
@@ -79,9 +80,12 @@ export function parseListQuery<E>(spec: ListSpec<E>, query: unknown, allProjects
   for (const [name, raw] of Object.entries((query ?? {}) as Record<string, unknown>)) {
     if (raw === undefined || CONSUMED.has(name)) continue;
     if (typeof raw !== 'string' && typeof raw !== 'number') {
-      return err(new ApiError(400, 'bad_request', `Query parameter ${name} must be a string.`));
+      return err(new ApiError(400, 'bad_request', `Query parameter ${name.slice(0, 100)} must be a string.`));
     }
     const value = String(raw);
+    if (!isCleanText(name) || !isCleanText(value)) {
+      return err(new ApiError(400, 'bad_request', 'Query parameters must be UTF-8 text without NUL characters or lone surrogates.'));
+    }
     values.set(name, value);
     echoed.push([name, value]);
   }
