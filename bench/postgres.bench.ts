@@ -138,8 +138,8 @@ const us = (n: number | undefined) => (n === undefined ? '–' : n.toFixed(0));
 const ratio = (a: number | undefined, b: number | undefined) => (a === undefined || b === undefined ? '–' : `${(a / b).toFixed(1)}×`);
 console.log(`## PostgreSQL adapter
 
-Method: one process, \`createDnsService\` with \`tasks: 'auto'\` (a create is four transactions: the create and
-its push task's), ${f(SIZE)} zones over ${f(PROJECTS)} projects, quota off. Memory is filled
+Method: one process, \`createDnsService\` with \`tasks: 'auto'\` (with the default pool targets a create is one
+transaction), ${f(SIZE)} zones over ${f(PROJECTS)} projects, quota off. Memory is filled
 by ${f(SIZE)} creates; PostgreSQL (a local server, one \`pg.Pool\`, SERIALIZABLE) by restoring the memory
 service's snapshot at that size in one transaction (${restoreSeconds.toFixed(1)} s, then VACUUM ANALYZE
 ${vacuumSeconds.toFixed(1)} s), since ${f(SIZE)} creates one by one would take several minutes. Then, on top of
@@ -147,7 +147,8 @@ the ${f(SIZE)}: ${f(TIMED_CREATES)} creates one at a time, and ${f(TIMED_CREATES
 the mean of ${PAGE_REPS} \`zones.list\` calls (limit 20): one project's first page, its page after a middle marker,
 and an admin's all-projects first page (whose \`total_count\` counts all ${f(SIZE)} zones).
 PostgreSQL tables at the end: ${tableBytes}. The ${CONCURRENCY}-in-flight creates needed ${f(concRetries)} retries
-(serialization failures: every create writes the shared task-sequence row and the task queue).
+(serialization failures: concurrent creates read overlapping ranges of the name index, for the
+subzone and superzone checks, that the others write).
 
 | | memory | PostgreSQL | PostgreSQL / memory |
 | --- | ---: | ---: | ---: |

@@ -82,7 +82,10 @@ export type IndexKeys = Readonly<Record<string, string | undefined>>;
 export interface StorageTransaction {
   /** The value stored under `id`, or `undefined`. */
   get(collection: string, id: string): Promise<unknown>;
-  /** Stores `value` under `id`, replacing any previous value and all of its index entries. */
+  /**
+   * Stores `value` under `id`, replacing any previous value and all of its index entries. The
+   * adapter may keep `keys` as given: the caller must not change it afterwards.
+   */
   put(collection: string, id: string, value: unknown, keys: IndexKeys): Promise<void>;
   /** Removes the value and its index entries; `false` when there was none. */
   delete(collection: string, id: string): Promise<boolean>;

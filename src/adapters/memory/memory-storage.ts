@@ -112,7 +112,7 @@ export function memoryStorage(): Storage {
         check();
         const c = collection(name);
         undo.push({ collection: c, id, before: c.rows.get(id) });
-        restore(c, id, { value, keys: Object.freeze({ ...keys }) });
+        restore(c, id, { value, keys });
         return Promise.resolve();
       },
       delete(name, id) {
