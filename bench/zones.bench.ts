@@ -66,12 +66,13 @@ const firstRow = rows[0]!.split('|').map((s) => s.trim());
 const lastRow = rows[rows.length - 1]!.split('|').map((s) => s.trim());
 console.log(`## Zones (create, list, memory)
 
-Method: one process, \`createDnsService\` with the default memory storage and \`tasks: 'auto'\` (each create
-runs its push task inline: two transactions and the task queue per create), zones spread round-robin over
-${PROJECTS} projects, quota raised. "per create" is the mean of the creates added since the previous size.
-Page times are the mean of 200 \`zones.list\` calls for one project (limit 20): the first page, and the page
-after a marker in the middle of that project's zones. Heap is \`heapUsed\` after \`gc()\` minus the empty
-service's, divided by the zones stored (each zone's SOA and NS recordsets are derived, not stored).
+Method: one process, \`createDnsService\` with the default memory storage and \`tasks: 'auto'\` (the default
+pool targets accept inside the create's own transaction: one commit per create), zones spread round-robin over
+${PROJECTS} projects, quota unlimited. "per create" is the mean of the creates added since the previous size (the
+first size includes the JIT's warm-up). Page times are the mean of 200 \`zones.list\` calls (limit 20) for a
+project that holds the same ${PROBE_ZONES} zones at every size: its first page, and the page after a marker in the
+middle of its zones. Heap is \`heapUsed\` after \`gc()\` minus the empty service's, divided by the zones stored
+(each zone's SOA and NS recordsets are derived from the zone and its pool, not stored).
 
 | zones | per other project | creates/s | µs per create | cost ratio vs first | first page µs | middle page µs | heap bytes/zone |
 | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |
