@@ -192,6 +192,45 @@ function checkSnapshot(from: ServiceSnapshot): void {
 }
 
 /**
+ * Builds what every DNS command needs from the service options, with the task handlers
+ * registered and a restore of `options.from` under way (`deps.ready`). The one place where
+ * defaults are applied, shared by {@link createDnsService} and tests of single command groups.
+ * @internal
+ */
+export function createDnsDeps(options: DnsServiceOptions = {}): DnsDeps {
+  const storage = options.storage ?? memoryStorage();
+  const pools = options.pools !== undefined && options.pools.length > 0 ? options.pools : [DEFAULT_POOL];
+  const mode = options.tasks ?? 'auto';
+  const tasks = new TaskRunner(storage, mode);
+  const from = options.from;
+  const restored: Promise<void> =
+    from === undefined ? Promise.resolve() : restoreSnapshot(storage, from, DNS_COLLECTIONS).then(() => tasks.recount());
+  const deps: DnsDeps = {
+    storage,
+    baseUrl: (options.baseUrl ?? 'http://localhost:9001').replace(/\/+$/, ''),
+    clock: options.clock ?? realClock,
+    ids: options.ids ?? randomUUID,
+    random: options.random ?? cryptoRandom,
+    forbiddenStatus: options.forbiddenStatus ?? 401,
+    limits: { ...DEFAULT_ZONE_LIMITS, ...options.limits },
+    quotaDefaults: { ...DEFAULT_ZONE_QUOTAS, ...options.quotas },
+    pools,
+    defaultPool: pools[0]!,
+    events: new EventBus(),
+    tasks,
+    poolTargets: options.poolTargets ?? alwaysSucceeds,
+    inlinePush: mode === 'auto' && options.poolTargets === undefined,
+    // A failed restore surfaces on every command as a storage failure, never as an unhandled rejection.
+    ready: restored.catch(() => undefined),
+  };
+  const importOptions = options.importRecordTypes === undefined ? {} : { recordTypes: options.importRecordTypes };
+  tasks.register(ZONE_PUSH, zonePushHandler(deps));
+  tasks.register(ZONE_IMPORT_TASK, importTaskHandler(deps, importOptions));
+  tasks.register(ZONE_EXPORT_TASK, exportTaskHandler(deps));
+  return deps;
+}
+
+/**
  * Creates a DNS zone service.
  *
  * @param options - storage, clock, ids, pools, quotas, limits, task mode; all optional
@@ -209,38 +248,10 @@ function checkSnapshot(from: ServiceSnapshot): void {
  * @category Zones
  */
 export function createDnsService(options: DnsServiceOptions = {}): DnsService {
-  const storage = options.storage ?? memoryStorage();
-  const pools = options.pools !== undefined && options.pools.length > 0 ? options.pools : [DEFAULT_POOL];
-  const mode = options.tasks ?? 'auto';
-  const tasks = new TaskRunner(storage, mode);
   if (options.from !== undefined) checkSnapshot(options.from);
-  const from = options.from;
-  const ready: Promise<void> =
-    from === undefined ? Promise.resolve() : restoreSnapshot(storage, from, DNS_COLLECTIONS).then(() => tasks.recount());
-  // A failed restore surfaces on every command as a storage failure, never as an unhandled rejection.
-  ready.catch(() => undefined);
-
-  const deps: DnsDeps = {
-    storage,
-    baseUrl: (options.baseUrl ?? 'http://localhost:9001').replace(/\/+$/, ''),
-    clock: options.clock ?? realClock,
-    ids: options.ids ?? randomUUID,
-    random: options.random ?? cryptoRandom,
-    forbiddenStatus: options.forbiddenStatus ?? 401,
-    limits: { ...DEFAULT_ZONE_LIMITS, ...options.limits },
-    quotaDefaults: { ...DEFAULT_ZONE_QUOTAS, ...options.quotas },
-    pools,
-    defaultPool: pools[0]!,
-    events: new EventBus(),
-    tasks,
-    poolTargets: options.poolTargets ?? alwaysSucceeds,
-    inlinePush: mode === 'auto' && options.poolTargets === undefined,
-    ready: ready.catch(() => undefined),
-  };
+  const deps = createDnsDeps(options);
+  const { storage, tasks, ready } = deps;
   const importOptions = options.importRecordTypes === undefined ? {} : { recordTypes: options.importRecordTypes };
-  tasks.register(ZONE_PUSH, zonePushHandler(deps));
-  tasks.register(ZONE_IMPORT_TASK, importTaskHandler(deps, importOptions));
-  tasks.register(ZONE_EXPORT_TASK, exportTaskHandler(deps));
   const quotaDeps = { storage, forbiddenStatus: deps.forbiddenStatus, defaults: deps.quotaDefaults };
 
   return {

@@ -1,26 +1,18 @@
 /**
- * A DNS service wired the way src/dns/dns-service.ts wires it, plus the import and export groups
- * (the lead wires them into createDnsService later).
+ * The DNS service's dependencies (built by the service's own `createDnsDeps`) with the import,
+ * export, zone and recordset commands these tests use, and the events they emit.
  */
-import { memoryStorage } from '../../src/adapters/memory/memory-storage.js';
-import { DEFAULT_ZONE_QUOTAS, type ZoneQuotaLimits } from '../../src/dns-quotas/index.js';
-import type { DnsDeps, PoolConfig } from '../../src/dns/deps.js';
-import { createExportCommands, exportTaskHandler, ZONE_EXPORT_TASK } from '../../src/exports/index.js';
-import { createImportCommands, importTaskHandler, ZONE_IMPORT_TASK, type ZoneImportOptions } from '../../src/imports/index.js';
+import type { ZoneQuotaLimits } from '../../src/dns-quotas/index.js';
+import { createDnsDeps } from '../../src/dns/dns-service.js';
+import { createExportCommands } from '../../src/exports/index.js';
+import { createImportCommands, type ZoneImportOptions } from '../../src/imports/index.js';
 import type { Storage } from '../../src/ports/storage.js';
 import { getRecordset, listRecordsets } from '../../src/recordsets/recordset-commands.js';
-import { EventBus, type DnsEvent } from '../../src/shared/events.js';
-import { TaskRunner } from '../../src/shared/tasks.js';
+import type { DnsEvent } from '../../src/shared/events.js';
 import { manualClock, sequentialIds } from '../../src/testing/index.js';
-import { createZone, deleteZone, getZone, ZONE_PUSH } from '../../src/zones/zone-commands.js';
-import { DEFAULT_ZONE_LIMITS, type ZoneLimits } from '../../src/zones/zone-input.js';
-import { zonePushHandler } from '../../src/zones/zone-push.js';
+import { createZone, deleteZone, getZone } from '../../src/zones/zone-commands.js';
+import type { ZoneLimits } from '../../src/zones/zone-input.js';
 
-export const POOL: PoolConfig = {
-  id: '794ccc2c-d751-44fe-b57f-8894c9f5c842',
-  name: 'default',
-  nameservers: [{ hostname: 'ns1.example.org.', priority: 1 }],
-};
 
 export interface HarnessOptions {
   readonly storage?: Storage;
@@ -32,30 +24,17 @@ export interface HarnessOptions {
 }
 
 export function harness(options: HarnessOptions = {}) {
-  const storage = options.storage ?? memoryStorage();
-  const mode = options.mode ?? 'auto';
-  const tasks = new TaskRunner(storage, mode);
-  const clock = options.clock ?? manualClock('2026-01-02T03:04:05.000Z');
-  const deps: DnsDeps = {
-    storage,
-    baseUrl: 'http://localhost:9001',
-    clock,
+  const deps = createDnsDeps({
+    ...(options.storage === undefined ? {} : { storage: options.storage }),
+    ...(options.quotas === undefined ? {} : { quotas: options.quotas }),
+    ...(options.limits === undefined ? {} : { limits: options.limits }),
+    ...(options.imports?.recordTypes === undefined ? {} : { importRecordTypes: options.imports.recordTypes }),
+    tasks: options.mode ?? 'auto',
+    clock: options.clock ?? manualClock('2026-01-02T03:04:05.000Z'),
     ids: sequentialIds(),
     random: () => 0.5,
-    forbiddenStatus: 401,
-    limits: { ...DEFAULT_ZONE_LIMITS, ...options.limits },
-    quotaDefaults: { ...DEFAULT_ZONE_QUOTAS, ...options.quotas },
-    pools: [POOL],
-    defaultPool: POOL,
-    events: new EventBus(),
-    tasks,
-    poolTargets: { createZone: () => Promise.resolve(), updateZone: () => Promise.resolve(), deleteZone: () => Promise.resolve() },
-    inlinePush: mode === 'auto',
-    ready: Promise.resolve(),
-  };
-  tasks.register(ZONE_PUSH, zonePushHandler(deps));
-  tasks.register(ZONE_IMPORT_TASK, importTaskHandler(deps, options.imports));
-  tasks.register(ZONE_EXPORT_TASK, exportTaskHandler(deps));
+  });
+  const tasks = deps.tasks;
   const events: DnsEvent[] = [];
   deps.events.subscribe((e) => events.push(e));
   return {

@@ -1,18 +1,15 @@
 /**
- * Builds DnsDeps the way src/dns/dns-service.ts does, so the transfer commands can be tested
- * before the lead wires them into createDnsService.
+ * The DNS service's dependencies (built by the service's own `createDnsDeps`) with the commands
+ * the transfer tests use, and the events they emit.
  */
-import { memoryStorage } from '../../src/adapters/memory/memory-storage.js';
-import { DEFAULT_ZONE_QUOTAS, setDnsQuotas, type ZoneQuotaLimits } from '../../src/dns-quotas/index.js';
-import type { DnsDeps, PoolConfig } from '../../src/dns/deps.js';
+import { setDnsQuotas, type ZoneQuotaLimits } from '../../src/dns-quotas/index.js';
+import { createDnsDeps } from '../../src/dns/dns-service.js';
 import type { Storage } from '../../src/ports/storage.js';
 import type { RequestContext } from '../../src/shared/context.js';
-import { EventBus, type DnsEvent } from '../../src/shared/events.js';
-import { TaskRunner } from '../../src/shared/tasks.js';
+import type { DnsEvent } from '../../src/shared/events.js';
+import { manualClock, seededRandom, sequentialIds } from '../../src/testing/index.js';
 import { createTransferAcceptCommands, createTransferRequestCommands } from '../../src/transfers/index.js';
-import { createZone, deleteZone, getZone, listZones, ZONE_PUSH } from '../../src/zones/zone-commands.js';
-import { DEFAULT_ZONE_LIMITS } from '../../src/zones/zone-input.js';
-import { zonePushHandler } from '../../src/zones/zone-push.js';
+import { createZone, deleteZone, getZone, listZones } from '../../src/zones/zone-commands.js';
 
 export interface HarnessOptions {
   storage?: Storage;
@@ -22,64 +19,22 @@ export interface HarnessOptions {
   seed?: number;
 }
 
-const POOL: PoolConfig = {
-  id: '794ccc2c-d751-44fe-b57f-8894c9f5c842',
-  name: 'default',
-  nameservers: [{ hostname: 'ns1.example.org.', priority: 1 }],
-};
-
-/** mulberry32: a small deterministic [0, 1) source. */
-export function seeded(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
-export function sequentialIds(): () => string {
-  let n = 0;
-  return () => `00000000-0000-4000-8000-${(++n).toString(16).padStart(12, '0')}`;
-}
-
-export function manualClock(start = '2026-01-01T00:00:00.000Z'): (() => Date) & { advance(ms: number): void } {
-  let now = new Date(start).getTime();
-  return Object.assign(() => new Date(now), {
-    advance(ms: number) {
-      now += ms;
-    },
-  });
-}
 
 export function harness(options: HarnessOptions = {}) {
-  const storage = options.storage ?? memoryStorage();
-  const mode = options.tasks ?? 'auto';
-  const tasks = new TaskRunner(storage, mode);
-  const clock = manualClock();
-  const deps: DnsDeps = {
-    storage,
-    baseUrl: 'http://localhost:9001',
+  const clock = manualClock('2026-01-01T00:00:00.000Z');
+  const deps = createDnsDeps({
+    ...(options.storage === undefined ? {} : { storage: options.storage }),
+    ...(options.quotas === undefined ? {} : { quotas: options.quotas }),
+    tasks: options.tasks ?? 'auto',
     clock,
     ids: sequentialIds(),
-    random: seeded(options.seed ?? 42),
+    random: seededRandom(options.seed ?? 42),
     forbiddenStatus: options.forbiddenStatus ?? 403,
-    limits: { ...DEFAULT_ZONE_LIMITS },
-    quotaDefaults: { ...DEFAULT_ZONE_QUOTAS, ...options.quotas },
-    pools: [POOL],
-    defaultPool: POOL,
-    events: new EventBus(),
-    tasks,
-    poolTargets: { createZone: () => Promise.resolve(), updateZone: () => Promise.resolve(), deleteZone: () => Promise.resolve() },
-    inlinePush: mode === 'auto',
-    ready: Promise.resolve(),
-  };
-  tasks.register(ZONE_PUSH, zonePushHandler(deps));
+  });
+  const tasks = deps.tasks;
   const events: DnsEvent[] = [];
   deps.events.subscribe((e) => events.push(e));
-  const quotaDeps = { storage, forbiddenStatus: deps.forbiddenStatus, defaults: deps.quotaDefaults };
+  const quotaDeps = { storage: deps.storage, forbiddenStatus: deps.forbiddenStatus, defaults: deps.quotaDefaults };
   return {
     deps,
     clock,
