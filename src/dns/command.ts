@@ -26,6 +26,17 @@ export function dnsCommand<T>(
   );
 }
 
+/**
+ * The caller of a list command: `all_projects`/`all_tenants` in the query string elevates it
+ * like the header does, for admins only (the real service consumes the flag before listing).
+ * @internal
+ */
+export function listCaller(deps: DnsDeps, caller: Caller, query: unknown): Result<Caller, ApiError> {
+  if (!queryAllProjects(query)) return ok(caller);
+  if (!caller.isAdmin) return err(forbidden(deps.forbiddenStatus, 'all_tenants'));
+  return ok({ ...caller, allProjects: true });
+}
+
 /** What a project-owned resource needs to be listed by {@link listOwned}. @internal */
 export interface Owned {
   readonly id: string;
@@ -47,11 +58,9 @@ export function listOwned<E extends Owned>(
   indexes: { readonly byProject: string; readonly byCreated: string },
 ): ResultAsync<object, ApiError> {
   return dnsCommand(deps, ctx, async (resolved): Promise<Result<object, ApiError>> => {
-    let caller = resolved;
-    if (queryAllProjects(query)) {
-      if (!caller.isAdmin) return err(forbidden(deps.forbiddenStatus, 'all_tenants'));
-      caller = { ...caller, allProjects: true };
-    }
+    const elevated = listCaller(deps, resolved, query);
+    if (elevated.isErr()) return err(elevated.error);
+    const caller = elevated.value;
     const parsed = parseListQuery(spec, query, caller.allProjects);
     if (parsed.isErr()) return err(parsed.error);
     const project = caller.projectId;

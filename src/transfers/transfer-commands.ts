@@ -1,13 +1,13 @@
 import { err, ok, type Result, type ResultAsync } from 'neverthrow';
 import type { DnsDeps } from '../dns/deps.js';
-import { dnsCommand } from '../dns/command.js';
+import { dnsCommand, listCaller } from '../dns/command.js';
 import { checkZoneQuota, readZoneQuotas } from '../dns-quotas/index.js';
 import type { StorageTransaction } from '../ports/storage.js';
 import { ApiError } from '../shared/api-error.js';
 import { runInTransaction } from '../shared/command.js';
 import { forbidden, requireProject, type Caller, type RequestContext } from '../shared/context.js';
 import { tupleKey } from '../shared/keys.js';
-import { listArray, listPage, parseListQuery, queryAllProjects, type ListQuery, type ListScope, type ListSpec } from '../shared/list-query.js';
+import { listArray, listPage, parseListQuery, type ListQuery, type ListScope, type ListSpec } from '../shared/list-query.js';
 import { toMicros } from '../shared/time.js';
 import { isUuidLike } from '../shared/uuid.js';
 import { adminOrOwner, invalidUuid, putZone, visibleZone, zoneNotFound } from '../zones/zone-commands.js';
@@ -259,13 +259,10 @@ export function createTransferRequestCommands(deps: DnsDeps): TransferRequestCom
 
     list: (ctx, query) =>
       dnsCommand(deps, ctx, async (resolved) => {
-        let caller = resolved;
-        if (queryAllProjects(query)) {
-          if (!caller.isAdmin) return err(forbidden(deps.forbiddenStatus, 'all_tenants'));
-          caller = { ...caller, allProjects: true };
-        }
-        const c = caller;
-        return runInTransaction(deps.storage, ({ tx }) => listRequests(deps, tx, c, query));
+        const elevated = listCaller(deps, resolved, query);
+        if (elevated.isErr()) return err(elevated.error);
+        const caller = elevated.value;
+        return runInTransaction(deps.storage, ({ tx }) => listRequests(deps, tx, caller, query));
       }),
 
     update: (ctx, id, body) =>
@@ -399,11 +396,9 @@ export function createTransferAcceptCommands(deps: DnsDeps): TransferAcceptComma
 
     list: (ctx, query) =>
       dnsCommand(deps, ctx, async (resolved) => {
-        let caller = resolved;
-        if (queryAllProjects(query)) {
-          if (!caller.isAdmin) return err(forbidden(deps.forbiddenStatus, 'all_tenants'));
-          caller = { ...caller, allProjects: true };
-        }
+        const elevated = listCaller(deps, resolved, query);
+        if (elevated.isErr()) return err(elevated.error);
+        const caller = elevated.value;
         const spec = acceptListSpec(deps.baseUrl);
         // The real controller validates paging parameters before central applies the policy.
         const parsed = parseListQuery(spec, query, caller.allProjects);
