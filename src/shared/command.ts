@@ -27,13 +27,22 @@ class Defect extends Error {
   }
 }
 
+const fault = (cause: unknown): never => {
+  throw new StorageFault(cause);
+};
+
+/**
+ * Wraps one adapter method so that a rejection (or a synchronous throw, should an adapter throw)
+ * is tagged as a storage fault and can be told from a defect in the core. `then` rather than an
+ * async wrapper, because every storage call of every command goes through it.
+ */
 const guard =
   <A extends unknown[], R>(f: (...args: A) => Promise<R>) =>
-  async (...args: A): Promise<R> => {
+  (...args: A): Promise<R> => {
     try {
-      return await f(...args);
+      return f(...args).then(undefined, fault);
     } catch (cause) {
-      throw new StorageFault(cause);
+      return Promise.reject(new StorageFault(cause));
     }
   };
 

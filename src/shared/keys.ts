@@ -17,6 +17,9 @@ function escapePart(s: string): string {
   return s.replaceAll('\u0001', '\u0001\u0002').replaceAll('\u0000', '\u0001\u0001');
 }
 
+/** Encodes one string part of a tuple, terminator included: `tupleKey(a, b) === stringPart(a) + stringPart(b)`. @internal */
+export const stringPart = (s: string): string => escapePart(s) + END;
+
 /** Encodes one tuple. @internal */
 export function tupleKey(...parts: readonly KeyPart[]): string {
   let out = '';

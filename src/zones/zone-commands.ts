@@ -19,7 +19,6 @@ import {
   nameKey,
   nextSerial,
   presentZone,
-  reversedLabels,
   ZONES,
   zoneKeys,
   type Zone,
@@ -70,18 +69,21 @@ export function emitZoneEvent(deps: DnsDeps, uow: UnitOfWork, verb: 'create' | '
 }
 
 /**
- * Hands a zone change to the pool targets. With the default targets in auto mode they accept
- * at once, so the report is applied inside the same transaction (no task, no second commit);
- * otherwise a push task is queued. Returns the zone as it now stands, and the task if one was
- * queued.
+ * Stores a changed zone, announces the change, and hands it to the pool targets. With the
+ * default targets in auto mode they accept at once, so their report is applied before the
+ * write: the row is written once, already ACTIVE (or removed), with no task and no second
+ * commit. Otherwise the zone is stored as it is and a push task is queued. Returns the zone as
+ * it now stands, and the task if one was queued.
  * @internal
  */
-export async function queuePush(
+export async function saveAndPush(
   deps: DnsDeps,
   uow: UnitOfWork,
   zone: Zone,
+  verb: 'create' | 'update' | 'delete',
   action: ZoneAction,
 ): Promise<{ zone: Zone; task: StoredTask | undefined }> {
+  emitZoneEvent(deps, uow, verb, zone);
   if (deps.inlinePush) {
     const next = applyReport(zone, { action, outcome: 'SUCCESS', serial: zone.serial }, deps.clock());
     if (next === 'gone') {
@@ -93,39 +95,48 @@ export async function queuePush(
     emitZoneEvent(deps, uow, 'update', next);
     return { zone: next, task: undefined };
   }
+  await putZone(uow.tx, zone);
   const task = await enqueueTask(uow.tx, deps.ids(), ZONE_PUSH, zone.id, { action, serial: zone.serial });
   uow.afterCommit(() => deps.tasks.queued());
   return { zone, task };
 }
 
-/** Zones with exactly this name (any case), in every pool and project. @internal */
-export async function zonesNamed(tx: StorageTransaction, name: string): Promise<Zone[]> {
-  const key = nameKey(name);
+/** Zones whose name key is exactly `key`, in every pool and project. */
+async function zonesWithKey(tx: StorageTransaction, key: string): Promise<Zone[]> {
   const out: Zone[] = [];
+  // The prefix also covers every zone below the name, so read a few at a time: usually the
+  // first entry already tells (no zone of that name, or one followed by its subzones).
+  let limit = 2;
   let after: { key: string; id: string } | undefined;
   for (;;) {
-    const batch = await tx.range(ZONES, BY_NAME, { prefix: key, limit: 16, ...(after ? { after } : {}) });
+    const batch = await tx.range(ZONES, BY_NAME, { prefix: key, limit, ...(after ? { after } : {}) });
     for (const e of batch) {
       if (e.key !== key) return out;
       out.push(e.value as Zone);
     }
     const last = batch[batch.length - 1];
-    if (last === undefined || batch.length < 16) return out;
+    if (last === undefined || batch.length < limit) return out;
     after = { key: last.key, id: last.id };
+    limit = 16;
   }
 }
 
-async function descendants(tx: StorageTransaction, name: string): Promise<Zone[]> {
-  const key = nameKey(name);
-  const entries = await tx.range(ZONES, BY_NAME, { prefix: key });
-  return entries.filter((e) => e.key !== key).map((e) => e.value as Zone);
+/** The zones bearing a name key and every zone below it, apart. */
+async function nameTree(tx: StorageTransaction, key: string): Promise<{ same: Zone[]; below: Zone[] }> {
+  const same: Zone[] = [];
+  const below: Zone[] = [];
+  for (const e of await tx.range(ZONES, BY_NAME, { prefix: key })) (e.key === key ? same : below).push(e.value as Zone);
+  return { same, below };
 }
 
-/** The nearest existing ancestor zones (all zones bearing that name), walking up label by label. */
-async function nearestAncestors(tx: StorageTransaction, name: string): Promise<Zone[]> {
-  const labels = reversedLabels(name);
-  for (let n = labels.length - 1; n >= 1; n--) {
-    const found = await zonesNamed(tx, `${labels.slice(0, n).reverse().join('.')}.`);
+/**
+ * The nearest existing ancestor zones (all zones bearing that name), walking up label by label.
+ * A name key is its labels root first, each ended by U+0000 (which never occurs inside an
+ * encoded label), so the ancestors' keys are its prefixes ending at a terminator.
+ */
+async function nearestAncestors(tx: StorageTransaction, key: string): Promise<Zone[]> {
+  for (let end = key.lastIndexOf('\u0000', key.length - 2); end > 0; end = key.lastIndexOf('\u0000', end - 1)) {
+    const found = await zonesWithKey(tx, key.slice(0, end + 1));
     if (found.length > 0) return found;
   }
   return [];
@@ -177,15 +188,15 @@ export async function insertZone(
   }
 
   const pool = deps.defaultPool;
-  const same = await zonesNamed(tx, input.name);
+  const key = nameKey(input.name);
+  const { same, below } = await nameTree(tx, key);
   if (same.some((z) => z.projectId !== input.projectId)) {
     return err(new ApiError(409, 'duplicate_zone', 'Zone already exists, owned by a different tenant'));
   }
-  const ancestors = await nearestAncestors(tx, input.name);
+  const ancestors = await nearestAncestors(tx, key);
   if (ancestors.some((z) => z.projectId !== input.projectId)) {
     return err(new ApiError(deps.forbiddenStatus, 'illegal_child', 'Unable to create subzone in another tenants zone'));
   }
-  const below = await descendants(tx, input.name);
   if (below.some((z) => z.projectId !== input.projectId)) {
     return err(new ApiError(deps.forbiddenStatus, 'illegal_parent', 'Unable to create zone because another tenant owns a subzone of the zone'));
   }
@@ -229,16 +240,11 @@ export async function insertZone(
     recordsetCount: 0,
     recordCount: 0,
   });
-  await putZone(tx, zone);
-  emitZoneEvent(deps, uow, 'create', zone);
-  const pushed = await queuePush(deps, uow, zone, 'CREATE');
+  const pushed = await saveAndPush(deps, uow, zone, 'create', 'CREATE');
 
   for (const child of below) {
     if (child.poolId !== pool.id) continue;
-    const updated = bumpZone(child, now, { parentZoneId: zone.id });
-    await putZone(tx, updated);
-    emitZoneEvent(deps, uow, 'update', updated);
-    await queuePush(deps, uow, updated, 'UPDATE');
+    await saveAndPush(deps, uow, bumpZone(child, now, { parentZoneId: zone.id }), 'update', 'UPDATE');
   }
   return ok(pushed);
 }
@@ -379,10 +385,7 @@ export function updateZone(deps: DnsDeps, ctx: unknown, id: unknown, body: unkno
         changes.attributes = input.attributes;
         changes.transferredAt = null;
       }
-      const next = bumpZone(zone, deps.clock(), changes);
-      await putZone(uow.tx, next);
-      emitZoneEvent(deps, uow, 'update', next);
-      return ok(await queuePush(deps, uow, next, 'UPDATE'));
+      return ok(await saveAndPush(deps, uow, bumpZone(zone, deps.clock(), changes), 'update', 'UPDATE'));
     });
     if (updated.isErr()) return err(updated.error);
     return ok(answer(deps, updated.value));
@@ -413,9 +416,7 @@ export function deleteZone(deps: DnsDeps, ctx: unknown, id: unknown): ResultAsyn
         version: zone.version + 1,
         updatedAt: toMicros(deps.clock()),
       });
-      await putZone(uow.tx, next);
-      emitZoneEvent(deps, uow, 'delete', next);
-      await queuePush(deps, uow, next, 'DELETE');
+      await saveAndPush(deps, uow, next, 'delete', 'DELETE');
       return ok(next);
     });
     if (marked.isErr()) return err(marked.error);

@@ -1,4 +1,4 @@
-import { tupleKey } from '../shared/keys.js';
+import { stringPart, tupleKey } from '../shared/keys.js';
 import { formatTimestamp } from '../shared/time.js';
 
 /**
@@ -113,28 +113,23 @@ export const BY_NAME = 'name';
 /** Index: zones by parent zone, for the "has subzones" check. @internal */
 export const BY_PARENT = 'parent';
 
-/** The labels of a name, lower-cased, root first: `Www.Example.com.` → `com`, `example`, `www`. @internal */
-export function reversedLabels(name: string): string[] {
-  const trimmed = name.endsWith('.') ? name.slice(0, -1) : name;
-  return trimmed === '' ? [] : trimmed.toLowerCase().split('.').reverse();
-}
-
-const nameKeys = new Map<string, string>();
-
 /**
- * Index key of a name (names compare without regard to case, as DNS does). A create computes
- * the same few keys several times (its name, its ancestors, the stored zone twice), so recent
- * ones are remembered; the cache is bounded and holds derived strings only.
+ * Index key of a name: its labels lower-cased (names compare without regard to case, as DNS
+ * does), root first, as one tuple: `Www.Example.com.` → `tupleKey('com', 'example', 'www')`.
  * @internal
  */
 export function nameKey(name: string): string {
-  let key = nameKeys.get(name);
-  if (key === undefined) {
-    key = tupleKey(...reversedLabels(name));
-    if (nameKeys.size >= 4096) nameKeys.clear();
-    nameKeys.set(name, key);
+  const lower = name.toLowerCase();
+  let end = lower.endsWith('.') ? lower.length - 1 : lower.length;
+  if (end === 0) return '';
+  let key = '';
+  for (;;) {
+    // (lastIndexOf reads a negative start as 0, which would find a leading dot forever.)
+    const dot = end === 0 ? -1 : lower.lastIndexOf('.', end - 1);
+    key += stringPart(lower.slice(dot + 1, end));
+    if (dot < 0) return key;
+    end = dot;
   }
-  return key;
 }
 
 /** The index keys of a stored zone. @internal */

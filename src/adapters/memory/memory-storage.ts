@@ -183,6 +183,8 @@ export function memoryStorage(): Storage {
 
 function readRange(c: Collection, i: OrderedIndex, query: RangeQuery): StoredEntry[] {
   const desc = query.direction === 'desc';
+  const limit = query.limit ?? Number.POSITIVE_INFINITY;
+  if (!desc && !(query.offset !== undefined && query.offset >= 1)) return readForward(c, i, query.prefix ?? '', query.after, limit);
   let { start, end } = i.prefixBounds(query.prefix ?? '');
   if (query.after !== undefined) {
     if (desc) end = Math.min(end, i.lowerBound(query.after.key, query.after.id));
@@ -191,12 +193,26 @@ function readRange(c: Collection, i: OrderedIndex, query: RangeQuery): StoredEnt
   const offset = Math.max(0, Math.floor(query.offset ?? 0));
   if (desc) end -= offset;
   else start += offset;
-  const limit = query.limit ?? Number.POSITIVE_INFINITY;
   const out: StoredEntry[] = [];
   if (start >= end || limit <= 0) return out;
   i.forEach(start, end, desc ? 'desc' : 'asc', (key, id) => {
     out.push({ key, id, value: c.rows.get(id)?.value });
     return out.length < limit;
   });
+  return out;
+}
+
+/** An ascending read without an offset: one descent to its first entry, no ranks. */
+function readForward(c: Collection, i: OrderedIndex, prefix: string, after: RangeQuery['after'], limit: number): StoredEntry[] {
+  const out: StoredEntry[] = [];
+  if (limit <= 0) return out;
+  const visit = (key: string, id: string): boolean => {
+    if (!key.startsWith(prefix)) return false;
+    out.push({ key, id, value: c.rows.get(id)?.value });
+    return out.length < limit;
+  };
+  // Entries after a marker that sorts below the prefix start where the prefix does.
+  if (after === undefined || after.key < prefix) i.forEachFrom(prefix, '', false, visit);
+  else i.forEachFrom(after.key, after.id, true, visit);
   return out;
 }

@@ -277,6 +277,49 @@ export class OrderedIndex {
     }
   }
 
+  /**
+   * Visits entries in ascending order from the first pair >= (key, id), or > it when
+   * `exclusive`, until `visit` returns false. Unlike {@link OrderedIndex.forEach} it needs no
+   * ranks: one descent without summing child counts, then the leaf chain. That is what most
+   * reads are (a prefix, a page after a marker), and it costs a third of a rank-based walk,
+   * which needs two descents for the bounds and a third to find the first leaf. The visitor
+   * must not change the index.
+   */
+  forEachFrom(key: string, id: string, exclusive: boolean, visit: (key: string, id: string) => boolean | void): void {
+    const mode = exclusive ? LE : LT;
+    const k = flat(key);
+    const i = flat(id);
+    let node = this.root;
+    while (!node.leaf) {
+      const { keys, ids } = node;
+      let lo = 1;
+      let hi = keys.length;
+      while (lo < hi) {
+        const mid = (lo + hi) >>> 1;
+        if (before(mode, keys[mid] as string, ids[mid] as string, k, i)) lo = mid + 1;
+        else hi = mid;
+      }
+      node = node.children[lo - 1] as TreeNode;
+    }
+    let leaf: Leaf | null = node;
+    let lo = 0;
+    let hi = leaf.keys.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >>> 1;
+      if (before(mode, leaf.keys[mid] as string, leaf.ids[mid] as string, k, i)) lo = mid + 1;
+      else hi = mid;
+    }
+    let offset = lo;
+    while (leaf !== null) {
+      const { keys, ids } = leaf;
+      for (; offset < keys.length; offset++) {
+        if (visit(keys[offset] as string, ids[offset] as string) === false) return;
+      }
+      leaf = leaf.next;
+      offset = 0;
+    }
+  }
+
   /** Removes every entry; the old nodes are dropped whole for the garbage collector. */
   clear(): void {
     this.root = new Leaf([], []);
