@@ -70,6 +70,7 @@ type Op =
   | { op: 'prefixOfExisting'; pick: number; cut: number }
   | { op: 'at'; rank: number }
   | { op: 'forEach'; start: number; end: number; desc: boolean; stopAfter: number }
+  | { op: 'forEachFrom'; key: string; id: string; exclusive: boolean; stopAfter: number }
   | { op: 'clear' };
 
 const op: fc.Arbitrary<Op> = fc.oneof(
@@ -83,6 +84,10 @@ const op: fc.Arbitrary<Op> = fc.oneof(
   {
     weight: 2,
     arbitrary: fc.record({ op: fc.constant('forEach' as const), start: rank, end: rank, desc: fc.boolean(), stopAfter: fc.integer({ min: 0, max: 100 }) }),
+  },
+  {
+    weight: 2,
+    arbitrary: fc.record({ op: fc.constant('forEachFrom' as const), key, id, exclusive: fc.boolean(), stopAfter: fc.integer({ min: 0, max: 100 }) }),
   },
   { weight: 1, arbitrary: fc.record({ op: fc.constant('clear' as const) }) },
 );
@@ -153,6 +158,17 @@ function run(options: OrderedIndexOptions, ops: readonly Op[]): void {
       case 'forEach':
         expect(walk(index, o.start, o.end, o.desc, o.stopAfter)).toEqual(expectedWalk(model, o.start, o.end, o.desc, o.stopAfter));
         break;
+      case 'forEachFrom': {
+        // From the first pair >= (or >) the point to the end, as the rank-based walk sees it.
+        const from = o.exclusive ? model.upperBound(o.key, o.id) : model.lowerBound(o.key, o.id);
+        const seen: Pair[] = [];
+        index.forEachFrom(o.key, o.id, o.exclusive, (k, i) => {
+          seen.push([k, i]);
+          return !(o.stopAfter > 0 && seen.length >= o.stopAfter);
+        });
+        expect(seen).toEqual(expectedWalk(model, from, Infinity, false, o.stopAfter));
+        break;
+      }
       case 'clear':
         index.clear();
         model.pairs = [];
