@@ -13,8 +13,8 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import { parseZoneFile } from '../src/zonefile/index.js';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
-/** A floor against regressions, set just under the measured agreement (1345/1375; the issue's 99% target is not met: see docs/zonefile-conformance.md). */
-export const THRESHOLD = 0.978;
+/** A floor against regressions, set just under the measured agreement (1349/1375; the issue's 99% target is not met: see docs/zonefile-conformance.md). */
+export const THRESHOLD = 0.981;
 
 export interface CorpusCase {
   case: string;
@@ -70,6 +70,21 @@ function normalise(rows: Row[], bind: boolean): string[] {
   return [...new Set(keys)].sort();
 }
 
+/**
+ * RFC 3597 §5: `TYPE262 \# 1 00` and `WALLET ""` are the same record. dnspython prints the generic
+ * form for types it does not know (KEY, WALLET, RESINFO in 2.3), so an expected row in generic form
+ * is compared by its wire data: it is decoded with the library's RFC 3597 decoder into the type's
+ * presentation form (and mnemonic), which denotes exactly the same octets. Rows of types the library
+ * does not know either stay as they are.
+ */
+function fromGeneric(r: Row): Row {
+  if (!r[4].startsWith('\\# ')) return r;
+  const decoded = parseZoneFile(`. ${r[1]} IN ${r[3]} ${r[4]}\n`, { origin: '.', cnameRule: false });
+  if (decoded.isErr() || decoded.value.records.length !== 1) return r;
+  const d = decoded.value.records[0]!;
+  return d.rdata.startsWith('\\# ') ? r : [r[0], r[1], r[2], d.type, d.rdata];
+}
+
 function inZone(owner: string, origin: string): boolean {
   const o = owner.toLowerCase();
   const z = origin.toLowerCase();
@@ -90,7 +105,10 @@ export function runCase(dir: string, c: CorpusCase): CaseResult {
   if (!result.isOk() || !c.expect.ok) return { id: c.case, source, verdictAgrees, recordsAgree: null, detail };
   const expected = c.expect.records ?? [];
   const bind = expected.some((r) => r[4].startsWith('(bind text)'));
-  const want = normalise(expected.map((r) => [r[0], r[1], r[2], r[3], r[4].replace(/^\(bind text\) /, '')]), bind);
+  const want = normalise(
+    expected.map((r) => (bind ? [r[0], r[1], r[2], r[3], r[4].replace(/^\(bind text\) /, '')] : fromGeneric(r))),
+    bind,
+  );
   const got = normalise(
     result.value.records.filter((r) => inZone(r.name, c.origin)).map((r) => [r.name, r.ttl, r.class, r.type, r.rdata]),
     bind,

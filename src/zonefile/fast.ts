@@ -11,6 +11,7 @@
  */
 import { parseIPv4 } from './codec.js';
 import { EOF, EOL, QUOTED, WORD, ZoneSyntaxError, type Lexer } from './lexer.js';
+import { MAX_RDATA } from './rdata.js';
 
 const SPACE = 32;
 const DOT = 46;
@@ -186,8 +187,12 @@ function fastTxt(lx: Lexer): string | null {
   let last = -1;
   let together = true;
   let out = '';
+  let octets = 0;
   for (;;) {
     if (!plainString(lx, 255)) return null;
+    // Data too long for a DNS message: the full reader refuses it with its message.
+    octets += 1 + lx.end - lx.start;
+    if (octets > MAX_RDATA) return null;
     const quoted = k === QUOTED;
     if (together) {
       if (quoted && (first < 0 || (lx.start - 1 === last + 1 && s.charCodeAt(last) === SPACE))) {
@@ -230,6 +235,7 @@ function fastCaa(lx: Lexer): string | null {
   if ((k !== QUOTED && k !== WORD) || !plainString(lx, Infinity)) return null;
   const vStart = lx.start;
   const vEnd = lx.end;
+  if (2 + tagEnd - tagStart + vEnd - vStart > MAX_RDATA) return null;
   together &&= k === QUOTED && lx.start - 1 === prevEnd + 1 && s.charCodeAt(prevEnd) === SPACE;
   if (!atLineEnd(lx)) return null;
   if (together) return s.slice(first, vEnd + 1);

@@ -19,6 +19,7 @@ class Reader implements RdataOut {
   rdata = '';
   data: unknown = undefined;
   str = '';
+  strOctets = 0;
   type = 0;
   fromWire = false;
   readonly records: ZoneRecord[] = [];

@@ -14,7 +14,7 @@ import {
   toBase64,
   toHex,
 } from './codec.js';
-import { EOF, EOL, QUOTED, WORD, type Lexer } from './lexer.js';
+import { EOF, EOL, QUOTED, WORD, wireLength, type Lexer } from './lexer.js';
 import { algorithmFromText, algorithmToText, certTypeFromText, certTypeToText, typeFromText, typeToText, META_TYPES } from './registry.js';
 import { readSvcbParams } from './svcb.js';
 import { readLoc } from './loc.js';
@@ -27,6 +27,8 @@ export interface RdataOut {
   data: unknown;
   /** Decoded bytes of the last character-string read. */
   str: string;
+  /** Length in octets of the last character-string read (without its length octet). */
+  strOctets: number;
   /** The record type being read. */
   type: number;
   /** Whether the text was made from RFC 3597 wire data (where some empty fields are legal). */
@@ -76,6 +78,20 @@ function uintToken(o: RdataOut, what: string, max: number): number {
 export const MAX_TTL = 2147483647;
 /** The largest value of a 32-bit TTL-like field (SOA timers; record TTLs above MAX_TTL become 0). */
 export const MAX_UINT32 = 4294967295;
+
+/**
+ * Most octets of record data one record may carry: the record has to fit in one DNS message of
+ * 65,535 octets beside the 12-octet header, the shortest owner (the root, 1 octet) and its type,
+ * class, TTL and RDLENGTH (10 octets). BIND refuses longer data the same way (DNS_RDATA_MAXLENGTH).
+ */
+export const MAX_RDATA = 65512;
+
+/** Refuses record data of `octets` octets when it cannot fit in a DNS message (see {@link MAX_RDATA}). */
+export function checkRdataLength(o: RdataOut, octets: number): void {
+  if (octets > MAX_RDATA) {
+    o.lx.fail(`the record data would be ${octets} octets, more than the ${MAX_RDATA} that fit in one DNS message: split it over several records`);
+  }
+}
 
 /**
  * A time value in seconds from `3600` or `1w2d3h4m5s`, up to 2^32 - 1 (the field is 32 bits on
@@ -161,12 +177,14 @@ export function charString(o: RdataOut, what: string, max = 255): string {
     if (plain) {
       if (lx.end - lx.start > max) lx.fail(`${what} is ${lx.end - lx.start} octets long; a character-string holds at most ${max}: split it into several quoted strings`);
       o.str = s.slice(lx.start, lx.end);
+      o.strOctets = lx.end - lx.start;
       return '"' + o.str + '"';
     }
   }
   const b = lx.bytes();
   if (b.length > max) lx.fail(`${what} is ${b.length} octets long; a character-string holds at most ${max}: split it into several quoted strings`);
   o.str = utf8.decode(b);
+  o.strOctets = b.length;
   return '"' + escapeString(b) + '"';
 }
 
@@ -196,19 +214,23 @@ export function rest(o: RdataOut, what: string): string {
   }
 }
 
-function hexRest(o: RdataOut, what: string, allowEmpty: boolean): Uint8Array {
+/** The rest of the line as hex; `fixed` is the octets of the record's other fields (for the length limit). */
+function hexRest(o: RdataOut, what: string, allowEmpty: boolean, fixed: number): Uint8Array {
   const text = rest(o, what);
   if (text.length === 0 && !allowEmpty) o.lx.fail(`missing ${what} (hexadecimal)`);
   const b = fromHex(text);
   if (b === null) return o.lx.fail(`${what} must be an even number of hexadecimal digits`);
+  checkRdataLength(o, fixed + b.length);
   return b;
 }
 
-function base64Rest(o: RdataOut, what: string, allowEmpty: boolean): Uint8Array {
+/** The rest of the line as base64; `fixed` is the octets of the record's other fields (for the length limit). */
+function base64Rest(o: RdataOut, what: string, allowEmpty: boolean, fixed: number): Uint8Array {
   const text = rest(o, what);
   if (text.length === 0 && !allowEmpty) o.lx.fail(`missing ${what} (base64)`);
   const b = fromBase64(text);
   if (b === null) return o.lx.fail(`${what} is not valid base64 (check for stray characters and the '=' padding)`);
+  checkRdataLength(o, fixed + b.length);
   return b;
 }
 
@@ -284,6 +306,7 @@ const prefName = (prefKey: string, nameKey: string): RdataReader => (o) => {
 const strings = (min: number, max: number): RdataReader => (o) => {
   const first = charString(o, 'character-string');
   const values: string[] = [o.str];
+  let octets = 1 + o.strOctets;
   if (max === 1 || (min <= 1 && atEnd(o))) {
     o.rdata = first;
     o.data = values;
@@ -293,6 +316,8 @@ const strings = (min: number, max: number): RdataReader => (o) => {
   while (values.length < max && (values.length < min || !atEnd(o))) {
     quoted.push(charString(o, 'character-string'));
     values.push(o.str);
+    octets += 1 + o.strOctets;
+    checkRdataLength(o, octets);
   }
   o.rdata = quoted.join(' ');
   o.data = values;
@@ -302,7 +327,7 @@ const dsLike: RdataReader = (o) => {
   const keyTag = uint(o, 'key tag', 65535);
   const alg = algorithm(o, 'algorithm');
   const digestType = uint(o, 'digest type', 255);
-  const digest = hexRest(o, 'digest', false);
+  const digest = hexRest(o, 'digest', false, 4);
   // CDS 0 0 0 00 is the RFC 8078 "delete" signal; DS and DLV have no digest type 0.
   if (digestType === 0 && o.type !== 59) o.lx.fail('digest type 0 is reserved');
   // Digest sizes as dnspython checks them; CDS digest type 0 is RFC 8078's one-octet "delete" digest.
@@ -347,7 +372,7 @@ const keyLike: RdataReader = (o) => {
     o.data = { flags, protocol, algorithm: alg, publicKey: '' };
     return;
   }
-  const key = toBase64(base64Rest(o, 'public key', false));
+  const key = toBase64(base64Rest(o, 'public key', false, 4));
   o.rdata = `${flags} ${protocol} ${alg} ${chunk(key, 32)}`;
   o.data = { flags, protocol, algorithm: alg, publicKey: key };
 };
@@ -356,7 +381,7 @@ const tlsaLike: RdataReader = (o) => {
   const usage = uint(o, 'usage', 255);
   const selector = uint(o, 'selector', 255);
   const matchingType = uint(o, 'matching type', 255);
-  const hex = toHex(hexRest(o, 'certificate association data', false));
+  const hex = toHex(hexRest(o, 'certificate association data', false, 3));
   o.rdata = `${usage} ${selector} ${matchingType} ${chunk(hex, 128)}`;
   o.data = { usage, selector, matchingType, certificate: hex };
 };
@@ -404,7 +429,7 @@ const rrsig: RdataReader = (o) => {
   const inception = sigTime(o, 'signature inception');
   const keyTag = uint(o, 'key tag', 65535);
   const signer = nameField(o, "signer's name");
-  const sig = toBase64(base64Rest(o, 'signature', false));
+  const sig = toBase64(base64Rest(o, 'signature', false, 18 + wireLength(signer)));
   o.rdata = `${typeToText(covered)} ${alg} ${labels} ${originalTtl} ${formatSigTime(expiration)} ${formatSigTime(inception)} ${keyTag} ${signer} ${chunk(sig, 32)}`;
   o.data = { typeCovered: typeToText(covered), algorithm: alg, labels, originalTtl, expiration, inception, keyTag, signer, signature: sig };
 };
@@ -522,6 +547,7 @@ const caa: RdataReader = (o) => {
     if (!((c >= 97 && c <= 122) || (c >= 48 && c <= 57))) lx.fail(`tag ${lx.describe()} must contain only letters and digits`);
   }
   const value = charString(o, 'value', Infinity);
+  checkRdataLength(o, 2 + tag.length + o.strOctets);
   o.rdata = `${flags} ${tag} ${value}`;
   o.data = { flags, tag, value: o.str };
 };
@@ -532,6 +558,7 @@ const uri: RdataReader = (o) => {
   // No URI syntax is checked (RFC 7553 leaves that to the application), so an empty target is
   // accepted too, as BIND and Knot do.
   const target = charString(o, 'target', Infinity);
+  checkRdataLength(o, 4 + o.strOctets);
   o.rdata = `${priority} ${weight} ${target}`;
   o.data = { priority, weight, target: o.str };
 };
@@ -539,7 +566,7 @@ const uri: RdataReader = (o) => {
 const sshfp: RdataReader = (o) => {
   const alg = uint(o, 'algorithm', 255);
   const fpType = uint(o, 'fingerprint type', 255);
-  const hex = toHex(hexRest(o, 'fingerprint', false));
+  const hex = toHex(hexRest(o, 'fingerprint', false, 2));
   o.rdata = `${alg} ${fpType} ${chunk(hex, 128)}`;
   o.data = { algorithm: alg, fingerprintType: fpType, fingerprint: hex };
 };
@@ -556,13 +583,13 @@ const cert: RdataReader = (o) => {
   }
   const keyTag = uint(o, 'key tag', 65535);
   const alg = algorithm(o, 'algorithm');
-  const certificate = toBase64(base64Rest(o, 'certificate', false));
+  const certificate = toBase64(base64Rest(o, 'certificate', false, 5));
   o.rdata = `${certTypeToText(certType)} ${keyTag} ${algorithmToText(alg)} ${chunk(certificate, 32)}`;
   o.data = { certificateType: certType, keyTag, algorithm: alg, certificate };
 };
 
 const b64Only = (size: number, key: string): RdataReader => (o) => {
-  const v = toBase64(base64Rest(o, key, false));
+  const v = toBase64(base64Rest(o, key, false, 0));
   o.rdata = size > 0 ? chunk(v, size) : v;
   o.data = { [key]: v };
 };
@@ -571,7 +598,7 @@ const zonemd: RdataReader = (o) => {
   const serial = uint(o, 'serial', 4294967295);
   const scheme = uint(o, 'scheme', 255);
   const hashAlgorithm = uint(o, 'hash algorithm', 255);
-  const digest = hexRest(o, 'digest', false);
+  const digest = hexRest(o, 'digest', false, 6);
   if (scheme === 0) o.lx.fail('scheme 0 is reserved');
   if (hashAlgorithm === 0) o.lx.fail('hash algorithm 0 is reserved');
   const expected = hashAlgorithm === 1 ? 48 : hashAlgorithm === 2 ? 64 : -1;
@@ -607,7 +634,8 @@ const ipseckey: RdataReader = (o) => {
   const gatewayType = uint(o, 'gateway type', 255);
   const alg = uint(o, 'algorithm', 255);
   const gw = gateway(o, gatewayType, 'gateway');
-  const key = toBase64(base64Rest(o, 'public key', o.fromWire));
+  const gwOctets = gatewayType === 1 ? 4 : gatewayType === 2 ? 16 : gatewayType === 3 ? wireLength(gw) : 0;
+  const key = toBase64(base64Rest(o, 'public key', o.fromWire, 3 + gwOctets));
   o.rdata = `${precedence} ${gatewayType} ${alg} ${gw} ${chunk(key, 32)}`;
   o.data = { precedence, gatewayType, algorithm: alg, gateway: gw, publicKey: key };
 };
@@ -899,7 +927,7 @@ export function isMetaType(type: number): boolean {
 /** RFC 3597 `\# <length> <hex>`; the `\#` token has been read. Returns the bytes. */
 export function readGeneric(o: RdataOut): Uint8Array {
   const length = uint(o, 'RFC 3597 data length', 65535);
-  const b = hexRest(o, 'RFC 3597 data', true);
+  const b = hexRest(o, 'RFC 3597 data', true, 0);
   if (b.length !== length) o.lx.fail(`RFC 3597 data is ${b.length} octets but the length says ${length}`);
   return b;
 }

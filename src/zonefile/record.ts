@@ -86,7 +86,7 @@ export function structuredData(type: string, rdata: string): unknown {
   const code = typeFromText(type);
   const reader = READERS.get(code);
   if (reader === undefined) return undefined;
-  const o: RdataOut = { lx: new Lexer(rdata), origin: '.', rdata: '', data: undefined, str: '', type: code, fromWire: false };
+  const o: RdataOut = { lx: new Lexer(rdata), origin: '.', rdata: '', data: undefined, str: '', strOctets: 0, type: code, fromWire: false };
   try {
     reader(o);
   } catch {

@@ -119,6 +119,20 @@ describe('limits', () => {
   });
 });
 
+  it('refuses record data longer than 65,512 octets, the most that fits in one DNS message', () => {
+    const strings = (n: number, last: number): string => [...Array(n).fill(`"${'x'.repeat(255)}"`), `"${'y'.repeat(last)}"`].join(' ');
+    // 256 × 256 = 65,536 is too much; 255 × 256 = 65,280, plus 1 + 231 = 65,512 exactly.
+    expect(ok(`e. 1 TXT ${strings(255, 231)}\n`).records).toHaveLength(1);
+    expect(ok(`e. 1 TXT ( ${strings(255, 231)} )\n`, { structured: true }).records).toHaveLength(1);
+    for (const structured of [false, true]) {
+      expect(bad(`e. 1 TXT ${strings(255, 232)}\n`, { structured }).message).toContain('65513 octets');
+    }
+    expect(bad(`e. 1 TYPE65280 \\# 65513 ${'00'.repeat(65513)}\n`).message).toContain('65512');
+    expect(bad(`e. 1 CAA 0 issue "${'a'.repeat(65506)}"\n`).message).toContain('65513 octets');
+    expect(ok(`e. 1 CAA 0 issue "${'a'.repeat(65505)}"\n`).records).toHaveLength(1);
+    expect(bad(`e. 1 OPENPGPKEY ${Buffer.alloc(65513).toString('base64')}\n`).message).toContain('65513 octets');
+  });
+
 describe('record data', () => {
   const one = (line: string): ZoneRecord => ok(`$ORIGIN example.com.\n$TTL 1\n${line}\n`).records[0]!;
   it.each([
