@@ -131,7 +131,7 @@ class Reader implements RdataOut {
         lx.next();
         continue;
       }
-      if (!klass && (lx.is('IN') || lx.is('CLASS1'))) {
+      if (!klass && isIn(lx)) {
         klass = true;
         lx.next();
         continue;
@@ -140,9 +140,12 @@ class Reader implements RdataOut {
       if (common < 0 && !klass && isOtherClass(lx)) lx.fail(`class ${lx.describe()} is not supported: zone data must be class IN`);
       break;
     }
-    const type = common >= 0 ? common : typeCode(lx);
-    if (type < 0) lx.fail(`unknown record type ${lx.describe()}: use a type mnemonic such as A or TXT, or TYPE<n> with RFC 3597 data`);
-    if (isMetaType(type)) lx.fail(`type ${lx.describe()} is a query or meta type and cannot appear in a zone`);
+    let type = common;
+    if (type < 0) {
+      type = typeFromText(lx.text().toUpperCase());
+      if (type < 0) lx.fail(`unknown record type ${lx.describe()}: use a type mnemonic such as A or TXT, or TYPE<n> with RFC 3597 data`);
+      if (isMetaType(type)) lx.fail(`type ${lx.describe()} is a query or meta type and cannot appear in a zone`);
+    }
     const typeLine = lx.tLine;
     const typeCol = lx.tCol;
     // Common types in simple form: canonical text sliced from the input, no structured data yet.
@@ -365,38 +368,54 @@ function sameText(s: string, a: number, b: number, len: number): boolean {
   return true;
 }
 
-/** The type of the current token; the commonest types are matched without allocating. */
-function typeCode(lx: Lexer): number {
-  const t = commonType(lx);
-  return t >= 0 ? t : typeFromText(lx.text().toUpperCase());
+/** Whether the current token is the class IN (or CLASS1), in any case. */
+function isIn(lx: Lexer): boolean {
+  const len = lx.end - lx.start;
+  if (len === 2) return (lx.s.charCodeAt(lx.start) | 32) === 105 && (lx.s.charCodeAt(lx.start + 1) | 32) === 110;
+  return len === 6 && lx.is('CLASS1');
 }
 
-/** The commonest types (none of them also a class name), else -1. */
+/**
+ * The commonest types (none of them also a class name), else -1. Up to five letters are packed
+ * into one number (5 bits each, case folded) so that one switch decides: this runs once per record.
+ */
 function commonType(lx: Lexer): number {
-  switch (lx.end - lx.start) {
-    case 1:
-      if (lx.is('A')) return 1;
-      break;
-    case 2:
-      if (lx.is('NS')) return 2;
-      if (lx.is('MX')) return 15;
-      if (lx.is('DS')) return 43;
-      break;
-    case 3:
-      if (lx.is('TXT')) return 16;
-      if (lx.is('SRV')) return 33;
-      if (lx.is('CAA')) return 257;
-      if (lx.is('PTR')) return 12;
-      if (lx.is('SOA')) return 6;
-      break;
-    case 4:
-      if (lx.is('AAAA')) return 28;
-      break;
-    case 5:
-      if (lx.is('CNAME')) return 5;
-      break;
+  const s = lx.s;
+  const start = lx.start;
+  const len = lx.end - start;
+  if (len > 5) return -1;
+  let key = 0;
+  for (let i = start; i < start + len; i++) {
+    const c = s.charCodeAt(i) | 32;
+    if (c < 97 || c > 122) return -1;
+    key = (key << 5) | (c - 96);
   }
-  return -1;
+  switch (key) {
+    case 0x1: // A
+      return 1;
+    case 0x1d3: // NS
+      return 2;
+    case 0x1b8: // MX
+      return 15;
+    case 0x93: // DS
+      return 43;
+    case 0x5314: // TXT
+      return 16;
+    case 0x4e56: // SRV
+      return 33;
+    case 0xc21: // CAA
+      return 257;
+    case 0x4292: // PTR
+      return 12;
+    case 0x4de1: // SOA
+      return 6;
+    case 0x8421: // AAAA
+      return 28;
+    case 0x3705a5: // CNAME
+      return 5;
+    default:
+      return -1;
+  }
 }
 
 /** BIND's `$GENERATE` substitution: `$`, `${offset,width,base}`, `\$` for a literal dollar. */
