@@ -135,7 +135,8 @@ async function nameTree(tx: StorageTransaction, key: string): Promise<{ same: Zo
  * encoded label), so the ancestors' keys are its prefixes ending at a terminator.
  */
 async function nearestAncestors(tx: StorageTransaction, key: string): Promise<Zone[]> {
-  for (let end = key.lastIndexOf('\u0000', key.length - 2); end > 0; end = key.lastIndexOf('\u0000', end - 1)) {
+  for (let end = key.length - 2; end > 0; end--) {
+    if (key.charCodeAt(end) !== 0) continue;
     const found = await zonesWithKey(tx, key.slice(0, end + 1));
     if (found.length > 0) return found;
   }

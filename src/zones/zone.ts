@@ -123,13 +123,13 @@ export function nameKey(name: string): string {
   let end = lower.endsWith('.') ? lower.length - 1 : lower.length;
   if (end === 0) return '';
   let key = '';
-  for (;;) {
-    // (lastIndexOf reads a negative start as 0, which would find a leading dot forever.)
-    const dot = end === 0 ? -1 : lower.lastIndexOf('.', end - 1);
-    key += stringPart(lower.slice(dot + 1, end));
-    if (dot < 0) return key;
-    end = dot;
+  for (let i = end - 1; i >= -1; i--) {
+    if (i === -1 || lower.charCodeAt(i) === 46) {
+      key += stringPart(lower.slice(i + 1, end));
+      end = i;
+    }
   }
+  return key;
 }
 
 /** The index keys of a stored zone. @internal */

@@ -466,13 +466,13 @@ export class OrderedIndex {
       } else if (lo > 0 && keys[lo - 1] === key) {
         stored = keys[lo - 1] as string;
       }
-      if (lo === keys.length) {
-        keys.push(stored);
-        ids.push(id);
-      } else {
-        keys.splice(lo, 0, stored);
-        ids.splice(lo, 0, id);
+      // Shifted by hand: splice would allocate an array of the (no) removed entries each time.
+      for (let j = keys.length; j > lo; j--) {
+        keys[j] = keys[j - 1] as string;
+        ids[j] = ids[j - 1] as string;
       }
+      keys[lo] = stored;
+      ids[lo] = id;
       if (keys.length > this.leafMax) this.splitOff = this.splitLeaf(node, lo);
       return true;
     }

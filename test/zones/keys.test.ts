@@ -12,6 +12,15 @@ const reference = (name: string): string => {
 const label = fc.string({ unit: fc.constantFrom('a', 'B', '-', '0', '\u0000', '\u0001', 'é'), maxLength: 4 });
 const name = fc.tuple(fc.array(label, { maxLength: 5 }), fc.boolean()).map(([labels, dot]) => labels.join('.') + (dot ? '.' : ''));
 
+describe('tupleKey integers', () => {
+  test.prop([fc.oneof(fc.maxSafeNat(), fc.integer({ min: 0, max: 2 ** 32 }), fc.constantFrom(0, 0xfffffff, 0x10000000, 2 ** 53 - 1))])(
+    'are 14 lower-case hex digits and a terminator',
+    (n) => {
+      expect(tupleKey(n)).toBe(`${n.toString(16).padStart(14, '0')}\u0000`);
+    },
+  );
+});
+
 describe('nameKey', () => {
   it('reverses and lower-cases the labels', () => {
     expect(nameKey('Www.Example.COM.')).toBe('com\u0000example\u0000www\u0000');
