@@ -3,7 +3,7 @@ import { memoryStorage } from '../adapters/memory/memory-storage.js';
 import { DEFAULT_ZONE_QUOTAS, getDnsQuotas, resetDnsQuotas, setDnsQuotas, type ZoneQuotaLimits } from '../dns-quotas/index.js';
 import type { Storage } from '../ports/storage.js';
 import { getRecordset, listRecordsets } from '../recordsets/recordset-commands.js';
-import { recordsetKeys, type RecordsetBody, type StoredRecordset } from '../recordsets/recordset.js';
+import { blockKeys, type RecordsetBlock, type RecordsetBody } from '../recordsets/recordset.js';
 import type { ApiError } from '../shared/api-error.js';
 import type { RequestContext } from '../shared/context.js';
 import { EventBus, type DnsEventListener } from '../shared/events.js';
@@ -176,7 +176,7 @@ const cryptoRandom = (): number => getRandomValues(new Uint32Array(1))[0]! / 429
 /** The DNS service's collections and how each one's index keys derive from its values. @internal */
 export const DNS_COLLECTIONS: CollectionKeys = {
   [ZONES]: (z: Zone) => zoneKeys(z),
-  [RECORDSETS]: (r: StoredRecordset) => recordsetKeys(r),
+  [RECORDSETS]: (b: RecordsetBlock) => blockKeys(b),
   [TASKS]: (t: StoredTask) => ({ queue: tupleKey(t.seq) }),
   'dns.meta': () => ({}),
   'dns.quotas': () => ({}),

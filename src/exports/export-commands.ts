@@ -3,7 +3,7 @@ import type { DnsDeps } from '../dns/deps.js';
 import { dnsCommand, listOwned } from '../dns/command.js';
 import { checkZoneQuota, readZoneQuotas } from '../dns-quotas/index.js';
 import type { StorageTransaction } from '../ports/storage.js';
-import { managedRecordsets, type StoredRecordset } from '../recordsets/recordset.js';
+import { BLOCKS_BY_ZONE, managedRecordsets, type RecordsetBlock } from '../recordsets/recordset.js';
 import { ApiError } from '../shared/api-error.js';
 import { runInTransaction, type UnitOfWork } from '../shared/command.js';
 import { requireProject, type Caller } from '../shared/context.js';
@@ -12,7 +12,7 @@ import type { ListSpec } from '../shared/list-query.js';
 import { enqueueTask, finishTask, type StoredTask } from '../shared/tasks.js';
 import { toMicros } from '../shared/time.js';
 import { isUuidLike } from '../shared/uuid.js';
-import { canSee, invalidUuid, RECORDSETS, RECORDSETS_BY_ZONE, visibleZone } from '../zones/zone-commands.js';
+import { canSee, invalidUuid, RECORDSETS, visibleZone } from '../zones/zone-commands.js';
 import { ZONES, type Zone } from '../zones/zone.js';
 import {
   EXPORTS,
@@ -131,7 +131,8 @@ function acceptsZoneFile(accept: unknown): boolean {
   });
 }
 
-const PAGE = 4096;
+/** Blocks read per range call (each holds up to a few hundred recordsets). */
+const PAGE = 64;
 
 /**
  * The zone file as the real service's template renders it (reference §9.3): `$ORIGIN`, `$TTL`, a
@@ -149,14 +150,18 @@ export async function renderZoneFile(deps: DnsDeps, tx: StorageTransaction, zone
   const prefix = tupleKey(zone.id);
   let after: { key: string; id: string } | undefined;
   for (;;) {
-    const batch = await tx.range(RECORDSETS, RECORDSETS_BY_ZONE, { prefix, limit: PAGE, ...(after === undefined ? {} : { after }) });
-    const lines: string[] = [];
+    const batch = await tx.range(RECORDSETS, BLOCKS_BY_ZONE, { prefix, limit: PAGE, ...(after === undefined ? {} : { after }) });
     for (const e of batch) {
-      const r = e.value as StoredRecordset;
-      const head = `${r.name} ${r.ttl === null || r.ttl === 0 ? '' : r.ttl} IN ${r.type} `;
-      for (const data of r.records) lines.push(head + data);
+      const b = e.value as RecordsetBlock;
+      const lines: string[] = [];
+      let k = 0;
+      for (let i = 0; i < b.ids.length; i++) {
+        const ttl = b.ttls[i];
+        const head = `${b.names[i]!} ${ttl === null || ttl === 0 ? '' : ttl} IN ${b.types[i]!} `;
+        for (const end = b.ends[i]!; k < end; k++) lines.push(head + b.data[k]!);
+      }
+      if (lines.length > 0) parts.push(`${lines.join('\n')}\n`);
     }
-    if (lines.length > 0) parts.push(`${lines.join('\n')}\n`);
     const last = batch[batch.length - 1];
     if (last === undefined || batch.length < PAGE) break;
     after = { key: last.key, id: last.id };

@@ -1,3 +1,4 @@
+import type { RecordsetColumns } from '../recordsets/blocks.js';
 import { parseZoneFile, type ZoneRecord } from '../zonefile/index.js';
 
 /**
@@ -53,13 +54,8 @@ export const undefinedError = (detail: string): string => `${IMPORT_MESSAGES.und
 
 const CNAME_CLASH = 'CNAME rdataset is not compatible with a regular data node';
 
-/** One recordset an import will store. @internal */
-export interface PlannedRecordset {
-  readonly name: string;
-  readonly type: string;
-  readonly ttl: number | null;
-  readonly records: string[];
-}
+/** Records in a recordset from which duplicates are found with a set rather than by a walk. */
+const BIG_SET = 32;
 
 /** What a valid import file turns into. @internal */
 export interface ImportPlan {
@@ -70,8 +66,12 @@ export interface ImportPlan {
   readonly serial: number;
   readonly retry: number;
   readonly expire: number;
-  readonly recordsets: PlannedRecordset[];
+  /** The recordsets to store, in creation order (first appearance of their owner and type). */
+  readonly recordsets: RecordsetColumns;
+  readonly recordsetCount: number;
   readonly recordCount: number;
+  /** Records in the largest recordset (for the per-recordset quota). */
+  readonly largestRecordset: number;
 }
 
 /** Strips a `;` comment outside quotes and splits into tokens (quotes kept together). */
@@ -190,65 +190,170 @@ export function planImport(text: string, maxBytes: number, allowed: ReadonlySet<
   const origin = parsed.value.origin;
   const lowerOrigin = origin.toLowerCase();
   const suffix = lowerOrigin === '.' ? '.' : `.${lowerOrigin}`;
-  const inZone = (lower: string): boolean => lower === lowerOrigin || lower.endsWith(suffix);
 
   let soa: ZoneRecord | undefined;
-  // Owner (lower case) → type → recordset: no concatenated keys to hash.
-  const sets = new Map<string, Map<string, PlannedRecordset & { min: number }>>();
-  const order: (PlannedRecordset & { min: number })[] = [];
-  const cnameNames = new Set<string>();
-  const otherNames = new Set<string>();
-  let recordCount = 0;
   const records = parsed.value.records;
-  for (let index = 0; index < records.length; index++) {
+  const total = records.length;
+  // Recordsets are numbered in creation order and held in parallel arrays; the records of each
+  // one are a chain through `next` (record index to record index), so grouping allocates nothing
+  // per recordset or per record beyond these arrays.
+  const setName: string[] = [];
+  const setType: string[] = [];
+  const setMin: number[] = [];
+  const setSize = new Int32Array(total);
+  const setHead = new Int32Array(total);
+  const setTail = new Int32Array(total);
+  const setNextOfOwner = new Int32Array(total).fill(-1);
+  const next = new Int32Array(total).fill(-1);
+  // Owners (lower case) in an open-addressing table of owner numbers: a Map of a few hundred
+  // thousand fresh strings costs several times more. Per owner: its first recordset and the
+  // flags of the CNAME rule.
+  let capacity = 16;
+  while (capacity < total * 2) capacity *= 2;
+  const mask = capacity - 1;
+  const slots = new Int32Array(capacity).fill(-1);
+  const ownerKey: string[] = [];
+  const ownerCname: boolean[] = [];
+  const ownerOther: boolean[] = [];
+  const ownerFirstSet: number[] = [];
+  const big = new Map<number, Set<string>>();
+  let recordCount = 0;
+
+  // The previous record's owner, as written and as looked up: runs of one owner (the usual
+  // layout, and every blank owner) skip the lower-casing and the map.
+  let prevName: string | undefined;
+  let prevOwner = -1; // -1: not in the zone
+  let prevLower = '';
+  for (let index = 0; index < total; index++) {
     const r = records[index]!;
-    const lower = r.name.toLowerCase();
-    if (!inZone(lower)) continue;
-    if (r.type === 'SOA') {
+    const name = r.name;
+    let owner: number;
+    let lower: string;
+    if (name === prevName) {
+      owner = prevOwner;
+      lower = prevLower;
+    } else {
+      lower = name.toLowerCase();
+      if (lower === lowerOrigin || lower.endsWith(suffix)) {
+        let h = 0x811c9dc5;
+        for (let i = 0; i < lower.length; i++) h = Math.imul(h ^ lower.charCodeAt(i), 16777619);
+        let slot = h & mask;
+        for (;;) {
+          const at = slots[slot]!;
+          if (at < 0) {
+            owner = ownerKey.length;
+            slots[slot] = owner;
+            ownerKey.push(lower);
+            ownerFirstSet.push(-1);
+            ownerCname.push(false);
+            ownerOther.push(false);
+            break;
+          }
+          if (ownerKey[at] === lower) {
+            owner = at;
+            break;
+          }
+          slot = (slot + 1) & mask;
+        }
+      } else owner = -1;
+      prevName = name;
+      prevOwner = owner;
+      prevLower = lower;
+    }
+    if (owner < 0) continue;
+    const type = r.type;
+    if (type === 'SOA') {
       if (lower === lowerOrigin && soa === undefined) soa = r;
       continue;
     }
-    if (!allowed.has(r.type)) {
+    if (!allowed.has(type)) {
       let nth = 0;
-      for (let j = 0; j <= index; j++) if (records[j]!.type === r.type) nth++;
-      const line = lineOfType(text, r.type, nth);
-      return { error: `Record type ${r.type}${line > 0 ? ` on line ${line}` : ''} is not supported by this service.` };
+      for (let j = 0; j <= index; j++) if (records[j]!.type === type) nth++;
+      const line = lineOfType(text, type, nth);
+      return { error: `Record type ${type}${line > 0 ? ` on line ${line}` : ''} is not supported by this service.` };
     }
-    if (r.type === 'NS' && lower === lowerOrigin) continue;
-    if (r.type === 'CNAME') {
-      if (lower === lowerOrigin || otherNames.has(lower)) return { error: undefinedError(CNAME_CLASH) };
-      cnameNames.add(lower);
+    if (type === 'NS' && lower === lowerOrigin) continue;
+    if (type === 'CNAME') {
+      if (lower === lowerOrigin || ownerOther[owner]) return { error: undefinedError(CNAME_CLASH) };
+      ownerCname[owner] = true;
     } else {
-      if (cnameNames.has(lower)) return { error: undefinedError(CNAME_CLASH) };
-      otherNames.add(lower);
+      if (ownerCname[owner]) return { error: undefinedError(CNAME_CLASH) };
+      ownerOther[owner] = true;
     }
-    let byType = sets.get(lower);
-    if (byType === undefined) {
-      byType = new Map();
-      sets.set(lower, byType);
+    let set = ownerFirstSet[owner]!;
+    let last = -1;
+    while (set >= 0 && setType[set] !== type) {
+      last = set;
+      set = setNextOfOwner[set]!;
     }
-    let set = byType.get(r.type);
-    if (set === undefined) {
-      set = { name: r.name, type: r.type, ttl: null, min: r.ttl, records: [] };
-      byType.set(r.type, set);
-      order.push(set);
+    const ttl = r.ttl;
+    if (set < 0) {
+      set = setName.length;
+      setName.push(name);
+      setType.push(type);
+      setMin.push(ttl);
+      if (last < 0) ownerFirstSet[owner] = set;
+      else setNextOfOwner[last] = set;
+      setHead[set] = index;
+      setTail[set] = index;
+      setSize[set] = 1;
+      recordCount++;
+      continue;
     }
-    if (r.ttl < set.min) set.min = r.ttl;
-    if (r.type === 'CNAME') {
+    if (ttl < setMin[set]!) setMin[set] = ttl;
+    if (type === 'CNAME') {
       // CNAME is a singleton: a later record replaces the earlier one (dnspython).
-      recordCount -= set.records.length;
-      set.records.length = 0;
-      set.records.push(r.rdata);
-      recordCount++;
-    } else if (!set.records.includes(r.rdata)) {
-      set.records.push(r.rdata);
-      recordCount++;
+      setHead[set] = index;
+      setTail[set] = index;
+      continue;
     }
+    const rdata = r.rdata;
+    if (setSize[set]! < BIG_SET) {
+      let dup = false;
+      for (let k = setHead[set]!; k >= 0; k = next[k]!) {
+        if (records[k]!.rdata === rdata) {
+          dup = true;
+          break;
+        }
+      }
+      if (dup) continue;
+    } else {
+      // A walk of the chain per record would be quadratic in a large recordset (quotas may allow any size).
+      let seen = big.get(set);
+      if (seen === undefined) {
+        seen = new Set();
+        for (let k = setHead[set]!; k >= 0; k = next[k]!) seen.add(records[k]!.rdata);
+        big.set(set, seen);
+      }
+      if (seen.has(rdata)) continue;
+      seen.add(rdata);
+    }
+    next[setTail[set]!] = index;
+    setTail[set] = index;
+    setSize[set] = setSize[set]! + 1;
+    recordCount++;
   }
   if (soa === undefined) return { error: IMPORT_MESSAGES.noSoa };
   const fields = soa.rdata.split(' ');
   const rname = fields[1] ?? '';
-  const recordsets: PlannedRecordset[] = order.map((s) => ({ name: s.name, type: s.type, ttl: s.min === 0 ? null : s.min, records: s.records }));
+
+  const sets = setName.length;
+  const names = new Array<string>(sets);
+  const ttls = new Array<number | null>(sets);
+  const ends = new Array<number>(sets);
+  const data = new Array<string>(recordCount);
+  let at = 0;
+  let largest = 0;
+  for (let i = 0; i < sets; i++) {
+    // Recordsets of one owner usually follow each other: share one string for their name.
+    const n = setName[i]!;
+    names[i] = i > 0 && n === names[i - 1] ? names[i - 1]! : n;
+    const min = setMin[i]!;
+    ttls[i] = min === 0 ? null : min;
+    for (let k = setHead[i]!; k >= 0; k = next[k]!) data[at++] = records[k]!.rdata;
+    ends[i] = at;
+    if (setSize[i]! > largest) largest = setSize[i]!;
+  }
   return {
     ok: {
       name: origin,
@@ -257,8 +362,10 @@ export function planImport(text: string, maxBytes: number, allowed: ReadonlySet<
       serial: Number(fields[2]),
       retry: Number(fields[4]),
       expire: Number(fields[5]),
-      recordsets,
+      recordsets: { names, types: setType, ttls, ends, data },
+      recordsetCount: sets,
       recordCount,
+      largestRecordset: largest,
     },
   };
 }

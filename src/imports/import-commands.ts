@@ -2,7 +2,8 @@ import { err, ok, type Result, type ResultAsync } from 'neverthrow';
 import type { DnsDeps } from '../dns/deps.js';
 import { dnsCommand, listOwned } from '../dns/command.js';
 import { checkZoneQuota, readZoneQuotas } from '../dns-quotas/index.js';
-import { recordsetKeys, type StoredRecordset } from '../recordsets/recordset.js';
+import { buildBlocks, sortIds } from '../recordsets/blocks.js';
+import { blockKeys, blockRowId } from '../recordsets/recordset.js';
 import { ApiError } from '../shared/api-error.js';
 import { runInTransaction, type UnitOfWork } from '../shared/command.js';
 import { checkEmail, checkNameSyntax } from '../zones/zone-input.js';
@@ -231,34 +232,22 @@ export function importTaskHandler(deps: DnsDeps, options: ZoneImportOptions = {}
         serial: p.serial,
         retry: p.retry,
         expire: p.expire,
-        extraRecordsets: p.recordsets.length,
+        extraRecordsets: p.recordsetCount,
       });
       if (inserted.isErr()) return err(failure(creationMessage(inserted.error)));
       const zone = inserted.value.zone;
       const quotas = await readZoneQuotas(tx, current.projectId, deps.quotaDefaults);
       if (checkZoneQuota(quotas, 'zone_records', p.recordCount).isErr()) return err(failure(IMPORT_MESSAGES.quota));
       const perSet = quotas.recordset_records;
-      if (perSet >= 0 && p.recordsets.some((s) => s.records.length > perSet)) return err(failure(IMPORT_MESSAGES.quota));
-      const createdAt = zone.createdAt;
-      let seq = 0;
-      for (const s of p.recordsets) {
-        const rs: StoredRecordset = {
-          id: deps.ids(),
-          zoneId: zone.id,
-          seq: seq++,
-          name: s.name,
-          type: s.type,
-          ttl: s.ttl,
-          // An exact-size copy: arrays grown by push keep spare capacity (≈17 slots for one record).
-          records: s.records.length === 1 ? [s.records[0]!] : s.records.slice(),
-          description: null,
-          createdAt,
-          updatedAt: null,
-          version: 1,
-        };
-        await tx.put(RECORDSETS, rs.id, rs, recordsetKeys(rs));
+      if (perSet >= 0 && p.largestRecordset > perSet) return err(failure(IMPORT_MESSAGES.quota));
+      const ids = new Array<string>(p.recordsetCount);
+      for (let i = 0; i < ids.length; i++) ids[i] = deps.ids();
+      const blocks = buildBlocks(zone.id, zone.createdAt, sortIds(ids), p.recordsets);
+      for (let n = 0; n < blocks.length; n++) {
+        const block = blocks[n]!;
+        await tx.put(RECORDSETS, blockRowId(zone.id, n), block, blockKeys(block));
       }
-      const counted: Zone = Object.freeze({ ...zone, recordsetCount: p.recordsets.length, recordCount: p.recordCount });
+      const counted: Zone = Object.freeze({ ...zone, recordsetCount: p.recordsetCount, recordCount: p.recordCount });
       await putZone(tx, counted);
       await finish(uow, current, 'COMPLETE', `${zone.name} imported`, zone.id);
       await finishTask(tx, task);

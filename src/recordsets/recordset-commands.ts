@@ -1,24 +1,42 @@
 import { err, ok, type Result, type ResultAsync } from 'neverthrow';
 import type { DnsDeps } from '../dns/deps.js';
 import { dnsCommand } from '../dns/command.js';
-import type { StorageTransaction } from '../ports/storage.js';
+import type { IndexPosition, StorageTransaction, StoredEntry } from '../ports/storage.js';
 import { ApiError } from '../shared/api-error.js';
 import { runInTransaction } from '../shared/command.js';
 import { tupleKey } from '../shared/keys.js';
-import { listArray, parseListQuery, type ListSpec } from '../shared/list-query.js';
+import { listArray, parseListQuery, type ListSpec, type ParsedListQuery } from '../shared/list-query.js';
 import { isUuidLike } from '../shared/uuid.js';
-import { invalidUuid, RECORDSETS, RECORDSETS_BY_ZONE, visibleZone } from '../zones/zone-commands.js';
+import { invalidUuid, RECORDSETS, visibleZone } from '../zones/zone-commands.js';
 import type { Zone } from '../zones/zone.js';
-import { managedRecordsets, presentRecordset, type RecordsetBody, type StoredRecordset } from './recordset.js';
+import { BLOCKS_BY_ZONE, findId, managedRecordsets, presentRecordset, type RecordsetBlock, type RecordsetBody } from './recordset.js';
 
 const recordsetNotFound = (): ApiError => new ApiError(404, 'recordset_not_found', 'Could not find RecordSet');
+const markerNotFound = (): ApiError => new ApiError(400, 'marker_not_found', 'Marker None could not be found');
+
+/** A stored block and where its index entry sits. */
+interface PlacedBlock {
+  readonly block: RecordsetBlock;
+  readonly at: IndexPosition;
+}
+
+const placed = (e: StoredEntry): PlacedBlock => ({ block: e.value as RecordsetBlock, at: { key: e.key, id: e.id } });
+
+/** The block of `zone` that holds `id` if any holds it: the first whose last id is not below `id`. */
+async function blockAt(tx: StorageTransaction, zone: Zone, id: string): Promise<PlacedBlock | undefined> {
+  const found = await tx.range(RECORDSETS, BLOCKS_BY_ZONE, { prefix: tupleKey(zone.id), after: { key: tupleKey(zone.id, id), id: '' }, limit: 1 });
+  return found[0] === undefined ? undefined : placed(found[0]);
+}
 
 /** Every recordset of a zone, managed ones first, then stored ones in creation order. @internal */
 export async function zoneRecordsets(deps: DnsDeps, tx: StorageTransaction, zone: Zone): Promise<RecordsetBody[]> {
   const pool = deps.pools.find((p) => p.id === zone.poolId) ?? deps.defaultPool;
   const out = managedRecordsets(zone, pool, deps.baseUrl);
-  const stored = await tx.range(RECORDSETS, RECORDSETS_BY_ZONE, { prefix: tupleKey(zone.id) });
-  for (const e of stored) out.push(presentRecordset(e.value as StoredRecordset, zone, deps.baseUrl));
+  const stored = await tx.range(RECORDSETS, BLOCKS_BY_ZONE, { prefix: tupleKey(zone.id) });
+  for (const e of stored) {
+    const b = e.value as RecordsetBlock;
+    for (let i = 0; i < b.ids.length; i++) out.push(presentRecordset(b, i, zone, deps.baseUrl));
+  }
   return out;
 }
 
@@ -47,21 +65,103 @@ const spec = (zoneId: string): ListSpec<RecordsetBody> => ({
   present: (r) => r,
 });
 
-/** `GET /v2/zones/{zone_id}/recordsets`. @internal */
+/** Blocks read per range call while filling a page (a block may hold a single recordset). */
+const BLOCKS_PER_READ = 4;
+
+/**
+ * One page in (created_at, id) order without filters, read from the blocks around the marker
+ * only. Every recordset of a zone has the zone's created_at, so that order is id order, which is
+ * the order of the blocks and of the ids inside each; the two managed recordsets are merged in.
+ * `undefined` when a block says otherwise (its created_at is not the zone's): the caller then
+ * sorts the whole zone.
+ */
+async function idOrderPage(
+  deps: DnsDeps,
+  tx: StorageTransaction,
+  zone: Zone,
+  query: ParsedListQuery,
+): Promise<Result<RecordsetBody[], ApiError> | undefined> {
+  const pool = deps.pools.find((p) => p.id === zone.poolId) ?? deps.defaultPool;
+  const managed = managedRecordsets(zone, pool, deps.baseUrl);
+  const asc = query.sortDir === 'asc';
+  const marker = query.marker;
+  const prefix = tupleKey(zone.id);
+  const beyond = (id: string): boolean => marker === undefined || (asc ? id > marker : id < marker);
+
+  const picked: { block: RecordsetBlock; i: number }[] = [];
+  let next: IndexPosition | undefined;
+  let more = true;
+  const take = (b: RecordsetBlock, from: number): void => {
+    if (asc) for (let i = from; i < b.ids.length && picked.length < query.limit; i++) picked.push({ block: b, i });
+    else for (let i = from; i >= 0 && picked.length < query.limit; i--) picked.push({ block: b, i });
+  };
+  if (marker !== undefined) {
+    const inManaged = managed.some((r) => r.id === marker);
+    const at = await blockAt(tx, zone, marker);
+    const pos = at === undefined ? -1 : findId(at.block.ids, marker);
+    if (!inManaged && pos < 0) return err(markerNotFound());
+    if (at === undefined) {
+      // Every stored id is below the marker.
+      more = !asc;
+    } else {
+      if (at.block.createdAt !== zone.createdAt) return undefined;
+      const first = pos >= 0 ? (asc ? pos + 1 : pos - 1) : asc ? -pos - 1 : -pos - 2;
+      take(at.block, first);
+      next = at.at;
+    }
+  }
+  while (more && picked.length < query.limit) {
+    const batch = await tx.range(RECORDSETS, BLOCKS_BY_ZONE, {
+      prefix,
+      direction: query.sortDir,
+      limit: BLOCKS_PER_READ,
+      ...(next === undefined ? {} : { after: next }),
+    });
+    for (const e of batch) {
+      const b = e.value as RecordsetBlock;
+      if (b.createdAt !== zone.createdAt) return undefined;
+      take(b, asc ? 0 : b.ids.length - 1);
+    }
+    const last = batch[batch.length - 1];
+    if (last === undefined || batch.length < BLOCKS_PER_READ) more = false;
+    else next = { key: last.key, id: last.id };
+  }
+  // The first `limit` stored recordsets past the marker, and the managed ones past it, hold the page.
+  const page: RecordsetBody[] = picked.map((p) => presentRecordset(p.block, p.i, zone, deps.baseUrl));
+  for (const r of managed) if (beyond(r.id)) page.push(r);
+  page.sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0) * (asc ? 1 : -1));
+  return ok(page.slice(0, query.limit));
+}
+
+/**
+ * `GET /v2/zones/{zone_id}/recordsets`. The default order (and `id`) pages from the blocks
+ * around the marker; filters and other sort keys read the whole zone, as they must to count and
+ * sort what matches. A marker must be a recordset of the zone.
+ * @internal
+ */
 export function listRecordsets(deps: DnsDeps, ctx: unknown, zoneId: unknown, query: unknown): ResultAsync<object, ApiError> {
   return dnsCommand(deps, ctx, async (caller): Promise<Result<object, ApiError>> => {
     if (!isUuidLike(zoneId)) return err(invalidUuid('zone_id', zoneId));
     const s = spec(zoneId);
     const parsed = parseListQuery(s, query, caller.allProjects);
     if (parsed.isErr()) return err(parsed.error);
+    const q = parsed.value;
     return runInTransaction(deps.storage, async ({ tx }) => {
       const zone = await visibleZone(tx, caller, zoneId);
       if (zone.isErr()) return err(zone.error);
-      const all = await zoneRecordsets(deps, tx, zone.value);
-      const marker = parsed.value.marker;
-      const markerEntity = marker === undefined ? undefined : all.find((r) => r.id === marker);
-      const exists = marker === undefined || markerEntity !== undefined || (await tx.get(RECORDSETS, marker)) !== undefined;
-      return listArray(s, all, parsed.value, exists, markerEntity, deps.baseUrl);
+      const z = zone.value;
+      if (q.filters.length === 0 && (q.sortKey === 'created_at' || q.sortKey === 'id')) {
+        const page = await idOrderPage(deps, tx, z, q);
+        if (page !== undefined) {
+          if (page.isErr()) return err(page.error);
+          // The page is already cut; the envelope adds links, and the count comes from the zone.
+          const body = listArray({ ...s, metadata: false }, page.value, { ...q, marker: undefined }, true, undefined, deps.baseUrl);
+          return body.map((b) => ({ ...b, metadata: { total_count: (z.soaRecordsetId === null ? 0 : 2) + z.recordsetCount } }));
+        }
+      }
+      const all = await zoneRecordsets(deps, tx, z);
+      const markerEntity = q.marker === undefined ? undefined : all.find((r) => r.id === q.marker);
+      return listArray(s, all, q, q.marker === undefined || markerEntity !== undefined, markerEntity, deps.baseUrl);
     });
   });
 }
@@ -80,9 +180,10 @@ export function getRecordset(deps: DnsDeps, ctx: unknown, zoneId: unknown, id: u
         const found = managedRecordsets(z, pool, deps.baseUrl).find((r) => r.id === id);
         return found === undefined ? err(recordsetNotFound()) : ok(found);
       }
-      const stored = (await tx.get(RECORDSETS, id)) as StoredRecordset | undefined;
-      if (stored === undefined || stored.zoneId !== z.id) return err(recordsetNotFound());
-      return ok(presentRecordset(stored, z, deps.baseUrl));
+      const at = await blockAt(tx, z, id);
+      const i = at === undefined ? -1 : findId(at.block.ids, id);
+      if (at === undefined || i < 0) return err(recordsetNotFound());
+      return ok(presentRecordset(at.block, i, z, deps.baseUrl));
     });
   });
 }

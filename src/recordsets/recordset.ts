@@ -2,7 +2,6 @@ import { tupleKey } from '../shared/keys.js';
 import { formatTimestamp } from '../shared/time.js';
 import type { PoolConfig } from '../dns/deps.js';
 import type { SelfLink, Zone } from '../zones/zone.js';
-import { RECORDSETS_BY_ZONE } from '../zones/zone-commands.js';
 
 /**
  * A recordset as the API answers it (`GET /v2/zones/{zone_id}/recordsets/{id}`).
@@ -43,29 +42,62 @@ export interface RecordsetBody {
 }
 
 /**
- * A stored (non-managed) recordset. The managed SOA and NS recordsets are not stored: they are
- * derived from their zone and its pool, so they can never disagree with them and cost no memory.
+ * Stored (non-managed) recordsets of one zone, a few hundred at a time, in columns.
+ *
+ * Recordsets are read-only once an import has created them and they all go with their zone, so
+ * a row (and an index entry, a row id and an index key) per recordset would cost far more than
+ * the recordset itself. A block holds a run of consecutive recordsets instead, each column an
+ * array with one entry per recordset, the records of all of them in one flat array.
+ *
+ * Recordset ids are drawn from the service's id source and assigned in ascending order of
+ * creation, so within a zone creation order, id order and the list's default order (created_at,
+ * then id: every recordset of a zone shares its created_at) are one order. The blocks of a zone
+ * partition that order, and the one index entry per block, keyed by the zone and the block's last
+ * id, finds the block holding any id with one ordered lookup: enough for `get` and marker paging.
+ *
+ * What every imported recordset shares is not stored: description null, version 1, updated_at
+ * null.
  * @internal
  */
-export interface StoredRecordset {
-  readonly id: string;
+export interface RecordsetBlock {
   readonly zoneId: string;
-  /** Creation order within the zone (recordsets created together share a timestamp). */
-  readonly seq: number;
-  readonly name: string;
-  readonly type: string;
-  readonly ttl: number | null;
-  readonly records: readonly string[];
-  readonly description: string | null;
+  /** created_at of every recordset in the block (the zone's). */
   readonly createdAt: number;
-  readonly updatedAt: number | null;
-  readonly version: number;
+  /** Ids, ascending. */
+  readonly ids: readonly string[];
+  readonly names: readonly string[];
+  readonly types: readonly string[];
+  readonly ttls: readonly (number | null)[];
+  /** Where each recordset's records end in `data` (cumulative counts). */
+  readonly ends: readonly number[];
+  /** The records of every recordset of the block, in order. */
+  readonly data: readonly string[];
 }
 
-/** Index keys of a stored recordset. @internal */
-export const recordsetKeys = (r: StoredRecordset): Record<string, string> => ({
-  [RECORDSETS_BY_ZONE]: tupleKey(r.zoneId, r.seq),
+/** Index: blocks of a zone, keyed by (zone, last id). @internal */
+export const BLOCKS_BY_ZONE = 'zone';
+
+/** Index keys of a block. @internal */
+export const blockKeys = (b: RecordsetBlock): Record<string, string> => ({
+  [BLOCKS_BY_ZONE]: tupleKey(b.zoneId, b.ids[b.ids.length - 1] ?? ''),
 });
+
+/** Row id of a zone's `n`-th block: zone id first, so one zone's blocks sit together in a scan. @internal */
+export const blockRowId = (zoneId: string, n: number): string => `${zoneId}/${n.toString(16).padStart(8, '0')}`;
+
+/** Position of `id` in a block's ids, or of the first greater id as `-(position + 1)`. @internal */
+export function findId(ids: readonly string[], id: string): number {
+  let lo = 0;
+  let hi = ids.length - 1;
+  while (lo <= hi) {
+    const mid = (lo + hi) >>> 1;
+    const v = ids[mid]!;
+    if (v < id) lo = mid + 1;
+    else if (v > id) hi = mid - 1;
+    else return mid;
+  }
+  return -(lo + 1);
+}
 
 /** The SOA record of a zone, built from the pool's first nameserver and the zone's fields. @internal */
 export function soaRecord(zone: Zone, pool: PoolConfig): string {
@@ -114,24 +146,26 @@ export function managedRecordsets(zone: Zone, pool: PoolConfig, baseUrl: string)
   ].map((r) => reorder(r));
 }
 
-/** The API body of a stored recordset. @internal */
-export function presentRecordset(r: StoredRecordset, zone: Zone, baseUrl: string): RecordsetBody {
-  return reorder({
-    id: r.id,
+/** The API body of the `i`-th recordset of a block. @internal */
+export function presentRecordset(b: RecordsetBlock, i: number, zone: Zone, baseUrl: string): RecordsetBody {
+  const id = b.ids[i]!;
+  return {
+    id,
     zone_id: zone.id,
     project_id: zone.projectId,
-    name: r.name,
+    name: b.names[i]!,
     zone_name: zone.name,
-    type: r.type,
-    records: [...r.records],
-    ttl: r.ttl,
-    ...status(zone),
-    version: r.version,
-    description: r.description,
-    created_at: formatTimestamp(r.createdAt),
-    updated_at: r.updatedAt === null ? null : formatTimestamp(r.updatedAt),
-    links: { self: `${baseUrl}/v2/zones/${zone.id}/recordsets/${r.id}` },
-  });
+    type: b.types[i]!,
+    records: b.data.slice(i === 0 ? 0 : b.ends[i - 1]!, b.ends[i]),
+    ttl: b.ttls[i]!,
+    status: zone.status === 'DELETED' ? 'DELETED' : zone.status,
+    action: zone.action,
+    version: 1,
+    description: null,
+    created_at: formatTimestamp(b.createdAt),
+    updated_at: null,
+    links: { self: `${baseUrl}/v2/zones/${zone.id}/recordsets/${id}` },
+  };
 }
 
 /** Key order of the real service's recordset body. */

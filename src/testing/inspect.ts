@@ -6,7 +6,7 @@ import { presentExport } from '../exports/zone-export.js';
 import { IMPORTS, presentImport, type StoredImport, type ZoneImportBody } from '../imports/zone-import.js';
 import type { Storage, StoredRow } from '../ports/storage.js';
 import type { QuotaSnapshot, ProjectQuotasRecord } from '../quotas/quota-service.js';
-import { managedRecordsets, presentRecordset, type RecordsetBody, type StoredRecordset } from '../recordsets/recordset.js';
+import { managedRecordsets, presentRecordset, type RecordsetBlock, type RecordsetBody } from '../recordsets/recordset.js';
 import { TASKS, type StoredTask } from '../shared/tasks.js';
 import { presentTransferAccept, TRANSFER_ACCEPTS, type StoredTransferAccept, type TransferAcceptBody } from '../transfers/transfer-accept.js';
 import {
@@ -186,19 +186,20 @@ export function inspectDns(source: Storage | ServiceSnapshot, options: InspectDn
   const zonesOf = (rows: Rows): ZoneBody[] => values<Zone>(rows, ZONES).map((z) => presentZone(z, baseUrl));
 
   const recordsetsOf = (rows: Rows, zoneId?: string): RecordsetBody[] => {
-    const byZone = new Map<string, StoredRecordset[]>();
-    for (const r of values<StoredRecordset>(rows, RECORDSETS)) {
-      const list = byZone.get(r.zoneId) ?? [];
-      list.push(r);
-      byZone.set(r.zoneId, list);
+    const byZone = new Map<string, RecordsetBlock[]>();
+    for (const b of values<RecordsetBlock>(rows, RECORDSETS)) {
+      const list = byZone.get(b.zoneId) ?? [];
+      list.push(b);
+      byZone.set(b.zoneId, list);
     }
     const out: RecordsetBody[] = [];
     for (const zone of values<Zone>(rows, ZONES)) {
       if (zoneId !== undefined && zone.id !== zoneId) continue;
       const pool = pools.find((p) => p.id === zone.poolId) ?? pools[0]!;
       out.push(...managedRecordsets(zone, pool, baseUrl));
-      const stored = (byZone.get(zone.id) ?? []).sort((a, b) => a.seq - b.seq || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
-      for (const r of stored) out.push(presentRecordset(r, zone, baseUrl));
+      // Blocks partition the zone's id order, which is its creation order.
+      const blocks = (byZone.get(zone.id) ?? []).sort((a, b) => (a.ids[0]! < b.ids[0]! ? -1 : a.ids[0]! > b.ids[0]! ? 1 : 0));
+      for (const b of blocks) for (let i = 0; i < b.ids.length; i++) out.push(presentRecordset(b, i, zone, baseUrl));
     }
     return out;
   };

@@ -3,6 +3,7 @@ import type { DnsDeps, NameserversBody } from '../dns/deps.js';
 import { dnsCommand, listOwned } from '../dns/command.js';
 import { checkZoneQuota, readZoneQuotas } from '../dns-quotas/index.js';
 import type { StorageTransaction } from '../ports/storage.js';
+import { BLOCKS_BY_ZONE } from '../recordsets/recordset.js';
 import { ApiError } from '../shared/api-error.js';
 import { runInTransaction, type UnitOfWork } from '../shared/command.js';
 import { forbidden, requireProject, type Caller } from '../shared/context.js';
@@ -443,15 +444,13 @@ export function abandonZone(deps: DnsDeps, ctx: unknown, id: unknown): ResultAsy
   });
 }
 
-/** Stored recordsets of zones: their collection and per-zone index (written by imports). @internal */
-export const RECORDSETS = 'dns.recordsets';
-/** Index: recordsets of a zone in creation order. @internal */
-export const RECORDSETS_BY_ZONE = 'zone';
+/** Stored recordsets of zones, in blocks (see `RecordsetBlock`), written by imports. @internal */
+export const RECORDSETS = 'dns.recordset_blocks';
 
 /** Removes a zone and everything stored under it. @internal */
 export async function removeZone(tx: StorageTransaction, zone: Zone): Promise<void> {
   for (;;) {
-    const batch = await tx.range(RECORDSETS, RECORDSETS_BY_ZONE, { prefix: tupleKey(zone.id), limit: 512 });
+    const batch = await tx.range(RECORDSETS, BLOCKS_BY_ZONE, { prefix: tupleKey(zone.id), limit: 512 });
     if (batch.length === 0) break;
     for (const e of batch) await tx.delete(RECORDSETS, e.id);
   }
