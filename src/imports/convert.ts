@@ -1,4 +1,4 @@
-import type { RecordsetColumns } from '../recordsets/blocks.js';
+import { BlockCutter, type RecordsetColumns } from '../recordsets/blocks.js';
 import { parseZoneFile, type ZoneRecord } from '../zonefile/index.js';
 
 /**
@@ -66,8 +66,8 @@ export interface ImportPlan {
   readonly serial: number;
   readonly retry: number;
   readonly expire: number;
-  /** The recordsets to store, in creation order (first appearance of their owner and type). */
-  readonly recordsets: RecordsetColumns;
+  /** The recordsets to store, in creation order (first appearance of their owner and type), cut into blocks. */
+  readonly blocks: readonly RecordsetColumns[];
   readonly recordsetCount: number;
   readonly recordCount: number;
   /** Records in the largest recordset (for the per-recordset quota). */
@@ -338,21 +338,14 @@ export function planImport(text: string, maxBytes: number, allowed: ReadonlySet<
   const rname = fields[1] ?? '';
 
   const sets = setName.length;
-  const names = new Array<string>(sets);
-  const ttls = new Array<number | null>(sets);
-  const ends = new Array<number>(sets);
-  const data = new Array<string>(recordCount);
-  let at = 0;
+  const cutter = new BlockCutter();
   let largest = 0;
   for (let i = 0; i < sets; i++) {
-    // Recordsets of one owner usually follow each other: share one string for their name.
-    const n = setName[i]!;
-    names[i] = i > 0 && n === names[i - 1] ? names[i - 1]! : n;
     const min = setMin[i]!;
-    ttls[i] = min === 0 ? null : min;
-    for (let k = setHead[i]!; k >= 0; k = next[k]!) data[at++] = records[k]!.rdata;
-    ends[i] = at;
-    if (setSize[i]! > largest) largest = setSize[i]!;
+    const size = setSize[i]!;
+    const data = cutter.add(setName[i]!, setType[i]!, min === 0 ? null : min, size);
+    for (let k = setHead[i]!; k >= 0; k = next[k]!) data.push(records[k]!.rdata);
+    if (size > largest) largest = size;
   }
   return {
     ok: {
@@ -362,7 +355,7 @@ export function planImport(text: string, maxBytes: number, allowed: ReadonlySet<
       serial: Number(fields[2]),
       retry: Number(fields[4]),
       expire: Number(fields[5]),
-      recordsets: { names, types: setType, ttls, ends, data },
+      blocks: cutter.finish(),
       recordsetCount: sets,
       recordCount,
       largestRecordset: largest,

@@ -12,7 +12,6 @@ import type { ListSpec } from '../shared/list-query.js';
 import { enqueueTask, finishTask, type StoredTask } from '../shared/tasks.js';
 import { toMicros } from '../shared/time.js';
 import { isUuidLike } from '../shared/uuid.js';
-import { isCleanText } from '../shared/validation.js';
 import { canSee, insertZone, invalidUuid, putZone, RECORDSETS } from '../zones/zone-commands.js';
 import type { Zone } from '../zones/zone.js';
 import { DEFAULT_IMPORT_RECORD_TYPES, IMPORT_MESSAGES, planImport, undefinedError, type ZoneImportOptions } from './convert.js';
@@ -39,6 +38,14 @@ function emitImport(deps: DnsDeps, uow: UnitOfWork, verb: 'create' | 'update' | 
   uow.afterCommit(() => deps.events.emit(`dns.zone_import.${verb}`, body));
 }
 
+/**
+ * The rule of `isCleanText` (no NUL, no lone surrogate) for a whole file: its loop over every
+ * UTF-16 unit takes a quarter to half a second on a 56 MB file, the engine's own searches a few
+ * milliseconds. `isWellFormed` is Node 20's, newer than the ES2023 library typed here.
+ */
+const isCleanFile = (text: string): boolean =>
+  !text.includes('\0') && (text as string & { isWellFormed(): boolean }).isWellFormed();
+
 /** The media type of a Content-Type header, lower-cased, parameters dropped. */
 const mediaType = (value: unknown): string =>
   typeof value === 'string' ? (value.split(';')[0] ?? '').trim().toLowerCase() : '';
@@ -60,7 +67,7 @@ export function createImport(deps: DnsDeps, ctx: unknown, text: unknown, content
     else if (text === undefined || text === null) body = '';
     else return err(new ApiError(400, 'bad_request', 'The zone file must be text.'));
     if (body.trim() === '') return err(new ApiError(400, 'empty_request_body', 'Request Body is empty'));
-    if (!isCleanText(body)) {
+    if (!isCleanFile(body)) {
       return err(new ApiError(400, 'bad_request', 'The zone file must be UTF-8 text without NUL characters or lone surrogates.'));
     }
     const bytes = Buffer.byteLength(body, 'utf8');
@@ -242,7 +249,7 @@ export function importTaskHandler(deps: DnsDeps, options: ZoneImportOptions = {}
       if (perSet >= 0 && p.largestRecordset > perSet) return err(failure(IMPORT_MESSAGES.quota));
       const ids = new Array<string>(p.recordsetCount);
       for (let i = 0; i < ids.length; i++) ids[i] = deps.ids();
-      const blocks = buildBlocks(zone.id, zone.createdAt, sortIds(ids), p.recordsets);
+      const blocks = buildBlocks(zone.id, zone.createdAt, sortIds(ids), p.blocks);
       for (let n = 0; n < blocks.length; n++) {
         const block = blocks[n]!;
         await tx.put(RECORDSETS, blockRowId(zone.id, n), block, blockKeys(block));

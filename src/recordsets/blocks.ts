@@ -10,41 +10,85 @@ export const BLOCK_RECORDSETS = 256;
 /** Most records in one block, unless a single recordset has more (a recordset is never split). @internal */
 export const BLOCK_RECORDS = 1024;
 
-/** Recordsets in creation order, in columns, as an import plans them. @internal */
+/** The recordsets of one block in creation order, in columns, before they have ids. @internal */
 export interface RecordsetColumns {
   readonly names: readonly string[];
   readonly types: readonly string[];
   readonly ttls: readonly (number | null)[];
   /** Where each recordset's records end in `data` (cumulative counts). */
-  readonly ends: ArrayLike<number>;
+  readonly ends: readonly number[];
   readonly data: readonly string[];
 }
 
 /**
- * Cuts recordsets into blocks. `ids` are the recordsets' ids, ascending, one per recordset in
- * creation order.
+ * Cuts recordsets, given in creation order, into the columns of blocks as they are added.
  * @internal
  */
-export function buildBlocks(zoneId: string, createdAt: number, ids: readonly string[], cols: RecordsetColumns): RecordsetBlock[] {
+export class BlockCutter {
+  /** The blocks so far. */
+  readonly blocks: RecordsetColumns[] = [];
+  private names: string[] = [];
+  private types: string[] = [];
+  private ttls: (number | null)[] = [];
+  private ends: number[] = [];
+  private data: string[] = [];
+
+  /** Adds one recordset; `records` is filled by the caller into the returned array. */
+  add(name: string, type: string, ttl: number | null, size: number): string[] {
+    const n = this.names.length;
+    if (n > 0 && (n === BLOCK_RECORDSETS || this.data.length + size > BLOCK_RECORDS)) this.flush();
+    const at = this.names.length;
+    // Recordsets of one owner usually follow each other: they share one string for their name.
+    this.names.push(at > 0 && this.names[at - 1] === name ? this.names[at - 1]! : name);
+    this.types.push(type);
+    this.ttls.push(ttl);
+    this.ends.push(this.data.length + size);
+    return this.data;
+  }
+
+  /** Ends the last block; the blocks are complete after this. */
+  finish(): RecordsetColumns[] {
+    if (this.names.length > 0) this.flush();
+    return this.blocks;
+  }
+
+  private flush(): void {
+    // Exact-size copies: arrays grown by push keep up to half again as many slots, for as long as the zone lives.
+    this.blocks.push({
+      names: this.names.slice(),
+      types: this.types.slice(),
+      ttls: this.ttls.slice(),
+      ends: this.ends.slice(),
+      data: this.data.slice(),
+    });
+    this.names = [];
+    this.types = [];
+    this.ttls = [];
+    this.ends = [];
+    this.data = [];
+  }
+}
+
+/**
+ * The blocks of a zone: planned columns with ids attached. `ids` are the recordsets' ids,
+ * ascending, one per recordset across all the columns, in order.
+ * @internal
+ */
+export function buildBlocks(zoneId: string, createdAt: number, ids: readonly string[], planned: readonly RecordsetColumns[]): RecordsetBlock[] {
   const blocks: RecordsetBlock[] = [];
-  const n = ids.length;
   let from = 0;
-  while (from < n) {
-    const dataFrom = from === 0 ? 0 : cols.ends[from - 1]!;
-    let to = from + 1;
-    while (to < n && to - from < BLOCK_RECORDSETS && cols.ends[to]! - dataFrom <= BLOCK_RECORDS) to++;
-    const ends = new Array<number>(to - from);
-    for (let i = from; i < to; i++) ends[i - from] = cols.ends[i]! - dataFrom;
+  for (const cols of planned) {
+    const to = from + cols.names.length;
     blocks.push(
       Object.freeze({
         zoneId,
         createdAt,
         ids: Object.freeze(ids.slice(from, to)),
-        names: Object.freeze(cols.names.slice(from, to)),
-        types: Object.freeze(cols.types.slice(from, to)),
-        ttls: Object.freeze(cols.ttls.slice(from, to)),
-        ends: Object.freeze(ends),
-        data: Object.freeze(cols.data.slice(dataFrom, cols.ends[to - 1])),
+        names: Object.freeze(cols.names),
+        types: Object.freeze(cols.types),
+        ttls: Object.freeze(cols.ttls),
+        ends: Object.freeze(cols.ends),
+        data: Object.freeze(cols.data),
       }),
     );
     from = to;
