@@ -155,7 +155,7 @@ export async function renderZoneFile(deps: DnsDeps, tx: StorageTransaction, zone
       const b = e.value as RecordsetBlock;
       const lines: string[] = [];
       let k = 0;
-      for (let i = 0; i < b.ids.length; i++) {
+      for (let i = 0; i < b.names.length; i++) {
         const ttl = b.ttls[i];
         const head = `${b.names[i]!} ${ttl === null || ttl === 0 ? '' : ttl} IN ${b.types[i]!} `;
         for (const end = b.ends[i]!; k < end; k++) lines.push(head + b.data[k]!);

@@ -1,4 +1,4 @@
-import type { RecordsetBlock } from './recordset.js';
+import { packIds, type RecordsetBlock } from './recordset.js';
 
 /**
  * Most recordsets in one block. A get or a page reads whole blocks: small enough that this stays
@@ -83,7 +83,7 @@ export function buildBlocks(zoneId: string, createdAt: number, ids: readonly str
       Object.freeze({
         zoneId,
         createdAt,
-        ids: Object.freeze(ids.slice(from, to)),
+        ...packIds(ids.slice(from, to)),
         names: Object.freeze(cols.names),
         types: Object.freeze(cols.types),
         ttls: Object.freeze(cols.ttls),

@@ -35,7 +35,7 @@ export async function zoneRecordsets(deps: DnsDeps, tx: StorageTransaction, zone
   const stored = await tx.range(RECORDSETS, BLOCKS_BY_ZONE, { prefix: tupleKey(zone.id) });
   for (const e of stored) {
     const b = e.value as RecordsetBlock;
-    for (let i = 0; i < b.ids.length; i++) out.push(presentRecordset(b, i, zone, deps.baseUrl));
+    for (let i = 0; i < b.names.length; i++) out.push(presentRecordset(b, i, zone, deps.baseUrl));
   }
   return out;
 }
@@ -92,13 +92,13 @@ async function idOrderPage(
   let next: IndexPosition | undefined;
   let more = true;
   const take = (b: RecordsetBlock, from: number): void => {
-    if (asc) for (let i = from; i < b.ids.length && picked.length < query.limit; i++) picked.push({ block: b, i });
+    if (asc) for (let i = from; i < b.names.length && picked.length < query.limit; i++) picked.push({ block: b, i });
     else for (let i = from; i >= 0 && picked.length < query.limit; i--) picked.push({ block: b, i });
   };
   if (marker !== undefined) {
     const inManaged = managed.some((r) => r.id === marker);
     const at = await blockAt(tx, zone, marker);
-    const pos = at === undefined ? -1 : findId(at.block.ids, marker);
+    const pos = at === undefined ? -1 : findId(at.block, marker);
     if (!inManaged && pos < 0) return err(markerNotFound());
     if (at === undefined) {
       // Every stored id is below the marker.
@@ -120,7 +120,7 @@ async function idOrderPage(
     for (const e of batch) {
       const b = e.value as RecordsetBlock;
       if (b.createdAt !== zone.createdAt) return undefined;
-      take(b, asc ? 0 : b.ids.length - 1);
+      take(b, asc ? 0 : b.names.length - 1);
     }
     const last = batch[batch.length - 1];
     if (last === undefined || batch.length < BLOCKS_PER_READ) more = false;
@@ -181,7 +181,7 @@ export function getRecordset(deps: DnsDeps, ctx: unknown, zoneId: unknown, id: u
         return found === undefined ? err(recordsetNotFound()) : ok(found);
       }
       const at = await blockAt(tx, z, id);
-      const i = at === undefined ? -1 : findId(at.block.ids, id);
+      const i = at === undefined ? -1 : findId(at.block, id);
       if (at === undefined || i < 0) return err(recordsetNotFound());
       return ok(presentRecordset(at.block, i, z, deps.baseUrl));
     });

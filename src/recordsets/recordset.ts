@@ -63,8 +63,13 @@ export interface RecordsetBlock {
   readonly zoneId: string;
   /** created_at of every recordset in the block (the zone's). */
   readonly createdAt: number;
-  /** Ids, ascending. */
-  readonly ids: readonly string[];
+  /**
+   * Ids, ascending: when they all have one length (UUIDs do), concatenated into one string
+   * (36 bytes a UUID, against 64 for a string of its own and its array slot); else an array.
+   */
+  readonly ids: string | readonly string[];
+  /** The length of every id when `ids` is one string. */
+  readonly idWidth: number;
   readonly names: readonly string[];
   readonly types: readonly string[];
   readonly ttls: readonly (number | null)[];
@@ -79,19 +84,31 @@ export const BLOCKS_BY_ZONE = 'zone';
 
 /** Index keys of a block. @internal */
 export const blockKeys = (b: RecordsetBlock): Record<string, string> => ({
-  [BLOCKS_BY_ZONE]: tupleKey(b.zoneId, b.ids[b.ids.length - 1] ?? ''),
+  [BLOCKS_BY_ZONE]: tupleKey(b.zoneId, b.names.length === 0 ? '' : idAt(b, b.names.length - 1)),
 });
 
 /** Row id of a zone's `n`-th block: zone id first, so one zone's blocks sit together in a scan. @internal */
 export const blockRowId = (zoneId: string, n: number): string => `${zoneId}/${n.toString(16).padStart(8, '0')}`;
 
-/** Position of `id` in a block's ids, or of the first greater id as `-(position + 1)`. @internal */
-export function findId(ids: readonly string[], id: string): number {
+/** The id of a block's `i`-th recordset. @internal */
+export function idAt(b: RecordsetBlock, i: number): string {
+  return typeof b.ids === 'string' ? b.ids.slice(i * b.idWidth, (i + 1) * b.idWidth) : b.ids[i]!;
+}
+
+/** A block's ids as stored: one string when they share a length. @internal */
+export function packIds(ids: readonly string[]): { ids: string | readonly string[]; idWidth: number } {
+  const width = ids[0]?.length ?? 0;
+  for (const id of ids) if (id.length !== width) return { ids: Object.freeze(ids.slice()), idWidth: 0 };
+  return { ids: ids.join(''), idWidth: width };
+}
+
+/** Position of `id` in a block, or of the first greater id as `-(position + 1)`. @internal */
+export function findId(b: RecordsetBlock, id: string): number {
   let lo = 0;
-  let hi = ids.length - 1;
+  let hi = b.names.length - 1;
   while (lo <= hi) {
     const mid = (lo + hi) >>> 1;
-    const v = ids[mid]!;
+    const v = idAt(b, mid);
     if (v < id) lo = mid + 1;
     else if (v > id) hi = mid - 1;
     else return mid;
@@ -148,7 +165,7 @@ export function managedRecordsets(zone: Zone, pool: PoolConfig, baseUrl: string)
 
 /** The API body of the `i`-th recordset of a block. @internal */
 export function presentRecordset(b: RecordsetBlock, i: number, zone: Zone, baseUrl: string): RecordsetBody {
-  const id = b.ids[i]!;
+  const id = idAt(b, i);
   return {
     id,
     zone_id: zone.id,

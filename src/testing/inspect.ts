@@ -6,7 +6,7 @@ import { presentExport } from '../exports/zone-export.js';
 import { IMPORTS, presentImport, type StoredImport, type ZoneImportBody } from '../imports/zone-import.js';
 import type { Storage, StoredRow } from '../ports/storage.js';
 import type { QuotaSnapshot, ProjectQuotasRecord } from '../quotas/quota-service.js';
-import { managedRecordsets, presentRecordset, type RecordsetBlock, type RecordsetBody } from '../recordsets/recordset.js';
+import { idAt, managedRecordsets, presentRecordset, type RecordsetBlock, type RecordsetBody } from '../recordsets/recordset.js';
 import { TASKS, type StoredTask } from '../shared/tasks.js';
 import { presentTransferAccept, TRANSFER_ACCEPTS, type StoredTransferAccept, type TransferAcceptBody } from '../transfers/transfer-accept.js';
 import {
@@ -198,8 +198,8 @@ export function inspectDns(source: Storage | ServiceSnapshot, options: InspectDn
       const pool = pools.find((p) => p.id === zone.poolId) ?? pools[0]!;
       out.push(...managedRecordsets(zone, pool, baseUrl));
       // Blocks partition the zone's id order, which is its creation order.
-      const blocks = (byZone.get(zone.id) ?? []).sort((a, b) => (a.ids[0]! < b.ids[0]! ? -1 : a.ids[0]! > b.ids[0]! ? 1 : 0));
-      for (const b of blocks) for (let i = 0; i < b.ids.length; i++) out.push(presentRecordset(b, i, zone, baseUrl));
+      const blocks = (byZone.get(zone.id) ?? []).map((b) => ({ b, first: idAt(b, 0) })).sort((x, y) => (x.first < y.first ? -1 : x.first > y.first ? 1 : 0)).map((x) => x.b);
+      for (const b of blocks) for (let i = 0; i < b.names.length; i++) out.push(presentRecordset(b, i, zone, baseUrl));
     }
     return out;
   };
