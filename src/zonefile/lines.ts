@@ -92,6 +92,8 @@ export class LineScanner {
 
   /** Where the line read ends (just after its newline). */
   next = 0;
+  /** Offset in `buf` of the newline of the line being read. */
+  private eol = 0;
   /** The record's owner, and whether it was read from this line (not reused or inherited). */
   owner = '';
   fresh = false;
@@ -111,18 +113,20 @@ export class LineScanner {
   constructor(s: string) {
     this.s = s;
     this.n = s.length;
-    this.buf = new Uint8Array(Math.min(FIRST_WINDOW, s.length));
+    this.buf = new Uint8Array(Math.min(FIRST_WINDOW, s.length) + 1);
   }
 
   /** Encodes the window starting at `p`; keeps its ASCII prefix usable. */
   private fill(p: number): void {
     const chunk = Math.min(this.size, this.n - p);
-    if (this.buf.length < chunk) this.buf = new Uint8Array(Math.min(WINDOW, Math.max(chunk, this.buf.length * 2)));
+    if (this.buf.length <= chunk) this.buf = new Uint8Array(Math.min(WINDOW, Math.max(chunk, this.buf.length * 2)) + 1);
     const r = encoder.encodeInto(this.s.substring(p, p + chunk), this.buf);
     this.base = p;
     if (r.read === chunk && r.written === chunk) {
       this.limit = p + chunk;
       this.resume = this.limit;
+      // A newline after the window: the line reader's loops need no bounds checks.
+      this.buf[chunk] = LF;
       if (this.size < WINDOW) this.size *= 2;
       return;
     }
@@ -133,23 +137,8 @@ export class LineScanner {
     while (k < r.written && b[k]! < 0x80) k++;
     this.limit = p + k;
     this.resume = p + chunk;
+    b[k] = LF;
     if (this.size > MIN_WINDOW) this.size >>= 1;
-  }
-
-  /** Offset in `buf` of the newline ending the line at string offset `p`, or -1. */
-  private lineEnd(p: number): number {
-    if (p >= this.limit) {
-      if (p < this.resume || p >= this.n) return -1;
-      this.fill(p);
-    }
-    let at = this.buf.indexOf(LF, p - this.base);
-    if (at >= 0 && at < this.limit - this.base) return at;
-    // The line runs past the window: start a window at it, unless that is where this one starts
-    // (a line longer than a window) or the text past the window is not ASCII or not there.
-    if (p === this.base || this.limit < this.resume || this.limit >= this.n) return -1;
-    this.fill(p);
-    at = this.buf.indexOf(LF, 0);
-    return at >= 0 && at < this.limit - this.base ? at : -1;
   }
 
   /**
@@ -158,30 +147,41 @@ export class LineScanner {
    * `inherited` the owner of a blank-owner line (or null).
    */
   line(p: number, origin: string | null, reuse: string | null, prevStart: number, prevEnd: number, inherited: string | null): number {
-    const end = this.lineEnd(p);
-    if (end < 0) return NOT_HANDLED;
+    if (p >= this.limit) {
+      if (p < this.resume || p >= this.n) return NOT_HANDLED;
+      this.fill(p);
+    }
+    // The line that runs past the window (one per window) is left to the lexer: `eol` is then `end`.
+    const end = this.limit - this.base;
+    const r = this.read(p - this.base, origin, reuse, prevStart, prevEnd, inherited);
+    if (r === NOT_HANDLED || this.eol === end) return NOT_HANDLED;
+    this.next = this.base + this.eol + 1;
+    return r;
+  }
+
+  private read(i: number, origin: string | null, reuse: string | null, prevStart: number, prevEnd: number, inherited: string | null): number {
     const b = this.buf;
-    let i = p - this.base;
-    this.next = this.base + end + 1;
-    if (i === end) return BLANK;
     let c = b[i]!;
+    if (c === LF) {
+      this.eol = i;
+      return BLANK;
+    }
     if (c === SPACE || c === TAB) {
-      i = this.blanks(i + 1, end);
-      if (i === end || b[i] === SEMI) return BLANK;
+      if (this.atEnd(i + 1)) return BLANK;
+      i = this.blanks(i + 1);
       if (inherited === null) return NOT_HANDLED;
       this.owner = inherited;
       this.fresh = false;
     } else if (c === SEMI) {
-      return BLANK;
+      return this.atEnd(i) ? BLANK : NOT_HANDLED;
     } else if (c === CR) {
       // The lexer skips a CR but reads a word after it as an owner: only a blank line is simple.
-      i = this.blanks(i + 1, end);
-      return i === end || b[i] === SEMI ? BLANK : NOT_HANDLED;
+      return this.atEnd(i + 1) ? BLANK : NOT_HANDLED;
     } else {
       if (CLASS[c] !== C_WORD || c === DOLLAR) return NOT_HANDLED;
       const a = i;
-      while (i < end && CLASS[b[i]!] === C_WORD) i++;
-      if (i === end || CLASS[b[i]!] !== C_BLANK) return NOT_HANDLED;
+      while (CLASS[b[i]!] === C_WORD) i++;
+      if (CLASS[b[i]!] !== C_BLANK) return NOT_HANDLED;
       if (reuse !== null && i - a === prevEnd - prevStart && this.same(a, prevStart, i - a)) {
         this.owner = reuse;
         this.fresh = false;
@@ -200,10 +200,11 @@ export class LineScanner {
     let klass = false;
     let type = -1;
     for (;;) {
-      i = this.blanks(i, end);
+      i = this.blanks(i);
       const a = i;
-      while (i < end && CLASS[b[i]!] === C_WORD) i++;
-      if (i === a || (i < end && CLASS[b[i]!] !== C_BLANK)) return NOT_HANDLED;
+      while (CLASS[b[i]!] === C_WORD) i++;
+      c = b[i]!;
+      if (i === a || (c !== LF && CLASS[c] !== C_BLANK)) return NOT_HANDLED;
       c = b[a]!;
       if (ttl < 0 && c >= 48 && c <= 57) {
         ttl = this.ttlOf(a, i);
@@ -220,31 +221,31 @@ export class LineScanner {
     let rdata: string | null = null;
     switch (type) {
       case 1:
-        rdata = this.a(i, end);
+        rdata = this.a(i);
         break;
       case 2:
       case 5:
       case 12:
-        rdata = this.target(i, end, origin);
+        rdata = this.target(i, origin);
         break;
       case 15:
-        rdata = this.prefName(i, end, origin, 1);
+        rdata = this.prefName(i, origin, 1);
         break;
       case 33:
-        rdata = this.prefName(i, end, origin, 3);
+        rdata = this.prefName(i, origin, 3);
         break;
       case 16:
       case 99:
-        rdata = this.txt(i, end);
+        rdata = this.txt(i);
         break;
       case 28:
-        rdata = this.aaaa(i, end);
+        rdata = this.aaaa(i);
         break;
       case 43:
-        rdata = this.ds(i, end);
+        rdata = this.ds(i);
         break;
       case 257:
-        rdata = this.caa(i, end);
+        rdata = this.caa(i);
         break;
       default:
         return NOT_HANDLED;
@@ -256,22 +257,29 @@ export class LineScanner {
     return RECORD;
   }
 
-  private blanks(i: number, end: number): number {
+  private blanks(i: number): number {
     const b = this.buf;
-    while (i < end && CLASS[b[i]!] === C_BLANK) i++;
+    while (CLASS[b[i]!] === C_BLANK) i++;
     return i;
   }
 
-  /** Whether only blanks and perhaps a comment follow `i` on the line. */
-  private atEnd(i: number, end: number): boolean {
-    i = this.blanks(i, end);
-    return i === end || this.buf[i] === SEMI;
+  /** Whether only blanks and perhaps a comment follow `i` on the line; if so `eol` is its newline. */
+  private atEnd(i: number): boolean {
+    const b = this.buf;
+    i = this.blanks(i);
+    let c = b[i];
+    if (c === SEMI) {
+      while (c !== LF) c = b[++i];
+    }
+    if (c !== LF) return false;
+    this.eol = i;
+    return true;
   }
 
   /** End of the word starting at `i` (a word character there, else `i` itself). */
-  private word(i: number, end: number): number {
+  private word(i: number): number {
     const b = this.buf;
-    while (i < end && CLASS[b[i]!] === C_WORD) i++;
+    while (CLASS[b[i]!] === C_WORD) i++;
     return i;
   }
 
@@ -425,11 +433,11 @@ export class LineScanner {
     return this.s.slice(a + this.base, b + this.base);
   }
 
-  private a(i: number, end: number): string | null {
+  private a(i: number): string | null {
     const buf = this.buf;
-    const a = this.blanks(i, end);
-    const b = this.word(a, end);
-    if (!this.atEnd(b, end)) return null;
+    const a = this.blanks(i);
+    const b = this.word(a);
+    if (!this.atEnd(b)) return null;
     // Dotted quad, no leading zeros (as codec.ts parseIPv4).
     let part = 0;
     let digits = 0;
@@ -454,24 +462,24 @@ export class LineScanner {
     return part === 4 ? this.slice(a, b) : null;
   }
 
-  private target(i: number, end: number, origin: string | null): string | null {
-    const a = this.blanks(i, end);
-    const b = this.word(a, end);
-    if (a === b || !this.atEnd(b, end)) return null;
+  private target(i: number, origin: string | null): string | null {
+    const a = this.blanks(i);
+    const b = this.word(a);
+    if (a === b || !this.atEnd(b)) return null;
     return this.name(a, b, origin);
   }
 
   /** MX (`numbers` = 1: preference, exchange) and SRV (3: priority, weight, port, target), as fast.ts. */
-  private prefName(i: number, end: number, origin: string | null, numbers: number): string | null {
+  private prefName(i: number, origin: string | null, numbers: number): string | null {
     const buf = this.buf;
-    const first = this.blanks(i, end);
-    let prevEnd = this.word(first, end);
+    const first = this.blanks(i);
+    let prevEnd = this.word(first);
     if (this.uint(first, prevEnd, 65535) < 0) return null;
     let together = true;
     let out = '';
     for (let k = 1; k < numbers; k++) {
-      const a = this.blanks(prevEnd, end);
-      const b = this.word(a, end);
+      const a = this.blanks(prevEnd);
+      const b = this.word(a);
       if (this.uint(a, b, 65535) < 0) return null;
       if (together && !(a === prevEnd + 1 && buf[prevEnd] === SPACE)) {
         together = false;
@@ -480,9 +488,9 @@ export class LineScanner {
       if (!together) out += ' ' + this.slice(a, b);
       prevEnd = b;
     }
-    const a = this.blanks(prevEnd, end);
-    const b = this.word(a, end);
-    if (a === b || !this.atEnd(b, end)) return null;
+    const a = this.blanks(prevEnd);
+    const b = this.word(a);
+    if (a === b || !this.atEnd(b)) return null;
     const name = this.name(a, b, origin);
     if (name === null) return null;
     if (together && this.asWritten && a === prevEnd + 1 && buf[prevEnd] === SPACE) return this.slice(first, b);
@@ -490,7 +498,7 @@ export class LineScanner {
   }
 
   /** TXT and SPF, as fast.ts: plain printable strings, quoted or not, no escapes. */
-  private txt(i: number, end: number): string | null {
+  private txt(i: number): string | null {
     const buf = this.buf;
     // While every string is quoted and one space from the last, the data is one slice [first, last).
     let first = -1;
@@ -500,8 +508,8 @@ export class LineScanner {
     let octets = 0;
     let count = 0;
     for (;;) {
-      i = this.blanks(i, end);
-      if (i === end || buf[i] === SEMI) break;
+      if (this.atEnd(i)) break;
+      i = this.blanks(i);
       const cls = CLASS[buf[i]!];
       let a: number;
       let b: number;
@@ -510,7 +518,7 @@ export class LineScanner {
         a = i + 1;
         b = a;
         for (;;) {
-          if (b === end) return null;
+          // A newline (or the end of the window) is not printable: the lexer reports it.
           const c = buf[b]!;
           if (c === QUOTE) break;
           if (c < 0x20 || c > 0x7e || c === 0x5c) return null;
@@ -519,7 +527,7 @@ export class LineScanner {
         i = b + 1;
       } else if (cls === C_WORD) {
         a = i;
-        b = this.word(a, end);
+        b = this.word(a);
         i = b;
       } else {
         return null;
@@ -542,27 +550,27 @@ export class LineScanner {
         out = out === '' ? piece : out + ' ' + piece;
       }
       // A word stops at anything that is not a word character: only a blank, `;`, `"` or the end may follow.
-      if (i < end && CLASS[buf[i]!] === C_OTHER) return null;
+      const next = buf[i]!;
+      if (next !== LF && CLASS[next] === C_OTHER) return null;
     }
     if (count === 0) return null;
     return together ? this.slice(first, last) : out;
   }
 
-  private caa(i: number, end: number): string | null {
+  private caa(i: number): string | null {
     const buf = this.buf;
-    const first = this.blanks(i, end);
-    const flagsEnd = this.word(first, end);
+    const first = this.blanks(i);
+    const flagsEnd = this.word(first);
     if (this.uint(first, flagsEnd, 255) < 0) return null;
-    const tagStart = this.blanks(flagsEnd, end);
-    const tagEnd = this.word(tagStart, end);
+    const tagStart = this.blanks(flagsEnd);
+    const tagEnd = this.word(tagStart);
     if (tagStart === tagEnd || tagEnd - tagStart > 255) return null;
     for (let k = tagStart; k < tagEnd; k++) {
       const c = buf[k]! | 32;
       if (!((c >= 97 && c <= 122) || (c >= 48 && c <= 57))) return null;
     }
     let together = tagStart === flagsEnd + 1 && buf[flagsEnd] === SPACE;
-    const v = this.blanks(tagEnd, end);
-    if (v === end) return null;
+    const v = this.blanks(tagEnd);
     const cls = CLASS[buf[v]!];
     let vStart: number;
     let vEnd: number;
@@ -571,7 +579,6 @@ export class LineScanner {
       vStart = v + 1;
       vEnd = vStart;
       for (;;) {
-        if (vEnd === end) return null;
         const c = buf[vEnd]!;
         if (c === QUOTE) break;
         if (c < 0x20 || c > 0x7e || c === 0x5c) return null;
@@ -580,7 +587,7 @@ export class LineScanner {
       after = vEnd + 1;
     } else if (cls === C_WORD) {
       vStart = v;
-      vEnd = this.word(v, end);
+      vEnd = this.word(v);
       after = vEnd;
       together = false;
     } else {
@@ -588,25 +595,25 @@ export class LineScanner {
     }
     if (2 + tagEnd - tagStart + vEnd - vStart > MAX_RDATA) return null;
     together &&= v === tagEnd + 1 && buf[tagEnd] === SPACE;
-    if (!this.atEnd(after, end)) return null;
+    if (!this.atEnd(after)) return null;
     if (together) return this.slice(first, vEnd + 1);
     return this.slice(first, flagsEnd) + ' ' + this.slice(tagStart, tagEnd) + ' "' + this.slice(vStart, vEnd) + '"';
   }
 
   /** DS with every field canonical and one space apart (as fast.ts; anything else is rare). */
-  private ds(i: number, end: number): string | null {
+  private ds(i: number): string | null {
     const buf = this.buf;
-    const first = this.blanks(i, end);
-    const e1 = this.word(first, end);
-    if (this.uint(first, e1, 65535) < 0 || e1 === end || buf[e1] !== SPACE) return null;
-    const e2 = this.word(e1 + 1, end);
-    if (this.uint(e1 + 1, e2, 255) < 0 || e2 === end || buf[e2] !== SPACE) return null;
-    const e3 = this.word(e2 + 1, end);
+    const first = this.blanks(i);
+    const e1 = this.word(first);
+    if (this.uint(first, e1, 65535) < 0 || buf[e1] !== SPACE) return null;
+    const e2 = this.word(e1 + 1);
+    if (this.uint(e1 + 1, e2, 255) < 0 || buf[e2] !== SPACE) return null;
+    const e3 = this.word(e2 + 1);
     const digestType = this.uint(e2 + 1, e3, 255);
     const expected = digestType === 1 ? 40 : digestType === 2 ? 64 : digestType === 4 ? 96 : -1;
-    if (expected < 0 || e3 === end || buf[e3] !== SPACE) return null;
-    const e4 = this.word(e3 + 1, end);
-    if (e4 - (e3 + 1) !== expected || !this.atEnd(e4, end)) return null;
+    if (expected < 0 || buf[e3] !== SPACE) return null;
+    const e4 = this.word(e3 + 1);
+    if (e4 - (e3 + 1) !== expected || !this.atEnd(e4)) return null;
     for (let k = e3 + 1; k < e4; k++) {
       const c = buf[k]!;
       if (!((c >= 48 && c <= 57) || (c >= 97 && c <= 102))) return null;
@@ -615,12 +622,12 @@ export class LineScanner {
   }
 
   /** AAAA already in canonical form (as fast.ts `fastAaaa`): the token itself. */
-  private aaaa(i: number, end: number): string | null {
+  private aaaa(i: number): string | null {
     const buf = this.buf;
     const groups = this.groups;
-    const a = this.blanks(i, end);
-    const b = this.word(a, end);
-    if (a === b || !this.atEnd(b, end)) return null;
+    const a = this.blanks(i);
+    const b = this.word(a);
+    if (a === b || !this.atEnd(b)) return null;
     let n = 0;
     let gap = -1;
     let k = a;
