@@ -14,6 +14,7 @@
  * from its start. Results and error messages are therefore those of the lexer's path by
  * construction; test/zonefile/differential.test.ts compares the two paths on generated zones.
  */
+import { formatIPv6, parseIPv6 } from './codec.js';
 import { nameHash, wireLength } from './lexer.js';
 import { MAX_LABEL, MAX_NAME_WIRE, isEscapedSpecial } from './names.js';
 import { MAX_RDATA, ttlValue } from './rdata.js';
@@ -614,25 +615,38 @@ export class LineScanner {
     if (expected < 0 || buf[e3] !== SPACE) return null;
     const e4 = this.word(e3 + 1);
     if (e4 - (e3 + 1) !== expected || !this.atEnd(e4)) return null;
+    let upper = false;
     for (let k = e3 + 1; k < e4; k++) {
       const c = buf[k]!;
-      if (!((c >= 48 && c <= 57) || (c >= 97 && c <= 102))) return null;
+      if (c >= 65 && c <= 70) upper = true;
+      else if (!((c >= 48 && c <= 57) || (c >= 97 && c <= 102))) return null;
     }
-    return this.slice(first, e4);
+    // The full reader prints the digest in lower case (one chunk: at most 96 of 128 digits).
+    return upper ? this.slice(first, e3 + 1) + this.slice(e3 + 1, e4).toLowerCase() : this.slice(first, e4);
   }
 
-  /** AAAA already in canonical form (as fast.ts `fastAaaa`): the token itself. */
+  /**
+   * AAAA: the token itself when it is in canonical form already (as fast.ts `fastAaaa`), else what
+   * the full reader makes of the same characters (codec.ts `parseIPv6`, then `formatIPv6`).
+   */
   private aaaa(i: number): string | null {
-    const buf = this.buf;
-    const groups = this.groups;
     const a = this.blanks(i);
     const b = this.word(a);
     if (a === b || !this.atEnd(b)) return null;
+    if (this.canonicalAaaa(a, b)) return this.slice(a, b);
+    const bytes = parseIPv6(this.s, a + this.base, b + this.base);
+    return bytes === null ? null : formatIPv6(bytes);
+  }
+
+  /** Whether `buf[a, b)` is an IPv6 address in dnspython's canonical form. */
+  private canonicalAaaa(a: number, b: number): boolean {
+    const buf = this.buf;
+    const groups = this.groups;
     let n = 0;
     let gap = -1;
     let k = a;
     if (b - a >= 2 && buf[a] === 58) {
-      if (buf[a + 1] !== 58) return null;
+      if (buf[a + 1] !== 58) return false;
       gap = 0;
       k = a + 2;
     }
@@ -650,23 +664,23 @@ export class LineScanner {
           k++;
         }
         const len = k - g;
-        if (len === 0 || len > 4 || (len > 1 && buf[g] === 48) || n === 8) return null;
+        if (len === 0 || len > 4 || (len > 1 && buf[g] === 48) || n === 8) return false;
         groups[n++] = v;
         if (k === b) break;
-        if (buf[k] !== 58) return null;
+        if (buf[k] !== 58) return false;
         k++;
         if (k < b && buf[k] === 58) {
-          if (gap >= 0) return null;
+          if (gap >= 0) return false;
           gap = n;
           k++;
           if (k === b) break;
         } else if (k === b) {
-          return null;
+          return false;
         }
       }
     }
     const fill = 8 - n;
-    if (gap < 0 ? n !== 8 : fill < 2) return null;
+    if (gap < 0 ? n !== 8 : fill < 2) return false;
     // The zero runs of the full address: the compressed one must be the first longest.
     let bestStart = -1;
     let bestLen = 0;
@@ -693,11 +707,11 @@ export class LineScanner {
       if (q < n) pos++;
     }
     if (gap < 0) {
-      if (bestLen > 1) return null;
+      if (bestLen > 1) return false;
     } else {
-      if (bestStart !== gap || bestLen !== fill) return null;
-      if (bestStart === 0 && (bestLen === 6 || (bestLen === 5 && groups[0] === 0xffff))) return null;
+      if (bestStart !== gap || bestLen !== fill) return false;
+      if (bestStart === 0 && (bestLen === 6 || (bestLen === 5 && groups[0] === 0xffff))) return false;
     }
-    return this.slice(a, b);
+    return true;
   }
 }
