@@ -515,6 +515,8 @@ export class LineScanner {
       let a: number;
       let b: number;
       const quoted = cls === C_QUOTE;
+      // Octets the escapes save: `\"`, `\\` and `\DDD` are one octet each.
+      let saved = 0;
       if (quoted) {
         a = i + 1;
         b = a;
@@ -522,7 +524,24 @@ export class LineScanner {
           // A newline (or the end of the window) is not printable: the lexer reports it.
           const c = buf[b]!;
           if (c === QUOTE) break;
-          if (c < 0x20 || c > 0x7e || c === 0x5c) return null;
+          if (c === 0x5c) {
+            // Only escapes the full reader prints back as written (the text stays a slice).
+            const d = buf[b + 1]!;
+            if (d === QUOTE || d === 0x5c) {
+              b += 2;
+              saved += 1;
+              continue;
+            }
+            const d2 = buf[b + 2]!;
+            const d3 = buf[b + 3]!;
+            if (!(d >= 48 && d <= 57 && d2 >= 48 && d2 <= 57 && d3 >= 48 && d3 <= 57)) return null;
+            const v = (d - 48) * 100 + (d2 - 48) * 10 + (d3 - 48);
+            if (v > 255 || (v >= 0x20 && v < 0x7f)) return null;
+            b += 4;
+            saved += 3;
+            continue;
+          }
+          if (c < 0x20 || c > 0x7e) return null;
           b++;
         }
         i = b + 1;
@@ -533,9 +552,9 @@ export class LineScanner {
       } else {
         return null;
       }
-      if (b - a > 255) return null;
+      if (b - a - saved > 255) return null;
       count++;
-      octets += 1 + b - a;
+      octets += 1 + b - a - saved;
       if (octets > MAX_RDATA) return null;
       if (together) {
         if (quoted && (first < 0 || (a - 1 === last + 1 && buf[last] === SPACE))) {

@@ -74,6 +74,8 @@ describe.skipIf(!present)('byte-level line reader = lexer path', () => {
     let zone = '$ORIGIN example.com.\n';
     for (const n of names) for (const t of ttls) zone += `${n} ${t} A 192.0.2.1\n`;
     for (const n of names) zone += `x NS ${n}\nx MX 1 ${n}\nx SRV 1 2 3 ${n}\nx\tMX\t1\t${n}\n`;
+    const strings = ['"a\\"b"', '"\\\\"', '"\\065"', '"\\233"', '"\\256"', '"\\0"', '"\\a"', '"\\034"', '"\\092"', '"x\\', '"' + 'a'.repeat(254) + '\\233"', '"' + 'a'.repeat(255) + '\\233"', '"' + 'a'.repeat(253) + '\\\\\\""'];
+    for (const t of strings) zone += `t TXT ${t}\nt TXT "x" ${t} y\nt CAA 0 issue ${t}\n`;
     same('$TTL 1\n' + zone);
     for (const line of zone.split('\n')) same('$TTL 1\n' + line + '\n', { origin: 'example.com.' });
     same('a A 192.0.2.1\n', { origin: 'example.com.' });
