@@ -142,6 +142,18 @@ export class Lexer {
     this.held = true;
   }
 
+  /** Whether the scanner is at the start of a line, outside parentheses, with no token held back. */
+  atLineStart(): boolean {
+    return !this.held && this.depth === 0 && this.pos === this.lineStart;
+  }
+
+  /** Moves past a line read by someone else (lines.ts), `next` being just after its newline. */
+  skipLine(next: number): void {
+    this.pos = next;
+    this.line++;
+    this.lineStart = next;
+  }
+
   /** True where the line about to be read starts with a space or tab (a blank owner). */
   atIndentedLine(): boolean {
     const c = this.s.charCodeAt(this.pos);

@@ -4,6 +4,7 @@ import { EOF, EOL, Lexer, QUOTED, WORD, ZoneSyntaxError } from './lexer.js';
 import { MAX_TTL, READERS, clampTtl, genericText, isMetaType, readGeneric, ttlValue, type RdataOut } from './rdata.js';
 import { prefixedNumber, typeFromText, typeToText } from './registry.js';
 import { fastRdata, hasFastReader } from './fast.js';
+import { BLANK, LineScanner, NOT_HANDLED } from './lines.js';
 import { lazyType, ParsedRecord } from './record.js';
 import type { ParsedZone, ParseZoneFileOptions, ZoneFileError, ZoneRecord } from './types.js';
 import { checkGeneric, decodeWire } from './wire.js';
@@ -46,9 +47,11 @@ class Reader implements RdataOut {
     }
   }
 
-  run(): void {
+  /** `lines`: the byte-level reader of simple lines (lines.ts), or null to read every line with the lexer. */
+  run(lines: LineScanner | null): void {
     const lx = this.lx;
     for (;;) {
+      if (lines !== null && lx.atLineStart() && this.simpleLine(lines)) continue;
       const indented = lx.atIndentedLine();
       const k = lx.next();
       if (k === EOF) return;
@@ -56,6 +59,53 @@ class Reader implements RdataOut {
       if (!indented && k === WORD && lx.s.charCodeAt(lx.start) === 36 /* $ */) this.directive();
       else this.record(indented);
     }
+  }
+
+  /**
+   * Lets lines.ts read the line at the scanner's position; false (nothing changed) where it cannot,
+   * and the lexer reads the line instead. What follows mirrors `record` for the fast readers' types.
+   */
+  private simpleLine(lines: LineScanner): boolean {
+    const lx = this.lx;
+    const origin = this.origin;
+    const reuse = this.lastOwner !== null && this.prevOwnerLexer === lx && this.prevOwnerOrigin === origin ? this.lastOwner : null;
+    const got = lines.line(lx.pos, origin, reuse, this.prevOwnerStart, this.prevOwnerEnd, this.lastOwner);
+    if (got === NOT_HANDLED) return false;
+    if (got === BLANK) {
+      lx.skipLine(lines.next);
+      return true;
+    }
+    let ttl = lines.ttl;
+    if (ttl < 0) {
+      ttl = this.dollarTtl ?? this.lastTtl ?? this.soaTtl ?? -1;
+      // No TTL applies: the lexer's path reports it.
+      if (ttl < 0) return false;
+    } else {
+      this.lastTtl = ttl;
+    }
+    const line = lx.line;
+    lx.skipLine(lines.next);
+    const owner = lines.owner;
+    if (lines.fresh) {
+      this.ownerHash = lines.ownerHash;
+      this.prevOwnerLexer = lx;
+      this.prevOwnerOrigin = origin;
+      this.prevOwnerStart = lines.ownerStart;
+      this.prevOwnerEnd = lines.ownerEnd;
+    }
+    this.lastOwner = owner;
+    const type = lines.type;
+    const records = this.records;
+    records.push(ParsedRecord.lazy(owner, ttl, fastTypeText(type), lines.rdata));
+    const at = records.length - 1;
+    if (at === this.ownerHashes.length) {
+      const grown = new Int32Array(at * 2);
+      grown.set(this.ownerHashes);
+      this.ownerHashes = grown;
+    }
+    this.ownerHashes[at] = this.ownerHash;
+    if (type === CNAME) this.cnames.push(at, line);
+    return true;
   }
 
   private directive(): void {
@@ -475,7 +525,11 @@ function originOption(origin: string): string {
 
 const decoder = new TextDecoder('utf-8', { fatal: true, ignoreBOM: false });
 
-export function parse(input: string | Uint8Array, options: ParseZoneFileOptions = {}): Result<ParsedZone, ZoneFileError> {
+/**
+ * `parseZoneFile`. `byteLines: false` reads every line with the lexer (the path the byte-level
+ * reader must agree with; test/zonefile/differential.test.ts compares them).
+ */
+export function parse(input: string | Uint8Array, options: ParseZoneFileOptions = {}, byteLines = true): Result<ParsedZone, ZoneFileError> {
   const maxBytes = options.maxBytes ?? DEFAULT_MAX_BYTES;
   let text: string;
   if (typeof input === 'string') {
@@ -503,7 +557,7 @@ export function parse(input: string | Uint8Array, options: ParseZoneFileOptions 
     if (options.defaultTtl !== undefined && !(Number.isInteger(options.defaultTtl) && options.defaultTtl >= 0 && options.defaultTtl <= MAX_TTL)) {
       return err({ line: 1, column: 1, message: `options.defaultTtl must be an integer from 0 to ${MAX_TTL}` });
     }
-    reader.run();
+    reader.run(byteLines && options.structured !== true ? new LineScanner(text) : null);
     if (options.cnameRule !== false) reader.checkCnames();
     return ok({
       origin: reader.firstOrigin ?? reader.firstSoaOwner ?? '.',

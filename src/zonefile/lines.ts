@@ -1,0 +1,736 @@
+/**
+ * The byte-level fast path for simple record lines.
+ *
+ * Reading characters from a 57 MB string costs about twice as much as reading bytes from a typed
+ * array, but a byte copy of the whole file would double the parser's peak memory. So the text is
+ * encoded a window at a time (`TextEncoder.encodeInto`, at most {@link WINDOW} characters) into one
+ * reused buffer. While a window is pure ASCII, byte offsets are string offsets: owners and record
+ * data are still cut from the original string with `slice`, exactly as the lexer's readers cut them.
+ *
+ * One call reads one whole line (owner, TTL, class, type and data of a common type in the simple
+ * form that fast.ts accepts, or a blank or comment line) and commits nothing: anything it does not
+ * know for certain is valid and canonical (escapes, parentheses, directives, uncommon types,
+ * non-ASCII, any error) makes it answer {@link NOT_HANDLED}, and the lexer then reads the same line
+ * from its start. Results and error messages are therefore those of the lexer's path by
+ * construction; test/zonefile/differential.test.ts compares the two paths on generated zones.
+ */
+import { formatIPv6, parseIPv6 } from './codec.js';
+import { nameHash, wireLength } from './lexer.js';
+import { MAX_LABEL, MAX_NAME_WIRE, isEscapedSpecial } from './names.js';
+import { MAX_RDATA, ttlValue } from './rdata.js';
+
+/** Characters encoded per window; the buffer is this many bytes (ASCII windows only are used). */
+const WINDOW = 1 << 20;
+/** First window size: small inputs do not pay for a 1 MiB buffer. */
+const FIRST_WINDOW = 1 << 16;
+/** Smallest window after non-ASCII text (keeps re-encoding linear in files full of UTF-8). */
+const MIN_WINDOW = 1 << 12;
+
+/** `line()` results. */
+export const NOT_HANDLED = 0;
+export const BLANK = 1;
+export const RECORD = 2;
+
+const TAB = 9;
+const LF = 10;
+const CR = 13;
+const SPACE = 32;
+const QUOTE = 34;
+const DOLLAR = 36;
+const DOT = 46;
+const SEMI = 59;
+const AT = 64;
+
+/** Byte classes: word character, blank (space, tab, CR), `;`, `"`, and everything the lexer must see. */
+const C_WORD = 0;
+const C_BLANK = 1;
+const C_SEMI = 2;
+const C_QUOTE = 3;
+const C_OTHER = 4;
+const CLASS = new Uint8Array(256).fill(C_OTHER);
+for (let c = 0x21; c < 0x7f; c++) CLASS[c] = C_WORD;
+CLASS[SPACE] = C_BLANK;
+CLASS[TAB] = C_BLANK;
+CLASS[CR] = C_BLANK;
+CLASS[SEMI] = C_SEMI;
+CLASS[QUOTE] = C_QUOTE;
+// Parentheses and escapes change how the lexer reads the rest of the line.
+CLASS[0x28] = C_OTHER;
+CLASS[0x29] = C_OTHER;
+CLASS[0x5c] = C_OTHER;
+
+/** Name characters (as the lexer's): 0 plain, 1 the label separator, 2 anything else. */
+const NAME = new Uint8Array(256).fill(2);
+/** ASCII folded to lower case, for the names' case-insensitive hash (as the lexer's). */
+const LOWER = new Uint8Array(256);
+for (let c = 0; c < 256; c++) {
+  if (c < 128) NAME[c] = c === DOT ? 1 : c <= 0x20 || c >= 0x7f || isEscapedSpecial(c) ? 2 : 0;
+  LOWER[c] = c >= 65 && c <= 90 ? c | 32 : c;
+}
+
+const encoder = new TextEncoder();
+
+/** One parse's byte window and scratch state (nothing is shared between calls). */
+export class LineScanner {
+  private readonly s: string;
+  private readonly n: number;
+  private buf: Uint8Array;
+  /** String offset of `buf[0]`. */
+  private base = 0;
+  /** End of the usable (ASCII) bytes of the window, as a string offset. */
+  private limit = 0;
+  /** No new window before this offset: the text from `limit` on is not ASCII. */
+  private resume = 0;
+  private size = FIRST_WINDOW;
+  private readonly groups = new Int32Array(8);
+
+  /** Cached `'.' + origin` and its wire length, hash and hash multiplier (as the lexer's). */
+  private suffixFor = '';
+  private suffix = '';
+  private suffixWire = 0;
+  private suffixHash = 0;
+  private suffixPow = 1;
+
+  /** Where the line read ends (just after its newline). */
+  next = 0;
+  /** Offset in `buf` of the newline of the line being read. */
+  private eol = 0;
+  /** The record's owner, and whether it was read from this line (not reused or inherited). */
+  owner = '';
+  fresh = false;
+  ownerStart = 0;
+  ownerEnd = 0;
+  /** Hash of the owner read from this line (as the lexer's `nameHash`). */
+  ownerHash = 0;
+  /** Hash of the last name read. */
+  private hash = 0;
+  /** The stated TTL, or -1. */
+  ttl = -1;
+  type = 0;
+  rdata = '';
+  /** Whether the last name read is its token's text unchanged (absolute, as written). */
+  private asWritten = false;
+
+  constructor(s: string) {
+    this.s = s;
+    this.n = s.length;
+    this.buf = new Uint8Array(Math.min(FIRST_WINDOW, s.length) + 1);
+  }
+
+  /** Encodes the window starting at `p`; keeps its ASCII prefix usable. */
+  private fill(p: number): void {
+    const chunk = Math.min(this.size, this.n - p);
+    if (this.buf.length <= chunk) this.buf = new Uint8Array(Math.min(WINDOW, Math.max(chunk, this.buf.length * 2)) + 1);
+    const r = encoder.encodeInto(this.s.substring(p, p + chunk), this.buf);
+    this.base = p;
+    if (r.read === chunk && r.written === chunk) {
+      this.limit = p + chunk;
+      this.resume = this.limit;
+      // A newline after the window: the line reader's loops need no bounds checks.
+      this.buf[chunk] = LF;
+      if (this.size < WINDOW) this.size *= 2;
+      return;
+    }
+    // Bytes before the first non-ASCII character are that many ASCII characters. The rest of the
+    // chunk is left to the lexer, so every character is encoded once at most.
+    const b = this.buf;
+    let k = 0;
+    while (k < r.written && b[k]! < 0x80) k++;
+    this.limit = p + k;
+    this.resume = p + chunk;
+    b[k] = LF;
+    if (this.size > MIN_WINDOW) this.size >>= 1;
+  }
+
+  /**
+   * Reads the line starting at string offset `p` (a line start outside parentheses).
+   * `reuse` is the previous owner when the same text at `prevStart`..`prevEnd` means the same name,
+   * `inherited` the owner of a blank-owner line (or null).
+   */
+  line(p: number, origin: string | null, reuse: string | null, prevStart: number, prevEnd: number, inherited: string | null): number {
+    if (p >= this.limit) {
+      if (p < this.resume || p >= this.n) return NOT_HANDLED;
+      this.fill(p);
+    }
+    // The line that runs past the window (one per window) is left to the lexer: `eol` is then `end`.
+    const end = this.limit - this.base;
+    const r = this.read(p - this.base, origin, reuse, prevStart, prevEnd, inherited);
+    if (r === NOT_HANDLED || this.eol === end) return NOT_HANDLED;
+    this.next = this.base + this.eol + 1;
+    return r;
+  }
+
+  private read(i: number, origin: string | null, reuse: string | null, prevStart: number, prevEnd: number, inherited: string | null): number {
+    const b = this.buf;
+    let c = b[i]!;
+    if (c === LF) {
+      this.eol = i;
+      return BLANK;
+    }
+    if (c === SPACE || c === TAB) {
+      if (this.atEnd(i + 1)) return BLANK;
+      i = this.blanks(i + 1);
+      if (inherited === null) return NOT_HANDLED;
+      this.owner = inherited;
+      this.fresh = false;
+    } else if (c === SEMI) {
+      return this.atEnd(i) ? BLANK : NOT_HANDLED;
+    } else if (c === CR) {
+      // The lexer skips a CR but reads a word after it as an owner: only a blank line is simple.
+      return this.atEnd(i + 1) ? BLANK : NOT_HANDLED;
+    } else {
+      if (CLASS[c] !== C_WORD || c === DOLLAR) return NOT_HANDLED;
+      const a = i;
+      while (CLASS[b[i]!] === C_WORD) i++;
+      if (CLASS[b[i]!] !== C_BLANK) return NOT_HANDLED;
+      if (reuse !== null && i - a === prevEnd - prevStart && this.same(a, prevStart, i - a)) {
+        this.owner = reuse;
+        this.fresh = false;
+      } else {
+        const owner = this.name(a, i, origin);
+        if (owner === null) return NOT_HANDLED;
+        this.owner = owner;
+        this.ownerHash = this.hash;
+        this.fresh = true;
+        this.ownerStart = a + this.base;
+        this.ownerEnd = i + this.base;
+      }
+    }
+    // TTL and class in either order, then the type.
+    let ttl = -1;
+    let klass = false;
+    let type = -1;
+    for (;;) {
+      i = this.blanks(i);
+      const a = i;
+      while (CLASS[b[i]!] === C_WORD) i++;
+      c = b[i]!;
+      if (i === a || (c !== LF && CLASS[c] !== C_BLANK)) return NOT_HANDLED;
+      c = b[a]!;
+      if (ttl < 0 && c >= 48 && c <= 57) {
+        ttl = this.ttlOf(a, i);
+        if (ttl < 0) return NOT_HANDLED;
+        continue;
+      }
+      if (!klass && i - a === 2 && (c | 32) === 105 && (b[a + 1]! | 32) === 110) {
+        klass = true;
+        continue;
+      }
+      type = this.commonType(a, i);
+      break;
+    }
+    let rdata: string | null = null;
+    switch (type) {
+      case 1:
+        rdata = this.a(i);
+        break;
+      case 2:
+      case 5:
+      case 12:
+        rdata = this.target(i, origin);
+        break;
+      case 15:
+        rdata = this.prefName(i, origin, 1);
+        break;
+      case 33:
+        rdata = this.prefName(i, origin, 3);
+        break;
+      case 16:
+      case 99:
+        rdata = this.txt(i);
+        break;
+      case 28:
+        rdata = this.aaaa(i);
+        break;
+      case 43:
+        rdata = this.ds(i);
+        break;
+      case 257:
+        rdata = this.caa(i);
+        break;
+      default:
+        return NOT_HANDLED;
+    }
+    if (rdata === null) return NOT_HANDLED;
+    this.ttl = ttl;
+    this.type = type;
+    this.rdata = rdata;
+    return RECORD;
+  }
+
+  private blanks(i: number): number {
+    const b = this.buf;
+    while (CLASS[b[i]!] === C_BLANK) i++;
+    return i;
+  }
+
+  /** Whether only blanks and perhaps a comment follow `i` on the line; if so `eol` is its newline. */
+  private atEnd(i: number): boolean {
+    const b = this.buf;
+    i = this.blanks(i);
+    let c = b[i];
+    if (c === SEMI) {
+      while (c !== LF) c = b[++i];
+    }
+    if (c !== LF) return false;
+    this.eol = i;
+    return true;
+  }
+
+  /** End of the word starting at `i` (a word character there, else `i` itself). */
+  private word(i: number): number {
+    const b = this.buf;
+    while (CLASS[b[i]!] === C_WORD) i++;
+    return i;
+  }
+
+  /** Whether `buf[a, a+len)` holds the characters of the string at `at`. */
+  private same(a: number, at: number, len: number): boolean {
+    const b = this.buf;
+    if (at >= this.base) {
+      const o = at - this.base;
+      for (let k = 0; k < len; k++) if (b[a + k] !== b[o + k]) return false;
+      return true;
+    }
+    const s = this.s;
+    for (let k = 0; k < len; k++) if (b[a + k] !== s.charCodeAt(at + k)) return false;
+    return true;
+  }
+
+  private ttlOf(a: number, b: number): number {
+    const buf = this.buf;
+    if (b - a <= 9) {
+      let v = 0;
+      let k = a;
+      for (; k < b; k++) {
+        const c = buf[k]!;
+        if (c < 48 || c > 57) break;
+        v = v * 10 + (c - 48);
+      }
+      if (k === b) return v;
+    }
+    // Units or a large value: the lexer's path's own function, on the same characters.
+    const v = ttlValue(this.s, a + this.base, b + this.base);
+    return v < 0 ? -1 : v;
+  }
+
+  /** As parse.ts `commonType`, on bytes; SOA is left to the lexer (multi-line, rare). */
+  private commonType(a: number, b: number): number {
+    if (b - a > 5) return -1;
+    const buf = this.buf;
+    let key = 0;
+    for (let i = a; i < b; i++) {
+      const c = buf[i]! | 32;
+      if (c < 97 || c > 122) return -1;
+      key = (key << 5) | (c - 96);
+    }
+    switch (key) {
+      case 0x1: // A
+        return 1;
+      case 0x1d3: // NS
+        return 2;
+      case 0x1b8: // MX
+        return 15;
+      case 0x93: // DS
+        return 43;
+      case 0x5314: // TXT
+        return 16;
+      case 0x4e56: // SRV
+        return 33;
+      case 0xc21: // CAA
+        return 257;
+      case 0x4292: // PTR
+        return 12;
+      case 0x8421: // AAAA
+        return 28;
+      case 0x3705a5: // CNAME
+        return 5;
+      default:
+        return -1;
+    }
+  }
+
+  /** A decimal number in canonical form (no sign, no leading zero) up to `max`, else -1. */
+  private uint(a: number, b: number, max: number): number {
+    const len = b - a;
+    const buf = this.buf;
+    if (len === 0 || len > 10) return -1;
+    if (len > 1 && buf[a] === 48) return -1;
+    let v = 0;
+    for (let i = a; i < b; i++) {
+      const c = buf[i]!;
+      if (c < 48 || c > 57) return -1;
+      v = v * 10 + (c - 48);
+    }
+    return v > max ? -1 : v;
+  }
+
+  /**
+   * The domain name written in `buf[a, b)` (no escapes: the word stops at a backslash), as the
+   * lexer's `name` gives it, with its hash; null where the lexer would take its slow path or fail.
+   */
+  private name(a: number, b: number, origin: string | null): string | null {
+    const buf = this.buf;
+    if (b - a === 1) {
+      const c = buf[a]!;
+      if (c === AT) {
+        if (origin === null) return null;
+        this.hash = nameHash(origin);
+        this.asWritten = false;
+        return origin;
+      }
+      if (c === DOT) {
+        this.hash = DOT;
+        this.asWritten = true;
+        return '.';
+      }
+    }
+    let labelLen = 0;
+    let wire = 1;
+    let h = 0;
+    for (let i = a; i < b; i++) {
+      const c = buf[i]!;
+      const k = NAME[c]!;
+      if (k === 0) {
+        h = (Math.imul(h, 31) + LOWER[c]!) | 0;
+        if (++labelLen > MAX_LABEL) return null;
+      } else if (k === 1) {
+        h = (Math.imul(h, 31) + DOT) | 0;
+        if (labelLen === 0) return null;
+        wire += labelLen + 1;
+        labelLen = 0;
+      } else {
+        return null;
+      }
+    }
+    const s = this.s;
+    const base = this.base;
+    if (labelLen === 0) {
+      if (wire > MAX_NAME_WIRE) return null;
+      this.hash = h;
+      this.asWritten = true;
+      return s.slice(a + base, b + base);
+    }
+    wire += labelLen + 1;
+    if (origin === null) return null;
+    if (origin !== this.suffixFor) this.setSuffix(origin);
+    if (wire - 1 + this.suffixWire > MAX_NAME_WIRE) return null;
+    this.hash = (Math.imul((Math.imul(h, 31) + DOT) | 0, this.suffixPow) + this.suffixHash) | 0;
+    this.asWritten = false;
+    return s.slice(a + base, b + base) + this.suffix;
+  }
+
+  private setSuffix(origin: string): void {
+    this.suffixFor = origin;
+    this.suffix = origin === '.' ? '.' : '.' + origin;
+    this.suffixWire = wireLength(origin);
+    const tail = origin === '.' ? '' : origin;
+    this.suffixHash = nameHash(tail);
+    this.suffixPow = 1;
+    for (let i = 0; i < tail.length; i++) this.suffixPow = Math.imul(this.suffixPow, 31);
+  }
+
+  private slice(a: number, b: number): string {
+    return this.s.slice(a + this.base, b + this.base);
+  }
+
+  private a(i: number): string | null {
+    const buf = this.buf;
+    const a = this.blanks(i);
+    const b = this.word(a);
+    if (!this.atEnd(b)) return null;
+    // Dotted quad, no leading zeros (as codec.ts parseIPv4).
+    let part = 0;
+    let digits = 0;
+    let value = 0;
+    let lead0 = false;
+    for (let k = a; k <= b; k++) {
+      const c = k < b ? buf[k]! : DOT;
+      if (c === DOT) {
+        if (digits === 0 || part > 3 || (lead0 && digits > 1)) return null;
+        part++;
+        digits = 0;
+        value = 0;
+      } else if (c >= 48 && c <= 57) {
+        if (digits === 0) lead0 = c === 48;
+        value = value * 10 + (c - 48);
+        digits++;
+        if (value > 255) return null;
+      } else {
+        return null;
+      }
+    }
+    return part === 4 ? this.slice(a, b) : null;
+  }
+
+  private target(i: number, origin: string | null): string | null {
+    const a = this.blanks(i);
+    const b = this.word(a);
+    if (a === b || !this.atEnd(b)) return null;
+    return this.name(a, b, origin);
+  }
+
+  /** MX (`numbers` = 1: preference, exchange) and SRV (3: priority, weight, port, target), as fast.ts. */
+  private prefName(i: number, origin: string | null, numbers: number): string | null {
+    const buf = this.buf;
+    const first = this.blanks(i);
+    let prevEnd = this.word(first);
+    if (this.uint(first, prevEnd, 65535) < 0) return null;
+    let together = true;
+    let out = '';
+    for (let k = 1; k < numbers; k++) {
+      const a = this.blanks(prevEnd);
+      const b = this.word(a);
+      if (this.uint(a, b, 65535) < 0) return null;
+      if (together && !(a === prevEnd + 1 && buf[prevEnd] === SPACE)) {
+        together = false;
+        out = this.slice(first, prevEnd);
+      }
+      if (!together) out += ' ' + this.slice(a, b);
+      prevEnd = b;
+    }
+    const a = this.blanks(prevEnd);
+    const b = this.word(a);
+    if (a === b || !this.atEnd(b)) return null;
+    const name = this.name(a, b, origin);
+    if (name === null) return null;
+    if (together && this.asWritten && a === prevEnd + 1 && buf[prevEnd] === SPACE) return this.slice(first, b);
+    return (together ? this.slice(first, prevEnd) : out) + ' ' + name;
+  }
+
+  /** TXT and SPF, as fast.ts: plain printable strings, quoted or not, no escapes. */
+  private txt(i: number): string | null {
+    const buf = this.buf;
+    // While every string is quoted and one space from the last, the data is one slice [first, last).
+    let first = -1;
+    let last = -1;
+    let together = true;
+    let out = '';
+    let octets = 0;
+    let count = 0;
+    for (;;) {
+      if (this.atEnd(i)) break;
+      i = this.blanks(i);
+      const cls = CLASS[buf[i]!];
+      let a: number;
+      let b: number;
+      const quoted = cls === C_QUOTE;
+      // Octets the escapes save: `\"`, `\\` and `\DDD` are one octet each.
+      let saved = 0;
+      if (quoted) {
+        a = i + 1;
+        b = a;
+        for (;;) {
+          // A newline (or the end of the window) is not printable: the lexer reports it.
+          const c = buf[b]!;
+          if (c === QUOTE) break;
+          if (c === 0x5c) {
+            // Only escapes the full reader prints back as written (the text stays a slice).
+            const d = buf[b + 1]!;
+            if (d === QUOTE || d === 0x5c) {
+              b += 2;
+              saved += 1;
+              continue;
+            }
+            const d2 = buf[b + 2]!;
+            const d3 = buf[b + 3]!;
+            if (!(d >= 48 && d <= 57 && d2 >= 48 && d2 <= 57 && d3 >= 48 && d3 <= 57)) return null;
+            const v = (d - 48) * 100 + (d2 - 48) * 10 + (d3 - 48);
+            if (v > 255 || (v >= 0x20 && v < 0x7f)) return null;
+            b += 4;
+            saved += 3;
+            continue;
+          }
+          if (c < 0x20 || c > 0x7e) return null;
+          b++;
+        }
+        i = b + 1;
+      } else if (cls === C_WORD) {
+        a = i;
+        b = this.word(a);
+        i = b;
+      } else {
+        return null;
+      }
+      if (b - a - saved > 255) return null;
+      count++;
+      octets += 1 + b - a - saved;
+      if (octets > MAX_RDATA) return null;
+      if (together) {
+        if (quoted && (first < 0 || (a - 1 === last + 1 && buf[last] === SPACE))) {
+          if (first < 0) first = a - 1;
+          last = b + 1;
+        } else {
+          together = false;
+          out = first < 0 ? '' : this.slice(first, last);
+        }
+      }
+      if (!together) {
+        const piece = quoted ? this.slice(a - 1, b + 1) : '"' + this.slice(a, b) + '"';
+        out = out === '' ? piece : out + ' ' + piece;
+      }
+      // A word stops at anything that is not a word character: only a blank, `;`, `"` or the end may follow.
+      const next = buf[i]!;
+      if (next !== LF && CLASS[next] === C_OTHER) return null;
+    }
+    if (count === 0) return null;
+    return together ? this.slice(first, last) : out;
+  }
+
+  private caa(i: number): string | null {
+    const buf = this.buf;
+    const first = this.blanks(i);
+    const flagsEnd = this.word(first);
+    if (this.uint(first, flagsEnd, 255) < 0) return null;
+    const tagStart = this.blanks(flagsEnd);
+    const tagEnd = this.word(tagStart);
+    if (tagStart === tagEnd || tagEnd - tagStart > 255) return null;
+    for (let k = tagStart; k < tagEnd; k++) {
+      const c = buf[k]! | 32;
+      if (!((c >= 97 && c <= 122) || (c >= 48 && c <= 57))) return null;
+    }
+    let together = tagStart === flagsEnd + 1 && buf[flagsEnd] === SPACE;
+    const v = this.blanks(tagEnd);
+    const cls = CLASS[buf[v]!];
+    let vStart: number;
+    let vEnd: number;
+    let after: number;
+    if (cls === C_QUOTE) {
+      vStart = v + 1;
+      vEnd = vStart;
+      for (;;) {
+        const c = buf[vEnd]!;
+        if (c === QUOTE) break;
+        if (c < 0x20 || c > 0x7e || c === 0x5c) return null;
+        vEnd++;
+      }
+      after = vEnd + 1;
+    } else if (cls === C_WORD) {
+      vStart = v;
+      vEnd = this.word(v);
+      after = vEnd;
+      together = false;
+    } else {
+      return null;
+    }
+    if (2 + tagEnd - tagStart + vEnd - vStart > MAX_RDATA) return null;
+    together &&= v === tagEnd + 1 && buf[tagEnd] === SPACE;
+    if (!this.atEnd(after)) return null;
+    if (together) return this.slice(first, vEnd + 1);
+    return this.slice(first, flagsEnd) + ' ' + this.slice(tagStart, tagEnd) + ' "' + this.slice(vStart, vEnd) + '"';
+  }
+
+  /** DS with every field canonical and one space apart (as fast.ts; anything else is rare). */
+  private ds(i: number): string | null {
+    const buf = this.buf;
+    const first = this.blanks(i);
+    const e1 = this.word(first);
+    if (this.uint(first, e1, 65535) < 0 || buf[e1] !== SPACE) return null;
+    const e2 = this.word(e1 + 1);
+    if (this.uint(e1 + 1, e2, 255) < 0 || buf[e2] !== SPACE) return null;
+    const e3 = this.word(e2 + 1);
+    const digestType = this.uint(e2 + 1, e3, 255);
+    const expected = digestType === 1 ? 40 : digestType === 2 ? 64 : digestType === 4 ? 96 : -1;
+    if (expected < 0 || buf[e3] !== SPACE) return null;
+    const e4 = this.word(e3 + 1);
+    if (e4 - (e3 + 1) !== expected || !this.atEnd(e4)) return null;
+    let upper = false;
+    for (let k = e3 + 1; k < e4; k++) {
+      const c = buf[k]!;
+      if (c >= 65 && c <= 70) upper = true;
+      else if (!((c >= 48 && c <= 57) || (c >= 97 && c <= 102))) return null;
+    }
+    // The full reader prints the digest in lower case (one chunk: at most 96 of 128 digits).
+    return upper ? this.slice(first, e3 + 1) + this.slice(e3 + 1, e4).toLowerCase() : this.slice(first, e4);
+  }
+
+  /**
+   * AAAA: the token itself when it is in canonical form already (as fast.ts `fastAaaa`), else what
+   * the full reader makes of the same characters (codec.ts `parseIPv6`, then `formatIPv6`).
+   */
+  private aaaa(i: number): string | null {
+    const a = this.blanks(i);
+    const b = this.word(a);
+    if (a === b || !this.atEnd(b)) return null;
+    if (this.canonicalAaaa(a, b)) return this.slice(a, b);
+    const bytes = parseIPv6(this.s, a + this.base, b + this.base);
+    return bytes === null ? null : formatIPv6(bytes);
+  }
+
+  /** Whether `buf[a, b)` is an IPv6 address in dnspython's canonical form. */
+  private canonicalAaaa(a: number, b: number): boolean {
+    const buf = this.buf;
+    const groups = this.groups;
+    let n = 0;
+    let gap = -1;
+    let k = a;
+    if (b - a >= 2 && buf[a] === 58) {
+      if (buf[a + 1] !== 58) return false;
+      gap = 0;
+      k = a + 2;
+    }
+    if (k < b) {
+      for (;;) {
+        let v = 0;
+        const g = k;
+        while (k < b) {
+          const c = buf[k]!;
+          let h: number;
+          if (c >= 48 && c <= 57) h = c - 48;
+          else if (c >= 97 && c <= 102) h = c - 87;
+          else break;
+          v = (v << 4) | h;
+          k++;
+        }
+        const len = k - g;
+        if (len === 0 || len > 4 || (len > 1 && buf[g] === 48) || n === 8) return false;
+        groups[n++] = v;
+        if (k === b) break;
+        if (buf[k] !== 58) return false;
+        k++;
+        if (k < b && buf[k] === 58) {
+          if (gap >= 0) return false;
+          gap = n;
+          k++;
+          if (k === b) break;
+        } else if (k === b) {
+          return false;
+        }
+      }
+    }
+    const fill = 8 - n;
+    if (gap < 0 ? n !== 8 : fill < 2) return false;
+    // The zero runs of the full address: the compressed one must be the first longest.
+    let bestStart = -1;
+    let bestLen = 0;
+    let run = 0;
+    let runStart = 0;
+    let pos = 0;
+    for (let q = 0; q <= n; q++) {
+      if (q === gap) {
+        if (run === 0) runStart = pos;
+        run += fill;
+        pos += fill;
+      }
+      if (q < n && groups[q] === 0) {
+        if (run === 0) runStart = pos;
+        run++;
+        pos++;
+        continue;
+      }
+      if (run > bestLen) {
+        bestLen = run;
+        bestStart = runStart;
+      }
+      run = 0;
+      if (q < n) pos++;
+    }
+    if (gap < 0) {
+      if (bestLen > 1) return false;
+    } else {
+      if (bestStart !== gap || bestLen !== fill) return false;
+      if (bestStart === 0 && (bestLen === 6 || (bestLen === 5 && groups[0] === 0xffff))) return false;
+    }
+    return true;
+  }
+}
