@@ -189,6 +189,14 @@ function checkSnapshot(from: ServiceSnapshot): void {
   if (from === null || typeof from !== 'object' || from.format !== 1 || from.service !== 'dns' || typeof from.collections !== 'object') {
     throw new TypeError('createDnsService: `from` is not a DNS service snapshot (take one with dns.snapshot()).');
   }
+  // A collection this version does not store (e.g. `dns.recordsets`, which the recordset blocks
+  // replaced) would otherwise be dropped without a word: refuse rather than lose data.
+  const unknown = Object.keys(from.collections).filter((name) => !Object.hasOwn(DNS_COLLECTIONS, name));
+  if (unknown.length > 0) {
+    throw new TypeError(
+      `createDnsService: the snapshot holds collections this version of zoneward does not know (${unknown.join(', ')}); it was taken by another version.`,
+    );
+  }
 }
 
 /**

@@ -227,6 +227,11 @@ describe('recordsets stored in blocks', () => {
     const some = (await inspectDns(storage).recordsets(zoneId))[200]!;
     expect((await copy.recordsets.get(alice, zoneId, some.id))._unsafeUnwrap()).toEqual(some);
   });
+
+  it('refuses a snapshot holding a collection it does not store (one row per recordset, as older versions kept them)', () => {
+    const older = { format: 1 as const, service: 'dns' as const, collections: { 'dns.zones': [], 'dns.recordsets': [{ id: 'r', value: {} }] } };
+    expect(() => createDnsService({ storage: memoryStorage(), from: older })).toThrow(/does not know \(dns\.recordsets\)/);
+  });
 });
 
 describe('sortIds', () => {
