@@ -1,0 +1,159 @@
+/**
+ * The shared body-validation helpers, rule by rule: Python's `int()` coercion and its messages,
+ * the real service's field messages (reference §3.1, §4.1, §4.2), and the text rule every stored
+ * string obeys (no NUL, no lone surrogate).
+ */
+import { describe, expect, it } from 'vitest';
+import type { ApiError } from '../../src/shared/api-error.js';
+import {
+  intField,
+  invalidKeys,
+  invalidValue,
+  isCleanText,
+  notAnObject,
+  ownEntries,
+  pyInt,
+  pyTypeName,
+  schemaErrors,
+  stringField,
+} from '../../src/shared/validation.js';
+
+const VALUE = 'Provided object is not valid. Got a ValueError error with message ';
+const TYPE = 'Provided object is not valid. Got a TypeError with message ';
+const outcome = <T>(r: { isOk(): boolean; _unsafeUnwrap(): T; _unsafeUnwrapErr(): ApiError }): unknown =>
+  r.isOk() ? ['ok', r._unsafeUnwrap()] : r._unsafeUnwrapErr().toJSON();
+const invalid = (message: string) => ({ code: 400, type: 'invalid_object', message });
+
+describe('isCleanText: well-formed UTF-16 without NUL', () => {
+  it('accepts text, surrogate pairs included, at any position', () => {
+    for (const s of ['', 'a', '\u0001', '\ud7ff', '\ue000', '\uffff', '\ud83d\ude00', 'x\ud800\udc00', '\udbff\udfffy', '\ud800\udfff\udbff\udc00']) {
+      expect(isCleanText(s)).toBe(true);
+    }
+  });
+
+  it('refuses NUL and every lone or reversed surrogate', () => {
+    for (const s of ['\u0000', 'a\u0000', '\u0000a', '\ud800', 'a\ud800', '\ud800a', '\udbff', '\udc00', 'a\udfff', '\udc00\ud800', '\ud800\ud800\udc00', '\ud83d\ude00\ud83d']) {
+      expect(isCleanText(s)).toBe(false);
+    }
+  });
+});
+
+describe('pyInt: Python int() of a JSON value', () => {
+  it('takes booleans as 1 and 0 and truncates floats toward zero', () => {
+    expect(outcome(pyInt(true))).toEqual(['ok', 1]);
+    expect(outcome(pyInt(false))).toEqual(['ok', 0]);
+    expect(outcome(pyInt(300.9))).toEqual(['ok', 300]);
+    expect(outcome(pyInt(-300.9))).toEqual(['ok', -300]);
+  });
+
+  it('never answers -0, which JSON cannot tell from 0 but Object.is can', () => {
+    expect(Object.is(pyInt(-0)._unsafeUnwrap(), 0)).toBe(true);
+    expect(Object.is(pyInt(-0.5)._unsafeUnwrap(), 0)).toBe(true);
+  });
+
+  it('refuses NaN and the infinities with the float messages', () => {
+    expect(outcome(pyInt(Number.NaN))).toEqual(invalid(`${VALUE}cannot convert float NaN to integer`));
+    expect(outcome(pyInt(Infinity))).toEqual(invalid(`${VALUE}cannot convert float infinity to integer`));
+    expect(outcome(pyInt(-Infinity))).toEqual(invalid(`${VALUE}cannot convert float infinity to integer`));
+  });
+
+  it('parses a signed decimal string, surrounding whitespace allowed', () => {
+    expect(outcome(pyInt('301'))).toEqual(['ok', 301]);
+    expect(outcome(pyInt(' 42\n'))).toEqual(['ok', 42]);
+    expect(outcome(pyInt('+5'))).toEqual(['ok', 5]);
+    expect(outcome(pyInt('-5'))).toEqual(['ok', -5]);
+    expect(outcome(pyInt('99999999999999999999'))).toEqual(['ok', 1e20]);
+  });
+
+  it('refuses any other string with the invalid-literal message, echoing at most 100 characters', () => {
+    for (const s of ['abc', '', ' ', '1.5', '1e3', '0x10', '5a', 'a5', '--5', '+-5', '1 2']) {
+      expect(outcome(pyInt(s))).toEqual(invalid(`${VALUE}invalid literal for int() with base 10: '${s}'`));
+    }
+    const long = 'x'.repeat(1000);
+    expect(outcome(pyInt(long))).toEqual(invalid(`${VALUE}invalid literal for int() with base 10: '${'x'.repeat(100)}'`));
+  });
+
+  it('refuses other types with the TypeError message and the Python type name', () => {
+    const no = (type: string) => invalid(`${TYPE}int() argument must be a string, a bytes-like object or a number, not '${type}'`);
+    expect(outcome(pyInt(null))).toEqual(no('NoneType'));
+    expect(outcome(pyInt(undefined))).toEqual(no('NoneType'));
+    expect(outcome(pyInt([1]))).toEqual(no('list'));
+    expect(outcome(pyInt({ a: 1 }))).toEqual(no('dict'));
+  });
+});
+
+describe('intField: int() then the range messages', () => {
+  it('keeps both bounds and refuses one past each', () => {
+    expect(outcome(intField(-1, 'hard_limit', -1, 10))).toEqual(['ok', -1]);
+    expect(outcome(intField(10, 'hard_limit', -1, 10))).toEqual(['ok', 10]);
+    expect(outcome(intField(-2, 'hard_limit', -1, 10))).toEqual(invalid(`${VALUE}Value must be >= -1 for field hard_limit`));
+    expect(outcome(intField(11, 'hard_limit', -1, 10))).toEqual(invalid(`${VALUE}Value too high for hard_limit`));
+    expect(outcome(intField('x', 'ttl', 0, 10))).toEqual(invalid(`${VALUE}invalid literal for int() with base 10: 'x'`));
+  });
+});
+
+describe('stringField', () => {
+  it('needs a string, of clean text, up to the maximum length', () => {
+    expect(outcome(stringField('abc', 'description', 3))).toEqual(['ok', 'abc']);
+    expect(outcome(stringField('abcd', 'description', 3))).toEqual(invalid(`${VALUE}Value too long for description`));
+    expect(outcome(stringField(1.5, 'description', 3))).toEqual(invalid(`${VALUE}A string is required in field description, not a float`));
+    expect(outcome(stringField(true, 'description', 3))).toEqual(invalid(`${VALUE}A string is required in field description, not a bool`));
+    expect(outcome(stringField('a\u0000', 'description', 3))).toEqual(
+      invalid(`${VALUE}Field description must be UTF-8 text without NUL characters or lone surrogates`),
+    );
+  });
+});
+
+describe('pyTypeName', () => {
+  it('names JSON values as Python does', () => {
+    expect([null, undefined, true, 1, -0, 1.5, 'x', [], {}].map(pyTypeName)).toEqual(['NoneType', 'NoneType', 'bool', 'int', 'int', 'float', 'str', 'list', 'dict']);
+  });
+});
+
+describe('error builders (reference §3.1)', () => {
+  it('invalidValue names the Python exception with its article', () => {
+    expect(invalidValue('ValueError', 'm').toJSON()).toEqual(invalid(`${VALUE}m`));
+    expect(invalidValue('TypeError', 'm').toJSON()).toEqual(invalid(`${TYPE}m`));
+    expect(invalidValue('AttributeError', 'm').toJSON()).toEqual(invalid('Provided object is not valid. Got an AttributeError with message m'));
+  });
+
+  it('invalidKeys lists the keys as a Python list', () => {
+    expect(invalidKeys(['a'], 'zone').toJSON()).toEqual(invalid("Provided object does not match schema. Keys ['a'] are not valid for zone"));
+    expect(invalidKeys(['a', 'b'], 'transfer_request').message).toBe("Provided object does not match schema. Keys ['a', 'b'] are not valid for transfer_request");
+  });
+
+  it('schemaErrors nests the list twice and sends no message key', () => {
+    const error = schemaErrors([{ path: 'type.email', message: 'first' }, { path: 'type', message: 'second' }]);
+    expect(error.toJSON()).toEqual({
+      code: 400,
+      type: 'invalid_object',
+      errors: { errors: [{ path: ['type', 'email'], message: 'first' }, { path: ['type'], message: 'second' }] },
+    });
+    expect(error.message).toBe('Provided object does not match schema: first; second');
+  });
+
+  it('notAnObject names the body type as Python does', () => {
+    const no = (type: string) => `Provided object is not valid. Got an AttributeError with message '${type}' object has no attribute 'items'`;
+    expect([[], null, 'x', 1, 1.5, true, Symbol('s')].map((b) => notAnObject(b).message)).toEqual(
+      [no('list'), no('NoneType'), no('str'), no('int'), no('float'), no('bool'), no('object')],
+    );
+  });
+});
+
+describe('ownEntries', () => {
+  it('copies own enumerable keys into a null-prototype record, __proto__ included as data', () => {
+    const body = JSON.parse('{"__proto__": {"polluted": true}, "a": 1}');
+    const entries = ownEntries(body)._unsafeUnwrap();
+    expect(Object.getPrototypeOf(entries)).toBe(null);
+    expect(Object.keys(entries)).toEqual(['__proto__', 'a']);
+    expect(entries['__proto__']).toEqual({ polluted: true });
+    expect(({} as Record<string, unknown>)['polluted']).toBeUndefined();
+    expect(Object.keys(ownEntries(Object.create({ inherited: 1 }))._unsafeUnwrap())).toEqual([]);
+  });
+
+  it('refuses what is not a plain JSON object', () => {
+    expect(outcome(ownEntries([1]))).toEqual(notAnObject([1]).toJSON());
+    expect(outcome(ownEntries(null))).toEqual(notAnObject(null).toJSON());
+    expect(outcome(ownEntries('s'))).toEqual(notAnObject('s').toJSON());
+  });
+});
