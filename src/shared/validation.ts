@@ -99,7 +99,9 @@ export function pyInt(value: unknown): Result<number, ApiError> {
   }
   if (typeof value === 'string') {
     const t = value.trim();
-    if (/^[+-]?\d+$/.test(t) && t.length <= 20) return ok(Number(t));
+    // Python's int() has no length limit: a long literal is a large number, which the caller's
+    // range check then refuses (`Value too high`), not an invalid literal.
+    if (/^[+-]?\d+$/.test(t)) return ok(Number(t));
     return err(invalidValue('ValueError', `invalid literal for int() with base 10: '${value.slice(0, 100)}'`));
   }
   return err(invalidValue('TypeError', `int() argument must be a string, a bytes-like object or a number, not '${pyTypeName(value)}'`));

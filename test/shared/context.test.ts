@@ -24,6 +24,8 @@ describe('resolveCaller', () => {
     expect(resolve({ projectId: 'p' })).toEqual({ projectId: 'p', originalProjectId: 'p', roles: [], isAdmin: false, allProjects: false });
     expect(resolve({ projectId: 'p'.repeat(255) })).toMatchObject({ projectId: 'p'.repeat(255) });
     for (const projectId of ['', 'p'.repeat(256), 'a\u0000b', '\ud800', 5, {}, true]) expect(resolve({ projectId, roles: ['admin'] })).toEqual(AUTH);
+    // Values with a length that are not strings: refused as unauthenticated, not read as text.
+    for (const projectId of [['alice'], { length: 5 }]) expect(resolve({ projectId, roles: ['admin'] })).toEqual(AUTH);
   });
 
   it('needs a project or some role: a project-less token with roles is a caller without project', () => {
@@ -72,7 +74,7 @@ describe('resolveCaller', () => {
   it('refuses sudo to non-admins with the use_sudo policy, and an unusable sudo project as unauthenticated', () => {
     expect(resolve({ projectId: 'p', roles: ['member'], sudoProjectId: 'alice' }, 401)).toEqual({ code: 401, type: 'forbidden' });
     expect(resolveCaller({ projectId: 'p', sudoProjectId: 'alice' }, 403)._unsafeUnwrapErr().message).toBe('Policy does not allow use_sudo to be performed.');
-    for (const sudoProjectId of ['', 'x'.repeat(256), 'a\u0000', 7]) {
+    for (const sudoProjectId of ['', 'x'.repeat(256), 'a\u0000', 7, ['alice'], { length: 5 }]) {
       expect(resolve({ projectId: 'ops', roles: ['admin'], sudoProjectId })).toEqual(AUTH);
       expect(resolve({ projectId: 'p', roles: ['member'], sudoProjectId })).toEqual(AUTH);
     }

@@ -32,7 +32,7 @@ describe('isCleanText: well-formed UTF-16 without NUL', () => {
   });
 
   it('refuses NUL and every lone or reversed surrogate', () => {
-    for (const s of ['\u0000', 'a\u0000', '\u0000a', '\ud800', 'a\ud800', '\ud800a', '\udbff', '\udc00', 'a\udfff', '\udc00\ud800', '\ud800\ud800\udc00', '\ud83d\ude00\ud83d']) {
+    for (const s of ['\u0000', 'a\u0000', '\u0000a', '\ud800', 'a\ud800', '\ud800a', '\udbff', '\udc00', 'a\udfff', '\udc00\ud800', '\ud800\ud800\udc00', '\ud83d\ude00\ud83d', '\ud800\ue000', '\udbff\uffff']) {
       expect(isCleanText(s)).toBe(false);
     }
   });
@@ -89,6 +89,13 @@ describe('intField: int() then the range messages', () => {
     expect(outcome(intField(-2, 'hard_limit', -1, 10))).toEqual(invalid(`${VALUE}Value must be >= -1 for field hard_limit`));
     expect(outcome(intField(11, 'hard_limit', -1, 10))).toEqual(invalid(`${VALUE}Value too high for hard_limit`));
     expect(outcome(intField('x', 'ttl', 0, 10))).toEqual(invalid(`${VALUE}invalid literal for int() with base 10: 'x'`));
+  });
+
+  it('reads a literal of any length as Python does, so a long one is out of range rather than invalid', () => {
+    expect(outcome(intField('1'.repeat(21), 'ttl', 0, 2147483647))).toEqual(invalid(`${VALUE}Value too high for ttl`));
+    expect(outcome(intField('9'.repeat(400), 'ttl', 0, 2147483647))).toEqual(invalid(`${VALUE}Value too high for ttl`));
+    expect(outcome(intField(`-${'1'.repeat(30)}`, 'ttl', 0, 2147483647))).toEqual(invalid(`${VALUE}Value must be >= 0 for field ttl`));
+    expect(outcome(intField(`00000000000000000000000042`, 'ttl', 0, 2147483647))).toEqual(['ok', 42]);
   });
 });
 
