@@ -12,6 +12,7 @@ const FILES = [
   // Focused unit tests of the mutated files (milliseconds each).
   'test/shared/*.test.ts',
   'test/zones/zone-*.test.ts',
+  'test/zones/name-*.test.ts',
   'test/proof/mutation-*.test.ts',
   'test/quotas/engine.test.ts',
   'test/quotas/paging.test.ts',

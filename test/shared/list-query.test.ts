@@ -219,6 +219,10 @@ describe('listArray: filters, order, paging and envelope of an in-memory collect
     const withNull = [item(1, { description: 'b' }), item(2), item(3, { description: 'a' })];
     expect(ids({ sort_key: 'description' }, withNull)).toEqual([2, 3, 1]);
     expect(ids({ sort_key: 'description', sort_dir: 'desc' }, withNull)).toEqual([1, 3, 2]);
+    // Rows with equal keys, null ones included, are ordered by id.
+    const nulls = [item(3), item(1), item(2, { description: 'a' }), item(4)];
+    expect(ids({ sort_key: 'description' }, nulls)).toEqual([1, 3, 4, 2]);
+    expect(ids({ sort_key: 'description', sort_dir: 'desc' }, nulls)).toEqual([2, 4, 3, 1]);
   });
 
   it('starts a page strictly after the marker in that order, even if the marker is filtered out', () => {
@@ -300,6 +304,8 @@ describe('listPage: the same semantics read from a storage index', () => {
     expect(late).toMatchObject({ metadata: { total_count: 50 }, links: { next: `${BASE}/v2/items?name=late*&limit=5&marker=${id(555)}` } });
     expect(nums(await page(s, { name: 'late*', limit: '100' }))).toEqual(Array.from({ length: 50 }, (_, i) => 551 + i));
     expect(nums(await page(s, { name: 'n*', limit: '300', marker: id(500) }))).toEqual(Array.from({ length: 50 }, (_, i) => 501 + i));
+    // A page that fills up inside a full batch ends there.
+    expect(nums(await page(s, { name: 'n*', limit: '5' }))).toEqual([1, 2, 3, 4, 5]);
   });
 
   it('applies the scope visibility like a filter, in the page and in the count', async () => {

@@ -109,6 +109,9 @@ describe('masters (reference §4.10: split at the first colon, port 1–65535, 5
     expect(outcome(parseMaster('host:53x'))).toEqual(['ok', 'host:53x']);
     expect(outcome(parseMaster('host:x53'))).toEqual(['ok', 'host:x53']);
     expect(outcome(parseMaster('host:'))).toEqual(['ok', 'host:']);
+    // No colon at all: a host, even when it is all digits; an empty host before the port is kept.
+    expect(outcome(parseMaster('5353'))).toEqual(['ok', '5353']);
+    expect(outcome(parseMaster(':53'))).toEqual(['ok', '']);
   });
 
   it('refuses a port outside 1–65535 with the port field messages', () => {
