@@ -134,7 +134,7 @@ export function parseListQuery<E>(spec: ListSpec<E>, query: unknown, allProjects
 
 type Predicate = (v: FieldValue) => boolean;
 
-const fold = (v: FieldValue): string => (v === null ? '' : String(v).toLowerCase());
+const fold = (v: string | number): string => String(v).toLowerCase();
 
 function compareValues(a: FieldValue, b: FieldValue): number {
   if (a === b) return 0;
@@ -168,7 +168,8 @@ function compileFilter(value: string): Predicate {
   }
   if (value.startsWith('!')) {
     const rest = value.slice(1).toLowerCase();
-    return (v) => fold(v) !== rest;
+    // SQL: NULL is neither equal nor unequal to anything, so `!x` never lists a null field.
+    return (v) => v !== null && fold(v) !== rest;
   }
   for (const op of ['<=', '>=', '<', '>'] as const) {
     if (value.startsWith(op)) {
@@ -185,7 +186,7 @@ function compileFilter(value: string): Predicate {
     return (v) => v !== null && compareValues(v, operand(v, lo)) >= 0 && compareValues(v, operand(v, hi)) <= 0;
   }
   const wanted = value.toLowerCase();
-  return (v) => fold(v) === wanted;
+  return (v) => v !== null && fold(v) === wanted;
 }
 
 function buildLink(base: string, path: string, params: readonly (readonly [string, string])[]): string {

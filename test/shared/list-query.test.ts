@@ -202,6 +202,12 @@ describe('listArray: filters, order, paging and envelope of an in-memory collect
     expect(ids({ description: 'BETWEEN b,bz' })).toEqual([2, 3]);
   });
 
+  it('never lists a null field for = or ! (SQL: NULL compares as unknown)', () => {
+    expect(ids({ description: '!bxc' })).toEqual([1, 2]);
+    expect(ids({ description: '' })).toEqual([]);
+    expect(ids({ description: '!' })).toEqual([1, 2, 3]);
+  });
+
   it('compares everything else for equality, ignoring case', () => {
     expect(ids({ name: 'EXAMPLE.ORG.' })).toEqual([2]);
     expect(ids({ ttl: '300' })).toEqual([3, 5]);
