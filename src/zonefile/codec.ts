@@ -251,3 +251,45 @@ export function formatIPv6(b: Uint8Array, at = 0): string {
   }
   return chunks.join(':');
 }
+
+/**
+ * Whether IPv6 groups read as written (`n` groups, `::` before group `gap`, or -1 without one)
+ * are already in canonical form (RFC 5952 as dnspython prints it): full when no gap, the gap
+ * standing for the first longest run of two or more zero groups, no zero group beside it, and
+ * not a form that is printed with a dotted-quad tail. Shared by the string and byte fast paths,
+ * which hand anything else to the full reader.
+ * @internal
+ */
+export function isCanonicalIPv6(groups: Int32Array, n: number, gap: number): boolean {
+  const fill = 8 - n;
+  if (gap < 0 ? n !== 8 : fill < 2) return false;
+  // The zero runs of the full address: the compressed one must be the first longest.
+  let bestStart = -1;
+  let bestLen = 0;
+  let run = 0;
+  let runStart = 0;
+  let pos = 0;
+  for (let k = 0; k <= n; k++) {
+    if (k === gap) {
+      if (run === 0) runStart = pos;
+      run += fill;
+      pos += fill;
+    }
+    if (k < n && groups[k] === 0) {
+      if (run === 0) runStart = pos;
+      run++;
+      pos++;
+      continue;
+    }
+    if (run > bestLen) {
+      bestLen = run;
+      bestStart = runStart;
+    }
+    run = 0;
+    if (k < n) pos++;
+  }
+  if (gap < 0) return bestLen <= 1;
+  // The gap's own zeros must be exactly the best run (no zero group written beside it).
+  if (bestStart !== gap || bestLen !== fill) return false;
+  return !(bestStart === 0 && (bestLen === 6 || (bestLen === 5 && groups[0] === 0xffff)));
+}

@@ -9,7 +9,7 @@
  * and rewind the scanner, and the type's full reader in rdata.ts reads the data as before, so
  * results and error messages are exactly those of the full readers.
  */
-import { parseIPv4 } from './codec.js';
+import { isCanonicalIPv6, parseIPv4 } from './codec.js';
 import { EOF, EOL, QUOTED, WORD, ZoneSyntaxError, type Lexer } from './lexer.js';
 import { MAX_RDATA } from './rdata.js';
 
@@ -318,40 +318,7 @@ function fastAaaa(lx: Lexer): string | null {
       }
     }
   }
-  const fill = 8 - n;
-  if (gap < 0 ? n !== 8 : fill < 2) return null;
-  // The zero runs of the full address: the compressed one must be the first longest.
-  let bestStart = -1;
-  let bestLen = 0;
-  let run = 0;
-  let runStart = 0;
-  let pos = 0;
-  for (let k = 0; k <= n; k++) {
-    if (k === gap) {
-      if (run === 0) runStart = pos;
-      run += fill;
-      pos += fill;
-    }
-    if (k < n && groups[k] === 0) {
-      if (run === 0) runStart = pos;
-      run++;
-      pos++;
-      continue;
-    }
-    if (run > bestLen) {
-      bestLen = run;
-      bestStart = runStart;
-    }
-    run = 0;
-    if (k < n) pos++;
-  }
-  if (gap < 0) {
-    if (bestLen > 1) return null;
-  } else {
-    // The gap's own zeros must be exactly the best run (no zero group written beside it).
-    if (bestStart !== gap || bestLen !== fill) return null;
-    if (bestStart === 0 && (bestLen === 6 || (bestLen === 5 && groups[0] === 0xffff))) return null;
-  }
+  if (!isCanonicalIPv6(groups, n, gap)) return null;
   if (!atLineEnd(lx)) return null;
   return s.slice(a, b);
 }

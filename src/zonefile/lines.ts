@@ -14,7 +14,7 @@
  * from its start. Results and error messages are therefore those of the lexer's path by
  * construction; test/zonefile/differential.test.ts compares the two paths on generated zones.
  */
-import { formatIPv6, parseIPv6 } from './codec.js';
+import { formatIPv6, isCanonicalIPv6, parseIPv6 } from './codec.js';
 import { nameHash, wireLength } from './lexer.js';
 import { MAX_LABEL, MAX_NAME_WIRE, isEscapedSpecial } from './names.js';
 import { MAX_RDATA, ttlValue } from './rdata.js';
@@ -698,39 +698,6 @@ export class LineScanner {
         }
       }
     }
-    const fill = 8 - n;
-    if (gap < 0 ? n !== 8 : fill < 2) return false;
-    // The zero runs of the full address: the compressed one must be the first longest.
-    let bestStart = -1;
-    let bestLen = 0;
-    let run = 0;
-    let runStart = 0;
-    let pos = 0;
-    for (let q = 0; q <= n; q++) {
-      if (q === gap) {
-        if (run === 0) runStart = pos;
-        run += fill;
-        pos += fill;
-      }
-      if (q < n && groups[q] === 0) {
-        if (run === 0) runStart = pos;
-        run++;
-        pos++;
-        continue;
-      }
-      if (run > bestLen) {
-        bestLen = run;
-        bestStart = runStart;
-      }
-      run = 0;
-      if (q < n) pos++;
-    }
-    if (gap < 0) {
-      if (bestLen > 1) return false;
-    } else {
-      if (bestStart !== gap || bestLen !== fill) return false;
-      if (bestStart === 0 && (bestLen === 6 || (bestLen === 5 && groups[0] === 0xffff))) return false;
-    }
-    return true;
+    return isCanonicalIPv6(groups, n, gap);
   }
 }
