@@ -16,6 +16,7 @@
  */
 import { formatIPv6, isCanonicalIPv6, parseIPv6 } from './codec.js';
 import { nameHash, wireLength } from './lexer.js';
+import { typeOfPackedKey } from './registry.js';
 import { MAX_LABEL, MAX_NAME_WIRE, isEscapedSpecial } from './names.js';
 import { MAX_RDATA, ttlValue } from './rdata.js';
 
@@ -314,7 +315,7 @@ export class LineScanner {
     return v < 0 ? -1 : v;
   }
 
-  /** As parse.ts `commonType`, on bytes; SOA is left to the lexer (multi-line, rare). */
+  /** As parse.ts `commonType`, on bytes; SOA (6) is left to the lexer (multi-line, rare). */
   private commonType(a: number, b: number): number {
     if (b - a > 5) return -1;
     const buf = this.buf;
@@ -324,30 +325,8 @@ export class LineScanner {
       if (c < 97 || c > 122) return -1;
       key = (key << 5) | (c - 96);
     }
-    switch (key) {
-      case 0x1: // A
-        return 1;
-      case 0x1d3: // NS
-        return 2;
-      case 0x1b8: // MX
-        return 15;
-      case 0x93: // DS
-        return 43;
-      case 0x5314: // TXT
-        return 16;
-      case 0x4e56: // SRV
-        return 33;
-      case 0xc21: // CAA
-        return 257;
-      case 0x4292: // PTR
-        return 12;
-      case 0x8421: // AAAA
-        return 28;
-      case 0x3705a5: // CNAME
-        return 5;
-      default:
-        return -1;
-    }
+    const type = typeOfPackedKey(key);
+    return type === 6 ? -1 : type;
   }
 
   /** A decimal number in canonical form (no sign, no leading zero) up to `max`, else -1. */

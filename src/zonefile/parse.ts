@@ -2,7 +2,7 @@
 import { err, ok, type Result } from 'neverthrow';
 import { EOF, EOL, Lexer, QUOTED, WORD, ZoneSyntaxError } from './lexer.js';
 import { MAX_TTL, READERS, clampTtl, genericText, isMetaType, readGeneric, ttlValue, type RdataOut } from './rdata.js';
-import { prefixedNumber, typeFromText, typeToText } from './registry.js';
+import { prefixedNumber, typeFromText, typeOfPackedKey, typeToText } from './registry.js';
 import { fastRdata, hasFastReader } from './fast.js';
 import { BLANK, LineScanner, NOT_HANDLED } from './lines.js';
 import { lazyType, ParsedRecord } from './record.js';
@@ -440,32 +440,7 @@ function commonType(lx: Lexer): number {
     if (c < 97 || c > 122) return -1;
     key = (key << 5) | (c - 96);
   }
-  switch (key) {
-    case 0x1: // A
-      return 1;
-    case 0x1d3: // NS
-      return 2;
-    case 0x1b8: // MX
-      return 15;
-    case 0x93: // DS
-      return 43;
-    case 0x5314: // TXT
-      return 16;
-    case 0x4e56: // SRV
-      return 33;
-    case 0xc21: // CAA
-      return 257;
-    case 0x4292: // PTR
-      return 12;
-    case 0x4de1: // SOA
-      return 6;
-    case 0x8421: // AAAA
-      return 28;
-    case 0x3705a5: // CNAME
-      return 5;
-    default:
-      return -1;
-  }
+  return typeOfPackedKey(key);
 }
 
 /** BIND's `$GENERATE` substitution: `$`, `${offset,width,base}`, `\$` for a literal dollar. */
