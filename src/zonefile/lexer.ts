@@ -410,10 +410,11 @@ export class Lexer {
         }
         wire += labelLen + 1;
         if (origin === null) return this.noOrigin(what);
-        if (origin !== this.suffixFor) this.setSuffix(origin);
-        if (wire - 1 + this.suffixWire > MAX_NAME_WIRE) this.fail(`${what} "${this.text()}" is longer than 255 octets once the origin ${origin} is added`);
-        this.nameHash = (Math.imul((Math.imul(h, 31) + DOT) | 0, this.suffixPow) + this.suffixHash) | 0;
-        return s.slice(start, end) + this.suffix;
+        if (origin !== this.suffix.origin) this.suffix = originSuffix(origin);
+        const sfx = this.suffix;
+        if (wire - 1 + sfx.wire > MAX_NAME_WIRE) this.fail(`${what} "${this.text()}" is longer than 255 octets once the origin ${origin} is added`);
+        this.nameHash = (Math.imul((Math.imul(h, 31) + DOT) | 0, sfx.pow) + sfx.hash) | 0;
+        return s.slice(start, end) + sfx.text;
       }
     }
     const name = this.slowName(origin, what);
@@ -425,22 +426,8 @@ export class Lexer {
   nameHash = 0;
 
   /** Cached `'.' + origin` and its wire length: relative names are the common case. */
-  private suffixFor = '';
-  private suffix = '';
-  private suffixWire = 0;
-  private suffixHash = 0;
-  private suffixPow = 1;
-
-  private setSuffix(origin: string): void {
-    this.suffixFor = origin;
-    this.suffix = origin === '.' ? '.' : '.' + origin;
-    this.suffixWire = wireLength(origin);
-    // A relative name's hash is hash(token + '.') * 31^len(origin) + hash(origin); '.' adds nothing.
-    const tail = origin === '.' ? '' : origin;
-    this.suffixHash = nameHash(tail);
-    this.suffixPow = 1;
-    for (let i = 0; i < tail.length; i++) this.suffixPow = Math.imul(this.suffixPow, 31);
-  }
+  /** What a relative name gets from the origin it was last read under. */
+  private suffix: OriginSuffix = NO_SUFFIX;
 
   private slowName(origin: string | null, what: string): string {
     const b = this.bytes();
@@ -547,4 +534,30 @@ function utf8Len(cp: number): number {
 function pushChar(out: number[], cp: number): void {
   if (cp < 0x80) out.push(cp);
   else for (const b of utf8.encode(String.fromCodePoint(cp))) out.push(b);
+}
+
+/**
+ * What a relative name gets from its origin, computed once per origin: the text to append, its
+ * wire length, and the terms that extend a name's hash without rehashing the origin (a relative
+ * name's hash is hash(token + '.') * 31^len(origin) + hash(origin); '.' adds nothing). Shared by
+ * the lexer and the byte-level line reader.
+ * @internal
+ */
+export interface OriginSuffix {
+  readonly origin: string;
+  readonly text: string;
+  readonly wire: number;
+  readonly hash: number;
+  readonly pow: number;
+}
+
+/** No origin read yet: differs from every real origin, so the first name computes one. @internal */
+export const NO_SUFFIX: OriginSuffix = Object.freeze({ origin: '', text: '', wire: 0, hash: 0, pow: 1 });
+
+/** The {@link OriginSuffix} of an origin. @internal */
+export function originSuffix(origin: string): OriginSuffix {
+  const tail = origin === '.' ? '' : origin;
+  let pow = 1;
+  for (let i = 0; i < tail.length; i++) pow = Math.imul(pow, 31);
+  return { origin, text: origin === '.' ? '.' : '.' + origin, wire: wireLength(origin), hash: nameHash(tail), pow };
 }

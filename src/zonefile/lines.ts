@@ -15,7 +15,7 @@
  * construction; test/zonefile/differential.test.ts compares the two paths on generated zones.
  */
 import { formatIPv6, isCanonicalIPv6, parseIPv6 } from './codec.js';
-import { nameHash, wireLength } from './lexer.js';
+import { NO_SUFFIX, nameHash, originSuffix, type OriginSuffix } from './lexer.js';
 import { typeOfPackedKey } from './registry.js';
 import { MAX_LABEL, MAX_NAME_WIRE, isEscapedSpecial } from './names.js';
 import { MAX_RDATA, ttlValue } from './rdata.js';
@@ -85,12 +85,8 @@ export class LineScanner {
   private size = FIRST_WINDOW;
   private readonly groups = new Int32Array(8);
 
-  /** Cached `'.' + origin` and its wire length, hash and hash multiplier (as the lexer's). */
-  private suffixFor = '';
-  private suffix = '';
-  private suffixWire = 0;
-  private suffixHash = 0;
-  private suffixPow = 1;
+  /** What relative names get from the origin they were last read under. */
+  private suffix: OriginSuffix = NO_SUFFIX;
 
   /** Where the line read ends (just after its newline). */
   next = 0;
@@ -392,21 +388,12 @@ export class LineScanner {
     }
     wire += labelLen + 1;
     if (origin === null) return null;
-    if (origin !== this.suffixFor) this.setSuffix(origin);
-    if (wire - 1 + this.suffixWire > MAX_NAME_WIRE) return null;
-    this.hash = (Math.imul((Math.imul(h, 31) + DOT) | 0, this.suffixPow) + this.suffixHash) | 0;
+    if (origin !== this.suffix.origin) this.suffix = originSuffix(origin);
+    const sfx = this.suffix;
+    if (wire - 1 + sfx.wire > MAX_NAME_WIRE) return null;
+    this.hash = (Math.imul((Math.imul(h, 31) + DOT) | 0, sfx.pow) + sfx.hash) | 0;
     this.asWritten = false;
-    return s.slice(a + base, b + base) + this.suffix;
-  }
-
-  private setSuffix(origin: string): void {
-    this.suffixFor = origin;
-    this.suffix = origin === '.' ? '.' : '.' + origin;
-    this.suffixWire = wireLength(origin);
-    const tail = origin === '.' ? '' : origin;
-    this.suffixHash = nameHash(tail);
-    this.suffixPow = 1;
-    for (let i = 0; i < tail.length; i++) this.suffixPow = Math.imul(this.suffixPow, 31);
+    return s.slice(a + base, b + base) + sfx.text;
   }
 
   private slice(a: number, b: number): string {
