@@ -151,22 +151,15 @@ export function lineOfType(text: string, type: string, nth = 1): number {
   return 0;
 }
 
-/** RNAME → email: no final dot, the first unescaped dot becomes `@`, escaped dots become dots. */
+/**
+ * RNAME → email as the real service converts it (reference §8.3): the name without its final dot
+ * (the root stays `.`), then its first dot becomes `@`, even an escaped one. So
+ * `first\\.last.example.com.` gives `first\\@last.example.com` and `.` gives `@`, which the email
+ * check then refuses, as there.
+ */
 export function emailFromRname(rname: string): string {
-  const name = rname.endsWith('.') && !rname.endsWith('\\.') ? rname.slice(0, -1) : rname;
-  let out = '';
-  let done = false;
-  for (let i = 0; i < name.length; i++) {
-    const c = name[i]!;
-    if (c === '\\' && name[i + 1] === '.') {
-      out += '.';
-      i++;
-    } else if (c === '.' && !done) {
-      out += '@';
-      done = true;
-    } else out += c;
-  }
-  return out;
+  const text = rname !== '.' && rname.endsWith('.') ? rname.slice(0, -1) : rname;
+  return text.replace('.', '@');
 }
 
 /**

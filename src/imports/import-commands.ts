@@ -6,7 +6,7 @@ import { buildBlocks, sortIds } from '../recordsets/blocks.js';
 import { blockKeys, blockRowId } from '../recordsets/recordset.js';
 import { ApiError } from '../shared/api-error.js';
 import { runInTransaction, type UnitOfWork } from '../shared/command.js';
-import { checkEmail, checkNameSyntax } from '../zones/zone-input.js';
+import { checkNameSyntax, emailProblem } from '../zones/zone-input.js';
 import { requireProject, type Caller } from '../shared/context.js';
 import type { ListSpec } from '../shared/list-query.js';
 import { enqueueTask, finishTask, type StoredTask } from '../shared/tasks.js';
@@ -213,8 +213,8 @@ export function importTaskHandler(deps: DnsDeps, options: ZoneImportOptions = {}
         return ok('');
       }
       if (checkNameSyntax(p.name).isErr()) return err(failure(undefinedError(`Domain ${p.name} is invalid`)));
-      const email = checkEmail(p.email);
-      if (email.isErr()) return err(failure(undefinedError(`Email ${p.email} is invalid`)));
+      const badEmail = emailProblem(p.email);
+      if (badEmail !== undefined) return err(failure(undefinedError(badEmail)));
       let ttl = p.ttl;
       if (ttl === 0) {
         if (deps.limits.minTtl === null) return err(failure(undefinedError('The SOA record has TTL 0 and no minimum TTL is configured')));

@@ -27,11 +27,7 @@ export const schemaErrors = (errors: readonly FieldError[]): ApiError =>
   );
 
 /** The body is not a JSON object at all. @internal */
-export const notAnObject = (body: unknown): ApiError =>
-  invalidValue(
-    'AttributeError',
-    `'${Array.isArray(body) ? 'list' : body === null ? 'NoneType' : typeof body === 'string' ? 'str' : typeof body === 'number' ? (Number.isInteger(body) ? 'int' : 'float') : typeof body === 'boolean' ? 'bool' : 'object'}' object has no attribute 'items'`,
-  );
+export const notAnObject = (body: unknown): ApiError => invalidValue('AttributeError', `'${pyTypeName(body)}' object has no attribute 'items'`);
 
 /**
  * Copies a request body into a null-prototype record, so that `__proto__` or `constructor` keys
@@ -63,31 +59,91 @@ export function isCleanText(s: string): boolean {
   return true;
 }
 
-/** A string field, as the real service's StringFields check it, plus our text rule. @internal */
-export function stringField(value: unknown, field: string, maxLength: number): Result<string, ApiError> {
-  if (typeof value !== 'string') {
+/**
+ * Python's `str()` of a JSON scalar, which is how the real service's string fields coerce what a
+ * client sent (oslo's String type takes `int`, `float` and `str`, and `bool` is an `int`):
+ * `5` → `'5'`, `true` → `'True'`, `1e-5` → `'1e-05'`. Lists and objects have no string form
+ * there: `undefined`. A number is read as Python's json reads the text `JSON.stringify` gives for
+ * it: a whole number below 1e21 is an integer literal (so `5.0` is `'5'`, not Python's `'5.0'`),
+ * anything else a float.
+ * @internal
+ */
+export function pyStr(value: unknown): string | undefined {
+  if (typeof value === 'string') return value;
+  if (typeof value === 'boolean') return value ? 'True' : 'False';
+  if (typeof value !== 'number') return undefined;
+  if (Number.isNaN(value)) return 'nan';
+  if (!Number.isFinite(value)) return value > 0 ? 'inf' : '-inf';
+  const magnitude = Math.abs(value);
+  // Python's float repr has the same shortest digits as JavaScript's; it switches to an exponent
+  // from 1e16 up and below 1e-4 (JavaScript: 1e21 and 1e-6), with at least two exponent digits.
+  if (magnitude < 1e21 && (magnitude >= 1e-4 || value === 0)) return String(value);
+  if (magnitude >= 1e21) return value.toExponential();
+  const [mantissa, exponent] = value.toExponential().split('e') as [string, string];
+  const digits = exponent.slice(1);
+  return `${mantissa}e${exponent[0]}${digits.length < 2 ? `0${digits}` : digits}`;
+}
+
+/**
+ * The real service's string-field coercion (its StringFields): null is refused unless the field
+ * is nullable (callers handle those), a JSON scalar becomes its Python `str()`, anything else is
+ * refused, and so is a result over `maxLength` characters.
+ * @internal
+ */
+export function coerceString(value: unknown, field: string, maxLength: number): Result<string, ApiError> {
+  if (value === null || value === undefined) return err(invalidValue('ValueError', `Field \`${field}' cannot be None`));
+  const s = pyStr(value);
+  if (s === undefined) {
     return err(invalidValue('ValueError', `A string is required in field ${field}, not a ${pyTypeName(value)}`));
   }
-  if (!isCleanText(value)) {
+  if (s.length > maxLength) return err(invalidValue('ValueError', `Value too long for ${field}`));
+  return ok(s);
+}
+
+/** {@link coerceString}, then our text rule: nothing we store may hold a NUL or a lone surrogate. @internal */
+export function stringField(value: unknown, field: string, maxLength: number): Result<string, ApiError> {
+  const coerced = coerceString(value, field, maxLength);
+  if (coerced.isOk() && !isCleanText(coerced.value)) {
     return err(invalidValue('ValueError', `Field ${field} must be UTF-8 text without NUL characters or lone surrogates`));
   }
-  if (value.length > maxLength) return err(invalidValue('ValueError', `Value too long for ${field}`));
-  return ok(value);
+  return coerced;
+}
+
+/**
+ * Python's `str()` of any JSON value, as the real service's messages print values they refuse:
+ * `None`, `True`, `[1, 'a']`, `{'k': None}`.
+ * @internal
+ */
+export function pyText(value: unknown): string {
+  return pyStr(value) ?? pyReprValue(value);
+}
+
+function pyReprValue(value: unknown): string {
+  if (typeof value === 'string') return pyRepr(value);
+  if (value === null || value === undefined) return 'None';
+  if (Array.isArray(value)) return `[${value.map(pyReprValue).join(', ')}]`;
+  if (typeof value === 'object') {
+    return `{${Object.entries(value).map(([k, v]) => `${pyRepr(k)}: ${pyReprValue(v)}`).join(', ')}}`;
+  }
+  // Numbers and booleans; nothing else comes from JSON.
+  return pyStr(value) ?? typeof value;
 }
 
 /** The Python type name of a JSON value, for messages that mirror the real service's. @internal */
 export function pyTypeName(value: unknown): string {
   if (value === null || value === undefined) return 'NoneType';
   if (typeof value === 'boolean') return 'bool';
-  if (typeof value === 'number') return Number.isInteger(value) ? 'int' : 'float';
+  // As Python's json reads the text JSON.stringify gives (see pyStr): 1e21 and up have an exponent.
+  if (typeof value === 'number') return Number.isInteger(value) && Math.abs(value) < 1e21 ? 'int' : 'float';
   if (typeof value === 'string') return 'str';
   if (Array.isArray(value)) return 'list';
-  return 'dict';
+  // Symbols, functions and bigints never come from JSON; Python's base type name is as good as any.
+  return typeof value === 'object' ? 'dict' : 'object';
 }
 
 /**
  * Integer coercion as the real service's `int()`: `"301"` → 301, `300.9` → 300, `true` → 1;
- * anything else is refused with Python's message.
+ * anything else is refused with the message of Python 3.11 (Debian bookworm's, where the real service runs).
  * @internal
  */
 export function pyInt(value: unknown): Result<number, ApiError> {
@@ -98,14 +154,69 @@ export function pyInt(value: unknown): Result<number, ApiError> {
     return ok(Math.trunc(value) === 0 ? 0 : Math.trunc(value));
   }
   if (typeof value === 'string') {
-    const t = value.trim();
-    // Python's int() has no length limit: a long literal is a large number, which the caller's
-    // range check then refuses (`Value too high`), not an invalid literal.
-    if (/^[+-]?\d+$/.test(t)) return ok(Number(t));
-    return err(invalidValue('ValueError', `invalid literal for int() with base 10: '${value.slice(0, 100)}'`));
+    const n = parsePyIntLiteral(value);
+    if (n !== undefined) return ok(n);
+    return err(invalidValue('ValueError', `invalid literal for int() with base 10: ${pyRepr(value.slice(0, 100))}`));
   }
-  return err(invalidValue('TypeError', `int() argument must be a string, a bytes-like object or a number, not '${pyTypeName(value)}'`));
+  return err(invalidValue('TypeError', `int() argument must be a string, a bytes-like object or a real number, not '${pyTypeName(value)}'`));
 }
+
+// Python's int(): the whitespace it strips (which has U+0085 but not
+// U+FEFF, unlike JavaScript's trim), any Unicode decimal digits, single underscores between digits.
+const PY_SPACE = /^[\t-\r\x20\x85\xa0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000]+|[\t-\r\x20\x85\xa0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000]+$/g;
+const PY_INT = /^[+-]?\p{Nd}+(?:_\p{Nd}+)*$/u;
+const DIGIT = /\p{Nd}/u;
+
+/** The value of a decimal literal as Python's `int()` reads it, or undefined. */
+function parsePyIntLiteral(text: string): number | undefined {
+  const t = text.replace(PY_SPACE, '');
+  if (!PY_INT.test(t)) return undefined;
+  // Python's int() has no length limit: a long literal is a large number, which the caller's
+  // range check then refuses (`Value too high`), not an invalid literal.
+  let digits = t[0] === '-' ? '-' : '';
+  for (const ch of t) {
+    if (ch === '_' || ch === '+' || ch === '-') continue;
+    const code = ch.codePointAt(0) as number;
+    if (code >= 0x30 && code <= 0x39) {
+      digits += ch;
+      continue;
+    }
+    // Unicode's decimal digits come in sets of ten, zero first, and sets that touch (the five
+    // mathematical ones) start every ten: a digit's value is its distance from the start of its
+    // run of digits, modulo ten.
+    let start = code;
+    while (start > 0 && DIGIT.test(String.fromCodePoint(start - 1))) start--;
+    digits += String((code - start) % 10);
+  }
+  const n = Number(digits);
+  return n === 0 ? 0 : n; // no -0
+}
+
+/**
+ * Python's `repr()` of a string, as its error messages quote values: single quotes unless the
+ * text has a single quote and no double quote, backslash escapes for the quote, backslash and
+ * non-printable characters.
+ * @internal
+ */
+export function pyRepr(s: string): string {
+  const quote = s.includes("'") && !s.includes('"') ? '"' : "'";
+  let out = quote;
+  for (const ch of s) {
+    const code = ch.codePointAt(0) as number;
+    if (ch === quote || ch === '\\') out += `\\${ch}`;
+    else if (ch === '\n') out += '\\n';
+    else if (ch === '\r') out += '\\r';
+    else if (ch === '\t') out += '\\t';
+    else if (ch !== ' ' && NOT_PRINTABLE.test(ch)) {
+      out += code < 0x100 ? `\\x${hex(code, 2)}` : code < 0x10000 ? `\\u${hex(code, 4)}` : `\\U${hex(code, 8)}`;
+    } else out += ch;
+  }
+  return out + quote;
+}
+
+/** Python's non-printable characters: categories C (other) and Z (separators); space is printable. */
+const NOT_PRINTABLE = /^[\p{C}\p{Z}]$/u;
+const hex = (n: number, width: number): string => n.toString(16).padStart(width, '0');
 
 /** An integer field with the real service's range messages. @internal */
 export function intField(value: unknown, field: string, min: number, max: number): Result<number, ApiError> {

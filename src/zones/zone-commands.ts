@@ -26,7 +26,7 @@ import {
   type ZoneAction,
   type ZoneBody,
 } from './zone.js';
-import { checkTtlFloor, checkZoneName, parseZoneBody, validateZone } from './zone-input.js';
+import { checkTtlFloor, checkZoneName, nullTtl, parseZoneBody, validateZone } from './zone-input.js';
 import { applyReport } from './zone-status.js';
 
 /** The zone does not exist or the caller may not see it. @internal */
@@ -150,7 +150,8 @@ export interface NewZone {
   readonly name: string;
   readonly email: string;
   readonly description: string | null;
-  readonly ttl: number;
+  /** Null only from a create body that sent `ttl: null`, which fails where the real service's insert does. */
+  readonly ttl: number | null;
   readonly type: 'PRIMARY' | 'SECONDARY';
   readonly masters: readonly string[];
   readonly attributes: Readonly<Record<string, string>>;
@@ -184,7 +185,7 @@ export async function insertZone(
   }
   const named = checkZoneName(input.name, deps.limits, caller.isAdmin);
   if (named.isErr()) return err(named.error);
-  if (input.type === 'PRIMARY') {
+  if (input.type === 'PRIMARY' && input.ttl !== null) {
     const ttl = checkTtlFloor(input.ttl, deps.limits, caller.isAdmin);
     if (ttl.isErr()) return err(ttl.error);
   }
@@ -210,6 +211,7 @@ export async function insertZone(
     const rq = checkZoneQuota(quotas, 'zone_recordsets', 2 + (input.extraRecordsets ?? 0));
     if (rq.isErr()) return err(rq.error);
   }
+  if (input.ttl === null) return err(nullTtl());
 
   const now = deps.clock();
   const micros = toMicros(now);
@@ -285,7 +287,7 @@ export function createZone(deps: DnsDeps, ctx: unknown, body: unknown): ResultAs
         name: input.name!,
         email: type === 'PRIMARY' ? input.email! : deps.limits.managedResourceEmail,
         description: input.description ?? null,
-        ttl: input.ttl ?? 3600,
+        ttl: input.ttl === undefined ? 3600 : input.ttl,
         type,
         masters: input.masters ?? NO_MASTERS,
         attributes: input.attributes ?? NO_ATTRIBUTES,
@@ -374,10 +376,11 @@ export function updateZone(deps: DnsDeps, ctx: unknown, id: unknown, body: unkno
       if (valid.isErr()) return err(valid.error);
       if (!adminOrOwner(caller, zone.projectId)) return err(forbidden(deps.forbiddenStatus, 'update_zone'));
       if (input.name !== undefined) return err(new ApiError(400, 'bad_request', 'Renaming a zone is not allowed'));
-      if (input.ttl !== undefined && input.ttl !== zone.ttl) {
+      if (input.ttl !== undefined && input.ttl !== null && input.ttl !== zone.ttl) {
         const floor = checkTtlFloor(input.ttl, deps.limits, caller.isAdmin);
         if (floor.isErr()) return err(floor.error);
       }
+      if (input.ttl === null) return err(nullTtl());
       const changes: { -readonly [K in keyof Zone]?: Zone[K] } = {};
       if (input.email !== undefined) changes.email = input.email;
       if (input.description !== undefined) changes.description = input.description;

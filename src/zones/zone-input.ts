@@ -1,11 +1,14 @@
 import { err, ok, type Result } from 'neverthrow';
 import { ApiError, type FieldError } from '../shared/api-error.js';
 import {
+  coerceString,
   intField,
   invalidKeys,
   invalidValue,
   isCleanText,
   ownEntries,
+  pyInt,
+  pyText,
   pyTypeName,
   schemaErrors,
   stringField,
@@ -46,6 +49,8 @@ export const DEFAULT_ZONE_LIMITS: ZoneLimits = Object.freeze({
 });
 
 const MAX_TTL = 2147483647;
+/** The name field's own length cap, checked before the name rules (`Value too long for name`). */
+const MAX_NAME_FIELD = 255;
 const LABEL = /^(?!-)[A-Za-z0-9_-]{1,63}(?<!-)$/;
 
 /**
@@ -72,6 +77,17 @@ function isPlainName(name: string): boolean {
   return true;
 }
 
+/**
+ * A PRIMARY zone's `ttl: null`: the real service's checks all let it through, and its storage
+ * column (NOT NULL) then refuses it, so create and PATCH answer a bare 500 `unknown` once every
+ * other check has passed (reference §4.2, probed), and nothing is written.
+ * @internal
+ */
+export const nullTtl = (): ApiError =>
+  new ApiError(500, 'unknown', 'ttl may not be null: the zone store refuses it (a NOT NULL column in the real service), so nothing was changed.', {
+    showMessage: false,
+  });
+
 /** Name rules applied while parsing the body (the real service's DomainField). @internal */
 export function checkNameSyntax(name: string): Result<string, ApiError> {
   if (isPlainName(name)) return ok(name);
@@ -86,44 +102,59 @@ export function checkNameSyntax(name: string): Result<string, ApiError> {
   return ok(name);
 }
 
-/** Email rules (the real service's EmailField). @internal */
+/** Email rules (the real service's EmailField: a nullable string field of at most 255 characters). @internal */
 export function checkEmail(value: unknown): Result<string, ApiError> {
+  // Null passes the string field and then fails the '@' count, as in the real service.
   if (value === null || value === undefined) {
     return err(invalidValue('AttributeError', "'NoneType' object has no attribute 'count'"));
   }
-  if (typeof value !== 'string') {
-    return err(invalidValue('AttributeError', `'${pyTypeName(value)}' object has no attribute 'count'`));
-  }
-  if (!isCleanText(value) || value.length > 255) return err(invalidValue('ValueError', `Email ${value.slice(0, 300)} is invalid`));
-  if (value.split('@').length !== 2) return err(invalidValue('ValueError', `${value} is not an email`));
-  const asName = `${value.replace('@', '.')}.`;
-  if (checkNameSyntax(asName).isErr()) return err(invalidValue('ValueError', `Email ${value} is invalid`));
-  return ok(value);
+  // The name rule below refuses a NUL or a lone surrogate, as the real service's pattern does.
+  const coerced = coerceString(value, 'email', 255);
+  if (coerced.isErr()) return err(coerced.error);
+  const problem = emailProblem(coerced.value);
+  return problem === undefined ? ok(coerced.value) : err(invalidValue('ValueError', problem));
+}
+
+/** Why a string is not an email by the real service's rule (its ValueError text), or undefined. @internal */
+export function emailProblem(email: string): string | undefined {
+  if (email.split('@').length !== 2) return `${email} is not an email`;
+  if (checkNameSyntax(`${email.replace('@', '.')}.`).isErr()) return `Email ${email} is invalid`;
+  return undefined;
 }
 
 /** Parses one master (`host` or `host:port`) and renders it as the API shows it. @internal */
 export function parseMaster(value: unknown): Result<string, ApiError> {
-  if (typeof value !== 'string' || value === '' || !isCleanText(value) || value.length > 255) {
-    return err(invalidValue('ValueError', `Master ${typeof value === 'string' ? value.slice(0, 100) : pyTypeName(value)} is invalid`));
+  // The real service splits what it is sent at ':' first, so a non-string fails there.
+  if (typeof value !== 'string') return err(invalidValue('AttributeError', `'${pyTypeName(value)}' object has no attribute 'split'`));
+  if (!isCleanText(value) || value.length > 255) {
+    return err(invalidValue('ValueError', `Master ${value.slice(0, 100)} is invalid`));
   }
   const colon = value.indexOf(':');
   if (colon < 0) return ok(value);
   const host = value.slice(0, colon);
   const rest = value.slice(colon + 1);
-  if (!/^\d+$/.test(rest)) return ok(value); // a bare IPv6 address: the whole string is the host
-  const port = Number(rest);
+  // What int() refuses (a bare IPv6 address, say) leaves the whole string as the host.
+  const parsed = pyInt(rest);
+  if (parsed.isErr()) return ok(value);
+  const port = parsed.value;
   if (port < 1) return err(invalidValue('ValueError', 'Value must be >= 1 for field port'));
   if (port > 65535) return err(invalidValue('ValueError', 'Value too high for port'));
   return ok(port === 53 ? host : `${host}:${port}`);
 }
 
+/**
+ * The masters as the real service reads them: it iterates what it is sent, so a list gives its
+ * items, a string its characters and an object its keys, and anything else is not iterable.
+ */
 function parseMasters(value: unknown): Result<readonly string[], ApiError> {
-  if (!Array.isArray(value)) {
-    return err(invalidValue('ValueError', `A list is required in field masters, not a ${pyTypeName(value)}`));
-  }
-  if (value.length > 1000) return err(invalidValue('ValueError', 'Too many masters'));
+  let items: readonly unknown[];
+  if (Array.isArray(value)) items = value;
+  else if (typeof value === 'string') items = Array.from(value);
+  else if (typeof value === 'object' && value !== null) items = Object.keys(value);
+  else return err(invalidValue('TypeError', `'${pyTypeName(value)}' object is not iterable`));
+  if (items.length > 1000) return err(invalidValue('ValueError', 'Too many masters'));
   const out: string[] = [];
-  for (const m of value as unknown[]) {
+  for (const m of items) {
     const parsed = parseMaster(m);
     if (parsed.isErr()) return err(parsed.error);
     out.push(parsed.value);
@@ -139,35 +170,48 @@ function parseAttributes(value: unknown): Result<Readonly<Record<string, string>
   if (keys.length > 100) return err(invalidValue('ValueError', 'Too many attributes'));
   for (const key of keys) {
     const v = entries.value[key];
-    if (!isCleanText(key) || key.length > 50) return err(invalidValue('ValueError', `Attribute key ${key.slice(0, 60)} is invalid`));
-    const s = stringField(v, `attributes.${key}`, 50);
+    // Each pair is a ZoneAttribute there, whose fields are named key and value.
+    const k = stringField(key, 'key', 50);
+    if (k.isErr()) return err(k.error);
+    const s = stringField(v, 'value', 50);
     if (s.isErr()) return err(s.error);
     Object.defineProperty(out, key, { value: s.value, enumerable: true, writable: true, configurable: true });
   }
   return ok(Object.freeze(out));
 }
 
-const WRITABLE = new Set(['name', 'email', 'description', 'ttl', 'type', 'masters', 'attributes']);
-const READ_ONLY = new Set([
+/** The keys the real service's zone adapter knows; any other key is refused. */
+const KNOWN_KEYS = new Set([
   'id',
   'pool_id',
   'project_id',
+  'name',
+  'email',
+  'description',
+  'ttl',
   'serial',
   'status',
   'action',
   'version',
+  'attributes',
+  'type',
+  'masters',
   'created_at',
   'updated_at',
   'transferred_at',
-  'links',
 ]);
+/** Set once, then only to the same value. */
+const IMMUTABLE = new Set(['name', 'type']);
+/** What a body may change; every other known key is read-only. */
+const EDITABLE = new Set(['email', 'description', 'ttl']);
 
 /** The fields a create or update body sets. @internal */
 export interface ZoneInput {
   name?: string;
   email?: string;
   description?: string | null;
-  ttl?: number;
+  /** Null is a TTL the body may carry but no zone may hold (see {@link nullTtl}). */
+  ttl?: number | null;
   type?: ZoneType;
   masters?: readonly string[];
   attributes?: Readonly<Record<string, string>>;
@@ -175,98 +219,144 @@ export interface ZoneInput {
 
 function parseType(value: unknown): Result<ZoneType, ApiError> {
   if (value === 'PRIMARY' || value === 'SECONDARY') return ok(value);
-  return err(invalidValue('ValueError', `Field value ${typeof value === 'string' ? value.slice(0, 100) : pyTypeName(value)} is invalid`));
+  return err(invalidValue('ValueError', `Field value ${pyText(value).slice(0, 100)} is invalid`));
 }
 
 /**
  * Parses a create or update body onto the zone (`current`, or nothing on create) as the real
- * service's adapter does: unknown keys are collected, a read-only key passes only with the
- * current value (null on create), values are coerced field by field.
+ * service's adapter does, in its order: `masters` and `attributes` first, wherever they stand;
+ * then every key in body order, where an unknown key is noted and skipped, a read-only key with
+ * another value than the current one (null on create), or an immutable key changed, is noted and
+ * ends the walk, and a value its field refuses is refused at once. The noted keys are refused
+ * together at the end.
  * @internal
  */
 export function parseZoneBody(body: unknown, current: Zone | undefined, limits: ZoneLimits): Result<ZoneInput, ApiError> {
   const entries = ownEntries(body);
   if (entries.isErr()) return err(entries.error);
   const fields = entries.value;
-  const unknown: string[] = [];
-  for (const key of Object.keys(fields)) {
-    if (WRITABLE.has(key)) continue;
-    if (READ_ONLY.has(key) && (fields[key] === null || (current !== undefined && sameReadOnly(key, fields[key], current)))) continue;
-    unknown.push(key);
-  }
-  if (current !== undefined) {
-    if ('type' in fields && fields['type'] !== current.type) unknown.push('type');
-    if ('name' in fields && fields['name'] !== current.name) unknown.push('name');
-  }
-  if (unknown.length > 0) return err(invalidKeys(unknown, 'zone'));
-
   const input: ZoneInput = {};
-  if ('name' in fields) {
-    const name = fields['name'];
-    if (typeof name !== 'string' || !isCleanText(name)) {
-      return err(invalidValue('ValueError', `Domain ${typeof name === 'string' ? name.slice(0, 300) : pyTypeName(name)} is invalid`));
-    }
-    const checked = checkNameSyntax(name);
-    if (checked.isErr()) return err(checked.error);
-    input.name = name;
-  }
-  if ('type' in fields) {
-    const t = parseType(fields['type']);
-    if (t.isErr()) return err(t.error);
-    input.type = t.value;
-  }
-  if ('email' in fields) {
-    const e = checkEmail(fields['email']);
-    if (e.isErr()) return err(e.error);
-    input.email = e.value;
-  }
-  if ('description' in fields) {
-    const d = fields['description'];
-    if (d === null) input.description = null;
-    else {
-      const s = stringField(d, 'description', limits.maxDescriptionLength);
-      if (s.isErr()) return err(s.error);
-      input.description = s.value;
-    }
-  }
-  if ('ttl' in fields) {
-    if (fields['ttl'] === null) return err(invalidValue('TypeError', 'ttl must be an integer, not null'));
-    const t = intField(fields['ttl'], 'ttl', 0, MAX_TTL);
-    if (t.isErr()) return err(t.error);
-    input.ttl = t.value;
-  }
   if ('masters' in fields) {
+    // The spec: masters is null for PRIMARY zones (the real service would fail to iterate it).
     const m = fields['masters'] === null ? ok<readonly string[], ApiError>([]) : parseMasters(fields['masters']);
     if (m.isErr()) return err(m.error);
     input.masters = m.value;
   }
   if ('attributes' in fields) {
-    const a = fields['attributes'] === null ? ok({}) : parseAttributes(fields['attributes']);
+    const a = parseAttributes(fields['attributes']);
     if (a.isErr()) return err(a.error);
     input.attributes = a.value;
   }
+  const refused: string[] = [];
+  for (const key of Object.keys(fields)) {
+    if (key === 'masters' || key === 'attributes') continue;
+    if (!KNOWN_KEYS.has(key)) {
+      refused.push(key);
+      continue;
+    }
+    const value = fields[key];
+    if (IMMUTABLE.has(key)) {
+      const now = current === undefined ? undefined : key === 'name' ? current.name : current.type;
+      if (now !== undefined && now !== value) {
+        refused.push(key);
+        break;
+      }
+    } else if (!EDITABLE.has(key)) {
+      if (!pyEquals(value, readOnlyValue(key, current))) {
+        refused.push(key);
+        break;
+      }
+      continue;
+    }
+    const set = setField(input, key, value, limits);
+    if (set.isErr()) return err(set.error);
+  }
+  if (refused.length > 0) return err(invalidKeys(refused, 'zone'));
   return ok(input);
 }
 
-function sameReadOnly(key: string, value: unknown, z: Zone): boolean {
+/** Coerces and checks one editable or immutable field onto `input`. */
+function setField(input: ZoneInput, key: string, value: unknown, limits: ZoneLimits): Result<void, ApiError> {
+  switch (key) {
+    case 'name': {
+      // checkNameSyntax refuses a NUL or a lone surrogate, as the real service's pattern does.
+      const coerced = coerceString(value, 'name', MAX_NAME_FIELD);
+      if (coerced.isErr()) return err(coerced.error);
+      const checked = checkNameSyntax(coerced.value);
+      if (checked.isErr()) return err(checked.error);
+      input.name = coerced.value;
+      return ok(undefined);
+    }
+    case 'type': {
+      const t = parseType(value);
+      if (t.isErr()) return err(t.error);
+      input.type = t.value;
+      return ok(undefined);
+    }
+    case 'email': {
+      const e = checkEmail(value);
+      if (e.isErr()) return err(e.error);
+      input.email = e.value;
+      return ok(undefined);
+    }
+    case 'description': {
+      if (value === null) {
+        input.description = null;
+        return ok(undefined);
+      }
+      const d = stringField(value, 'description', limits.maxDescriptionLength);
+      if (d.isErr()) return err(d.error);
+      input.description = d.value;
+      return ok(undefined);
+    }
+    default: {
+      // ttl. Null passes the field (it is nullable there) and fails later, at the storage: see nullTtl.
+      if (value === null) {
+        input.ttl = null;
+        return ok(undefined);
+      }
+      const t = intField(value, 'ttl', 0, MAX_TTL);
+      if (t.isErr()) return err(t.error);
+      input.ttl = t.value;
+      return ok(undefined);
+    }
+  }
+}
+
+/** A timestamp the zone holds: no JSON value equals it (the real service compares a datetime). */
+const TIMESTAMP = Symbol('timestamp');
+
+/** The current value of a read-only key, as the adapter compares it: unset (None) on create. */
+function readOnlyValue(key: string, z: Zone | undefined): string | number | null | typeof TIMESTAMP {
+  if (z === undefined) return null;
   switch (key) {
     case 'id':
-      return value === z.id;
+      return z.id;
     case 'pool_id':
-      return value === z.poolId;
+      return z.poolId;
     case 'project_id':
-      return value === z.projectId;
+      return z.projectId;
     case 'serial':
-      return value === z.serial;
+      return z.serial;
     case 'status':
-      return value === z.status;
+      return z.status;
     case 'action':
-      return value === z.action;
+      return z.action;
     case 'version':
-      return value === z.version;
+      return z.version;
+    case 'updated_at':
+      return z.updatedAt === null ? null : TIMESTAMP;
+    case 'transferred_at':
+      return z.transferredAt === null ? null : TIMESTAMP;
     default:
-      return false;
+      return TIMESTAMP;
   }
+}
+
+/** Python's `==` between a JSON value and a stored one: numbers and booleans by value (`True == 1`). */
+function pyEquals(value: unknown, stored: string | number | null | typeof TIMESTAMP): boolean {
+  if (typeof stored === 'number') return (typeof value === 'number' || typeof value === 'boolean') && Number(value) === stored;
+  return value === stored;
 }
 
 /**

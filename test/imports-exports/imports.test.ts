@@ -192,11 +192,14 @@ describe('import processing', () => {
     expect(list.recordsets[1]!.records).toEqual(['ns1.example.org.']);
   });
 
-  it('reads the email from the RNAME: first unescaped dot, escaped dots kept', async () => {
+  it('reads the email from the RNAME as the real service does: its first dot, even an escaped one, becomes @', async () => {
     const h = harness();
-    const done = await importAndSettle(h, '$ORIGIN example.com.\n@ 600 IN SOA ns1 first\\.last.example.com. 5 7200 3600 2419200 10800\n');
-    expect(done.status).toBe('COMPLETE');
-    expect((await h.zones.get(alice, done.zone_id!))._unsafeUnwrap().email).toBe('first.last@example.com');
+    const plain = await importAndSettle(h, '$ORIGIN example.com.\n@ 600 IN SOA ns1 host\\-master.team.example.com. 5 7200 3600 2419200 10800\n');
+    expect((await h.zones.get(alice, plain.zone_id!))._unsafeUnwrap().email).toBe('host-master@team.example.com');
+    const escaped = await importAndSettle(h, '$ORIGIN example.org.\n@ 600 IN SOA ns1 first\\.last.example.org. 5 7200 3600 2419200 10800\n');
+    expect([escaped.status, escaped.message]).toEqual(['ERROR', 'An undefined error occurred. Email first\\@last.example.org is invalid']);
+    const root = await importAndSettle(h, '$ORIGIN example.net.\n@ 600 IN SOA ns1 . 5 7200 3600 2419200 10800\n');
+    expect([root.status, root.message]).toEqual(['ERROR', 'An undefined error occurred. Email @ is invalid']);
   });
 
   it('gives a TTL 0 recordset a null TTL and keeps the others', async () => {

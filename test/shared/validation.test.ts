@@ -13,6 +13,9 @@ import {
   notAnObject,
   ownEntries,
   pyInt,
+  pyRepr,
+  pyStr,
+  pyText,
   pyTypeName,
   schemaErrors,
   stringField,
@@ -74,7 +77,7 @@ describe('pyInt: Python int() of a JSON value', () => {
   });
 
   it('refuses other types with the TypeError message and the Python type name', () => {
-    const no = (type: string) => invalid(`${TYPE}int() argument must be a string, a bytes-like object or a number, not '${type}'`);
+    const no = (type: string) => invalid(`${TYPE}int() argument must be a string, a bytes-like object or a real number, not '${type}'`);
     expect(outcome(pyInt(null))).toEqual(no('NoneType'));
     expect(outcome(pyInt(undefined))).toEqual(no('NoneType'));
     expect(outcome(pyInt([1]))).toEqual(no('list'));
@@ -103,8 +106,13 @@ describe('stringField', () => {
   it('needs a string, of clean text, up to the maximum length', () => {
     expect(outcome(stringField('abc', 'description', 3))).toEqual(['ok', 'abc']);
     expect(outcome(stringField('abcd', 'description', 3))).toEqual(invalid(`${VALUE}Value too long for description`));
-    expect(outcome(stringField(1.5, 'description', 3))).toEqual(invalid(`${VALUE}A string is required in field description, not a float`));
-    expect(outcome(stringField(true, 'description', 3))).toEqual(invalid(`${VALUE}A string is required in field description, not a bool`));
+    // Scalars become Python's str() of them (oslo's String type), checked for length after that.
+    expect(outcome(stringField(1.5, 'description', 3))).toEqual(['ok', '1.5']);
+    expect(outcome(stringField(true, 'description', 3))).toEqual(invalid(`${VALUE}Value too long for description`));
+    expect(outcome(stringField(true, 'description', 4))).toEqual(['ok', 'True']);
+    expect(outcome(stringField([], 'description', 3))).toEqual(invalid(`${VALUE}A string is required in field description, not a list`));
+    expect(outcome(stringField({}, 'description', 3))).toEqual(invalid(`${VALUE}A string is required in field description, not a dict`));
+    expect(outcome(stringField(null, 'key', 3))).toEqual(invalid(`${VALUE}Field \`key' cannot be None`));
     expect(outcome(stringField('a\u0000', 'description', 3))).toEqual(
       invalid(`${VALUE}Field description must be UTF-8 text without NUL characters or lone surrogates`),
     );
@@ -162,5 +170,33 @@ describe('ownEntries', () => {
     expect(outcome(ownEntries([1]))).toEqual(notAnObject([1]).toJSON());
     expect(outcome(ownEntries(null))).toEqual(notAnObject(null).toJSON());
     expect(outcome(ownEntries('s'))).toEqual(notAnObject('s').toJSON());
+  });
+});
+
+describe('pyStr, pyRepr and pyInt: Python\'s str(), repr() and int() (checked against Python 3.11)', () => {
+  it('prints JSON scalars as Python prints what its json read from JSON.stringify', () => {
+    const cases: [unknown, string | undefined][] = [
+      [5, '5'], [-0, '0'], [1.5, '1.5'], [0.0001, '0.0001'], [1e-5, '1e-05'], [1.5e-7, '1.5e-07'], [123.456, '123.456'],
+      [2 ** 64, '18446744073709552000'], [1e21, '1e+21'], [-1.7976931348623147e308, '-1.7976931348623147e+308'],
+      [true, 'True'], [false, 'False'], ['x', 'x'], [null, undefined], [[], undefined], [{}, undefined],
+    ];
+    for (const [value, text] of cases) expect(pyStr(value), String(value)).toBe(text);
+    expect(pyText({ a: ['b', 1, null, true, 1.5] })).toBe("{'a': ['b', 1, None, True, 1.5]}");
+  });
+
+  it('quotes strings as repr() does', () => {
+    const cases: [string, string][] = [
+      ["a'b", `"a'b"`], [`a"b'c`, `'a"b\\'c'`], ['\n', "'\\n'"], ['\u0001', "'\\x01'"], ['\u00a0', "'\\xa0'"],
+      ['\u200b', "'\\u200b'"], ['é', "'é'"], ['\\', "'\\\\'"], ['\ud800', "'\\ud800'"],
+    ];
+    for (const [s, r] of cases) expect(pyRepr(s), s).toBe(r);
+  });
+
+  it('reads the decimal literals int() reads, and no others', () => {
+    const good: [string, number][] = [['1_000', 1000], ['+7', 7], ['-0', 0], ['\u0663\u0660', 30], [' \u0085 12 \u3000', 12], ['\u{1D7D9}', 1]];
+    for (const [text, n] of good) expect(pyInt(text)._unsafeUnwrap(), text).toBe(n);
+    for (const text of ['1__0', '_1', '1_', '\ufeff12', '\u001c12', '1e3', '0x10', '', ' ']) {
+      expect(pyInt(text)._unsafeUnwrapErr().message, text).toBe(`${VALUE}invalid literal for int() with base 10: ${pyRepr(text)}`);
+    }
   });
 });

@@ -131,6 +131,22 @@ describe('zones.create', () => {
     expect(zone).toMatchObject({ type: 'SECONDARY', email: null, ttl: null, serial: 1, masters: ['192.0.2.1', '192.0.2.2:5353', '2001:db8::1'] });
   });
 
+  it('answers ttl null with a bare 500 once every other check passed, writing nothing (reference §4.2: the NOT NULL column)', async () => {
+    const { dns } = service();
+    const before = await dns.snapshot();
+    const failed = (await dns.zones.create(alice, { ...body(), ttl: null }))._unsafeUnwrapErr();
+    expect([failed.status, failed.toJSON()]).toEqual([500, { code: 500, type: 'unknown' }]);
+    expect(await dns.snapshot()).toEqual(before);
+    // The checks before the insert still answer first: a bad name, then a duplicate.
+    expect((await dns.zones.create(alice, { name: 'com.', email: 'a@b.c', ttl: null }))._unsafeUnwrapErr().type).toBe('invalid_zone_name');
+    const zone = (await dns.zones.create(alice, body()))._unsafeUnwrap();
+    expect((await dns.zones.create(alice, { ...body(), ttl: null }))._unsafeUnwrapErr().type).toBe('duplicate_zone');
+    const kept = await dns.snapshot();
+    const patched = (await dns.zones.update(alice, zone.id, { ttl: null, description: 'x' }))._unsafeUnwrapErr();
+    expect(patched.toJSON()).toEqual({ code: 500, type: 'unknown' });
+    expect(await dns.snapshot()).toEqual(kept);
+  });
+
   it('enforces duplicate, child and parent rules across projects, case-insensitively', async () => {
     const { dns } = service();
     (await dns.zones.create(alice, body('example.com.')))._unsafeUnwrap();
