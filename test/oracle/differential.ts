@@ -7,6 +7,7 @@
  */
 import { createDnsService, type ApiError, type DnsService, type RequestContext } from '../../src/index.js';
 import { manualClock, seededRandom, sequentialIds } from '../../src/testing/index.js';
+import { parseZoneFile } from '../../src/zonefile/index.js';
 import { isOracleError, type Oracle, type OracleError } from './oracle-process.js';
 
 /** Our service configured as the oracle's: manual tasks (zones stay PENDING until settled), 403 refusals, its pool. */
@@ -287,6 +288,33 @@ export class Session {
     const ours = await this.dns.transferAccepts.create(member(project), { zone_transfer_request_id: request.ours.id, key: wrongKey ? 'WRONGKEY12345678' : request.ours.key });
     const shape = (r: Record<string, unknown>) => ({ status: r['status'], project_id: r['tenant_id'] ?? r['project_id'], zone: this.ids.label(r['zone_id']) });
     this.record(`transfer accept ${project} ${what}`, isOracleError(theirs) ? theirs : shape(theirs), ours.isOk() ? { isOk: () => true, value: shape(ours.value as unknown as Record<string, unknown>) } : ours);
+  }
+
+  /**
+   * Exports a zone on both sides: the export's status and message, and the records of the file
+   * (each side's text parsed by our zone-file engine; owners lower-cased, the SOA's random
+   * refresh masked), since the two write the same zone in different layouts.
+   */
+  async exportZone(project: string, label: string, what: string): Promise<void> {
+    const z = this.zone(label);
+    const theirs = (await this.oracle.ask('export_zone', { project, zone_id: z.theirs })) as Record<string, unknown>;
+    const created = await this.dns.exports.create(member(project), z.ours);
+    await this.dns.tasks.settle();
+    const ours = created.isOk() ? await this.dns.exports.get(member(project), created.value.id) : created;
+    const file = ours.isOk() && ours.value.status === 'COMPLETE' ? await this.dns.exports.file(member(project), ours.value.id) : undefined;
+    const records = (text: unknown): unknown => {
+      if (typeof text !== 'string') return null;
+      const parsed = parseZoneFile(text);
+      if (parsed.isErr()) return `unreadable: ${parsed.error.message}`;
+      return parsed.value.records
+        .map((r) => `${r.name.toLowerCase()} ${r.ttl} ${r.type} ${r.type === 'SOA' ? r.rdata.replace(/^(\S+ \S+ \d+) \d+ /, '$1 <refresh> ') : r.rdata}`)
+        .sort();
+    };
+    this.steps.push({
+      what: `export ${project} ${what}`,
+      theirs: isOracleError(theirs) ? theirError(theirs) : { status: theirs['status'], message: theirs['message'] ?? null, records: records(theirs['_text']) },
+      ours: ours.isOk() ? { status: ours.value.status, message: ours.value.message, records: records(file?.isOk() ? file.value : undefined) } : ourError(ours.error),
+    });
   }
 
   /** Lets every pending push succeed on both sides (the worker's callbacks; our task queue). */
