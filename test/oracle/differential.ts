@@ -72,47 +72,26 @@ export function ourError(e: ApiError): string {
   return errorLine(e.status, e.type, e.message);
 }
 
-/** The zone fields a client sees, from the oracle's internal object (its field names). */
-export function theirZone(z: Record<string, unknown>, ids: IdMap): Record<string, unknown> {
-  return {
-    id: ids.label(z['id']),
-    project_id: z['tenant_id'],
-    name: z['name'],
-    email: z['email'],
-    ttl: z['ttl'],
-    description: z['description'],
-    type: z['type'],
-    status: z['status'],
-    action: z['action'],
-    version: z['version'],
-    masters: z['masters'],
-    attributes: Object.fromEntries(((z['attributes'] ?? []) as { key: string; value: string }[]).map((a) => [a.key, a.value])),
-    pool_id: z['pool_id'],
-    updated: z['updated_at'] !== null,
-    transferred: z['transferred_at'] !== null,
-  };
+/** The fields of a zone a client sees, in one shape for both sides (ids as labels). */
+function zoneView(z: Record<string, unknown>, ids: IdMap, projectId: unknown, masters: unknown, attributes: unknown): Record<string, unknown> {
+  const view: Record<string, unknown> = { id: ids.label(z['id']), project_id: projectId };
+  for (const key of ['name', 'email', 'ttl', 'description', 'type', 'status', 'action', 'version', 'pool_id']) view[key] = z[key];
+  return { ...view, masters, attributes, updated: z['updated_at'] !== null, transferred: z['transferred_at'] !== null };
 }
 
-/** The same fields from our zone body. */
-export function ourZone(z: Record<string, unknown>, ids: IdMap): Record<string, unknown> {
-  return {
-    id: ids.label(z['id']),
-    project_id: z['project_id'],
-    name: z['name'],
-    email: z['email'],
-    ttl: z['ttl'],
-    description: z['description'],
-    type: z['type'],
-    status: z['status'],
-    action: z['action'],
-    version: z['version'],
-    masters: ((z['masters'] ?? []) as string[]).map((m) => ({ host: m.replace(/:\d+$/, ''), port: /:(\d+)$/.exec(m)?.[1] ?? 53 })),
-    attributes: z['attributes'],
-    pool_id: z['pool_id'],
-    updated: z['updated_at'] !== null,
-    transferred: z['transferred_at'] !== null,
-  };
-}
+/** The oracle's internal zone object (its field names, masters and attributes as objects). */
+export const theirZone = (z: Record<string, unknown>, ids: IdMap): Record<string, unknown> =>
+  zoneView(
+    z,
+    ids,
+    z['tenant_id'],
+    ((z['masters'] ?? []) as { host: string; port: number }[]).map((m) => (m.port === 53 ? m.host : `${m.host}:${m.port}`)),
+    Object.fromEntries(((z['attributes'] ?? []) as { key: string; value: string }[]).map((a) => [a.key, a.value])),
+  );
+
+/** Our zone body. */
+export const ourZone = (z: Record<string, unknown>, ids: IdMap): Record<string, unknown> =>
+  zoneView(z, ids, z['project_id'], z['masters'], z['attributes']);
 
 /** One compared step: what was asked, and each side's answer. */
 export interface Step {
