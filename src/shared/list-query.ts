@@ -136,13 +136,18 @@ type Predicate = (v: FieldValue) => boolean;
 
 const fold = (v: string | number): string => String(v).toLowerCase();
 
+/**
+ * Orders two field values as the production database does: nulls first, numbers by value, text
+ * without regard to case (MySQL's default collation, which equality filters follow too), so
+ * `sort_key=name` puts `b.` between `A.` and `C.`, and `name=<b` does not list `Z.`.
+ */
 function compareValues(a: FieldValue, b: FieldValue): number {
   if (a === b) return 0;
   if (a === null) return -1;
   if (b === null) return 1;
   if (typeof a === 'number' && typeof b === 'number') return a - b;
-  const sa = String(a);
-  const sb = String(b);
+  const sa = fold(a);
+  const sb = fold(b);
   return sa < sb ? -1 : sa > sb ? 1 : 0;
 }
 

@@ -225,6 +225,11 @@ describe('listArray: filters, order, paging and envelope of an in-memory collect
     const withNull = [item(1, { description: 'b' }), item(2), item(3, { description: 'a' })];
     expect(ids({ sort_key: 'description' }, withNull)).toEqual([2, 3, 1]);
     expect(ids({ sort_key: 'description', sort_dir: 'desc' }, withNull)).toEqual([1, 3, 2]);
+    // Text orders without regard to case, as the production collation does; equal keys by id.
+    const cased = [item(1, { name: 'b.' }), item(2, { name: 'C.' }), item(3, { name: 'a.' }), item(4, { name: 'B.' })];
+    expect(ids({ sort_key: 'name' }, cased)).toEqual([3, 1, 4, 2]);
+    expect(ids({ name: '<b.' }, cased)).toEqual([3]);
+    expect(ids({ name: 'BETWEEN B.,b.' }, cased)).toEqual([1, 4]);
     // Rows with equal keys, null ones included, are ordered by id.
     const nulls = [item(3), item(1), item(2, { description: 'a' }), item(4)];
     expect(ids({ sort_key: 'description' }, nulls)).toEqual([1, 3, 4, 2]);
