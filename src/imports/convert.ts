@@ -54,6 +54,10 @@ export const undefinedError = (detail: string): string => `${IMPORT_MESSAGES.und
 
 const CNAME_CLASH = 'CNAME rdataset is not compatible with a regular data node';
 
+/** Owner flags of the CNAME rule: the owner has a CNAME, the owner has other data. */
+const CNAME = 1;
+const OTHER = 2;
+
 /** Records in a recordset from which duplicates are found with a set rather than by a walk. */
 const BIG_SET = 32;
 
@@ -187,33 +191,38 @@ export function planImport(text: string, maxBytes: number, allowed: ReadonlySet<
   let soa: ZoneRecord | undefined;
   const records = parsed.value.records;
   const total = records.length;
-  // Recordsets are numbered in creation order and held in parallel arrays; the records of each
-  // one are a chain through `next` (record index to record index), so grouping allocates nothing
-  // per recordset or per record beyond these arrays.
-  const setName: string[] = [];
-  const setType: string[] = [];
-  const setMin: number[] = [];
+  // Recordsets are numbered in creation order and held in typed arrays; the records of each one
+  // are a chain through `next` (record index to record index), so grouping allocates nothing per
+  // recordset or per record beyond these arrays (a million pushes onto growing JS arrays cost
+  // copies and garbage-collector work for every one of them).
+  const setFirst = new Int32Array(total); // the record that created the set: its name is the set's
+  const setType = new Uint16Array(total); // index into `typeNames`
+  const setMin = new Uint32Array(total); // TTLs are 0 … 2^32 - 1
   const setSize = new Int32Array(total);
   const setHead = new Int32Array(total);
   const setTail = new Int32Array(total);
-  const setNextOfOwner = new Int32Array(total).fill(-1);
+  const setNextOfOwner = new Int32Array(total);
   const next = new Int32Array(total).fill(-1);
+  let sets = 0;
+  // Types seen so far, numbered (-1: refused): one map look-up per record does the allow-list.
+  const typeIds = new Map<string, number>();
+  const typeNames: string[] = [];
   // Owners (lower case) in an open-addressing table of owner numbers: a Map of a few hundred
-  // thousand fresh strings costs several times more. Per owner: its first recordset and the
-  // flags of the CNAME rule.
+  // thousand fresh strings costs several times more. Per owner: its hash (compared before the
+  // strings), its first recordset and the flags of the CNAME rule.
   let capacity = 16;
   while (capacity < total * 2) capacity *= 2;
   const mask = capacity - 1;
   const slots = new Int32Array(capacity).fill(-1);
   const ownerKey: string[] = [];
-  const ownerCname: boolean[] = [];
-  const ownerOther: boolean[] = [];
-  const ownerFirstSet: number[] = [];
+  const ownerHash = new Int32Array(total);
+  const ownerFlags = new Uint8Array(total);
+  const ownerFirstSet = new Int32Array(total);
   const big = new Map<number, Set<string>>();
   let recordCount = 0;
 
   // The previous record's owner, as written and as looked up: runs of one owner (the usual
-  // layout, and every blank owner) skip the lower-casing and the map.
+  // layout, and every blank owner) skip the look-up.
   let prevName: string | undefined;
   let prevOwner = -1; // -1: not in the zone
   let prevLower = '';
@@ -226,29 +235,48 @@ export function planImport(text: string, maxBytes: number, allowed: ReadonlySet<
       owner = prevOwner;
       lower = prevLower;
     } else {
-      lower = name.toLowerCase();
-      if (lower === lowerOrigin || lower.endsWith(suffix)) {
-        let h = 0x811c9dc5;
-        for (let i = 0; i < lower.length; i++) h = Math.imul(h ^ lower.charCodeAt(i), 16777619);
-        let slot = h & mask;
+      owner = -1;
+      lower = name;
+      // Owners are hashed without the zone's suffix, which they all share. A name that ends with
+      // the (lower-case) suffix and has no upper-case or non-ASCII character before it is its own
+      // lower-case form: the usual case, with no `toLowerCase` copy.
+      let inZone = name === lowerOrigin || name.endsWith(suffix);
+      let end = name.length - suffix.length;
+      let h = 0x811c9dc5;
+      for (let i = 0; inZone && i < end; i++) {
+        const c = name.charCodeAt(i);
+        if (c >= 65 && (c <= 90 || c > 127)) {
+          inZone = false;
+          break;
+        }
+        h = Math.imul(h ^ c, 16777619);
+      }
+      if (!inZone) {
+        lower = name.toLowerCase();
+        inZone = lower === lowerOrigin || lower.endsWith(suffix);
+        end = lower.length - suffix.length;
+        h = 0x811c9dc5;
+        for (let i = 0; inZone && i < end; i++) h = Math.imul(h ^ lower.charCodeAt(i), 16777619);
+      }
+      if (inZone) {
+        let slot = (h ^ (h >>> 15)) & mask;
         for (;;) {
           const at = slots[slot]!;
           if (at < 0) {
             owner = ownerKey.length;
             slots[slot] = owner;
             ownerKey.push(lower);
-            ownerFirstSet.push(-1);
-            ownerCname.push(false);
-            ownerOther.push(false);
+            ownerHash[owner] = h;
+            ownerFirstSet[owner] = -1;
             break;
           }
-          if (ownerKey[at] === lower) {
+          if (ownerHash[at] === h && ownerKey[at] === lower) {
             owner = at;
             break;
           }
           slot = (slot + 1) & mask;
         }
-      } else owner = -1;
+      }
       prevName = name;
       prevOwner = owner;
       prevLower = lower;
@@ -259,32 +287,39 @@ export function planImport(text: string, maxBytes: number, allowed: ReadonlySet<
       if (lower === lowerOrigin && soa === undefined) soa = r;
       continue;
     }
-    if (!allowed.has(type)) {
+    let typeId = typeIds.get(type);
+    if (typeId === undefined) {
+      typeId = allowed.has(type) ? typeNames.push(type) - 1 : -1;
+      typeIds.set(type, typeId);
+    }
+    if (typeId < 0) {
       let nth = 0;
       for (let j = 0; j <= index; j++) if (records[j]!.type === type) nth++;
       const line = lineOfType(text, type, nth);
       return { error: `Record type ${type}${line > 0 ? ` on line ${line}` : ''} is not supported by this service.` };
     }
     if (type === 'NS' && lower === lowerOrigin) continue;
+    const flags = ownerFlags[owner]!;
     if (type === 'CNAME') {
-      if (lower === lowerOrigin || ownerOther[owner]) return { error: undefinedError(CNAME_CLASH) };
-      ownerCname[owner] = true;
+      if (lower === lowerOrigin || (flags & OTHER) !== 0) return { error: undefinedError(CNAME_CLASH) };
+      ownerFlags[owner] = flags | CNAME;
     } else {
-      if (ownerCname[owner]) return { error: undefinedError(CNAME_CLASH) };
-      ownerOther[owner] = true;
+      if ((flags & CNAME) !== 0) return { error: undefinedError(CNAME_CLASH) };
+      ownerFlags[owner] = flags | OTHER;
     }
     let set = ownerFirstSet[owner]!;
     let last = -1;
-    while (set >= 0 && setType[set] !== type) {
+    while (set >= 0 && setType[set] !== typeId) {
       last = set;
       set = setNextOfOwner[set]!;
     }
     const ttl = r.ttl;
     if (set < 0) {
-      set = setName.length;
-      setName.push(name);
-      setType.push(type);
-      setMin.push(ttl);
+      set = sets++;
+      setFirst[set] = index;
+      setType[set] = typeId;
+      setMin[set] = ttl;
+      setNextOfOwner[set] = -1;
       if (last < 0) ownerFirstSet[owner] = set;
       else setNextOfOwner[last] = set;
       setHead[set] = index;
@@ -330,13 +365,12 @@ export function planImport(text: string, maxBytes: number, allowed: ReadonlySet<
   const fields = soa.rdata.split(' ');
   const rname = fields[1] ?? '';
 
-  const sets = setName.length;
   const cutter = new BlockCutter();
   let largest = 0;
   for (let i = 0; i < sets; i++) {
     const min = setMin[i]!;
     const size = setSize[i]!;
-    const data = cutter.add(setName[i]!, setType[i]!, min === 0 ? null : min, size);
+    const data = cutter.add(records[setFirst[i]!]!.name, typeNames[setType[i]!]!, min === 0 ? null : min, size);
     for (let k = setHead[i]!; k >= 0; k = next[k]!) data.push(records[k]!.rdata);
     if (size > largest) largest = size;
   }
