@@ -1,5 +1,5 @@
-import { BlockCutter, type RecordsetColumns } from '../recordsets/blocks.js';
-import { parseZoneFile, type ZoneRecord } from '../zonefile/index.js';
+import { blockBounds, type RecordsetColumns } from '../recordsets/blocks.js';
+import { parseZoneFile, type ParsedZone, type ZoneRecord } from '../zonefile/index.js';
 
 /**
  * The record types the real service stores (its storage enum): an import with any other type
@@ -184,18 +184,30 @@ export function planImport(text: string, maxBytes: number, allowed: ReadonlySet<
     if (/\bCNAME\b.*\bother data\b/.test(parsed.error.message)) return { error: undefinedError(CNAME_CLASH) };
     return { error: IMPORT_MESSAGES.malformed };
   }
-  const origin = parsed.value.origin;
+  return planRecords(text, parsed.value, allowed);
+}
+
+/**
+ * The conversion of a parsed import file: groups its records into recordsets and applies the
+ * import's rules. `text` is the file, for the line numbers of errors.
+ * @internal
+ */
+export function planRecords(text: string, parsed: ParsedZone, allowed: ReadonlySet<string>): { ok: ImportPlan } | { error: string } {
+  const origin = parsed.origin;
   const lowerOrigin = origin.toLowerCase();
   const suffix = lowerOrigin === '.' ? '.' : `.${lowerOrigin}`;
 
   let soa: ZoneRecord | undefined;
-  const records = parsed.value.records;
+  const records = parsed.records;
   const total = records.length;
-  // Recordsets are numbered in creation order and held in typed arrays; the records of each one
-  // are a chain through `next` (record index to record index), so grouping allocates nothing per
-  // recordset or per record beyond these arrays (a million pushes onto growing JS arrays cost
-  // copies and garbage-collector work for every one of them).
-  const setFirst = new Int32Array(total); // the record that created the set: its name is the set's
+  // Recordsets are numbered in creation order and held in arrays allocated once at their largest
+  // size (a million pushes onto growing arrays cost copies and garbage-collector work for every
+  // one of them); the records of each one are a chain through `next` (record index to record
+  // index). The record objects are read once, in order: what the blocks need of them is kept here
+  // (`rdata`, `setName`), since a second walk of a million objects scattered over the heap costs
+  // a cache miss for most of them.
+  const rdata = new Array<string>(total);
+  const setName = new Array<string>(total);
   const setType = new Uint16Array(total); // index into `typeNames`
   const setMin = new Uint32Array(total); // TTLs are 0 … 2^32 - 1
   const setSize = new Int32Array(total);
@@ -214,7 +226,8 @@ export function planImport(text: string, maxBytes: number, allowed: ReadonlySet<
   while (capacity < total * 2) capacity *= 2;
   const mask = capacity - 1;
   const slots = new Int32Array(capacity).fill(-1);
-  const ownerKey: string[] = [];
+  const ownerKey = new Array<string>(total);
+  let owners = 0;
   const ownerHash = new Int32Array(total);
   const ownerFlags = new Uint8Array(total);
   const ownerFirstSet = new Int32Array(total);
@@ -263,9 +276,9 @@ export function planImport(text: string, maxBytes: number, allowed: ReadonlySet<
         for (;;) {
           const at = slots[slot]!;
           if (at < 0) {
-            owner = ownerKey.length;
+            owner = owners++;
             slots[slot] = owner;
-            ownerKey.push(lower);
+            ownerKey[owner] = lower;
             ownerHash[owner] = h;
             ownerFirstSet[owner] = -1;
             break;
@@ -314,9 +327,11 @@ export function planImport(text: string, maxBytes: number, allowed: ReadonlySet<
       set = setNextOfOwner[set]!;
     }
     const ttl = r.ttl;
+    const data = r.rdata;
+    rdata[index] = data;
     if (set < 0) {
       set = sets++;
-      setFirst[set] = index;
+      setName[set] = name;
       setType[set] = typeId;
       setMin[set] = ttl;
       setNextOfOwner[set] = -1;
@@ -335,11 +350,10 @@ export function planImport(text: string, maxBytes: number, allowed: ReadonlySet<
       setTail[set] = index;
       continue;
     }
-    const rdata = r.rdata;
     if (setSize[set]! < BIG_SET) {
       let dup = false;
       for (let k = setHead[set]!; k >= 0; k = next[k]!) {
-        if (records[k]!.rdata === rdata) {
+        if (rdata[k] === data) {
           dup = true;
           break;
         }
@@ -350,11 +364,11 @@ export function planImport(text: string, maxBytes: number, allowed: ReadonlySet<
       let seen = big.get(set);
       if (seen === undefined) {
         seen = new Set();
-        for (let k = setHead[set]!; k >= 0; k = next[k]!) seen.add(records[k]!.rdata);
+        for (let k = setHead[set]!; k >= 0; k = next[k]!) seen.add(rdata[k]!);
         big.set(set, seen);
       }
-      if (seen.has(rdata)) continue;
-      seen.add(rdata);
+      if (seen.has(data)) continue;
+      seen.add(data);
     }
     next[setTail[set]!] = index;
     setTail[set] = index;
@@ -365,14 +379,33 @@ export function planImport(text: string, maxBytes: number, allowed: ReadonlySet<
   const fields = soa.rdata.split(' ');
   const rname = fields[1] ?? '';
 
-  const cutter = new BlockCutter();
+  const bounds = blockBounds(setSize, sets);
+  const blocks: RecordsetColumns[] = [];
   let largest = 0;
-  for (let i = 0; i < sets; i++) {
-    const min = setMin[i]!;
-    const size = setSize[i]!;
-    const data = cutter.add(records[setFirst[i]!]!.name, typeNames[setType[i]!]!, min === 0 ? null : min, size);
-    for (let k = setHead[i]!; k >= 0; k = next[k]!) data.push(records[k]!.rdata);
-    if (size > largest) largest = size;
+  for (let b = 0; b + 1 < bounds.length; b++) {
+    const from = bounds[b]!;
+    const to = bounds[b + 1]!;
+    let size = 0;
+    for (let i = from; i < to; i++) size += setSize[i]!;
+    const names = new Array<string>(to - from);
+    const types = new Array<string>(to - from);
+    const ttls = new Array<number | null>(to - from);
+    const ends = new Array<number>(to - from);
+    const data = new Array<string>(size);
+    let at = 0;
+    for (let i = from; i < to; i++) {
+      const j = i - from;
+      const name = setName[i]!;
+      // Recordsets of one owner usually follow each other: they share one string for their name.
+      names[j] = j > 0 && names[j - 1] === name ? names[j - 1]! : name;
+      types[j] = typeNames[setType[i]!]!;
+      const min = setMin[i]!;
+      ttls[j] = min === 0 ? null : min;
+      for (let k = setHead[i]!; k >= 0; k = next[k]!) data[at++] = rdata[k]!;
+      ends[j] = at;
+      if (setSize[i]! > largest) largest = setSize[i]!;
+    }
+    blocks.push({ names, types, ttls, ends, data });
   }
   return {
     ok: {
@@ -382,7 +415,7 @@ export function planImport(text: string, maxBytes: number, allowed: ReadonlySet<
       serial: Number(fields[2]),
       retry: Number(fields[4]),
       expire: Number(fields[5]),
-      blocks: cutter.finish(),
+      blocks,
       recordsetCount: sets,
       recordCount,
       largestRecordset: largest,

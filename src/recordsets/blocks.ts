@@ -21,52 +21,30 @@ export interface RecordsetColumns {
 }
 
 /**
- * Cuts recordsets, given in creation order, into the columns of blocks as they are added.
+ * Where the blocks of a zone start: the index of the first recordset of each block, then `count`
+ * (so block `b` holds recordsets `bounds[b]` to `bounds[b + 1] - 1`). Known before any column is
+ * filled, so every column is allocated at its exact size: arrays grown by push keep up to half
+ * again as many slots, for as long as the zone lives.
+ * @param sizes - records in each recordset, in creation order
+ * @param count - how many of `sizes` are recordsets
  * @internal
  */
-export class BlockCutter {
-  /** The blocks so far. */
-  readonly blocks: RecordsetColumns[] = [];
-  private names: string[] = [];
-  private types: string[] = [];
-  private ttls: (number | null)[] = [];
-  private ends: number[] = [];
-  private data: string[] = [];
-
-  /** Adds one recordset; `records` is filled by the caller into the returned array. */
-  add(name: string, type: string, ttl: number | null, size: number): string[] {
-    const n = this.names.length;
-    if (n > 0 && (n === BLOCK_RECORDSETS || this.data.length + size > BLOCK_RECORDS)) this.flush();
-    const at = this.names.length;
-    // Recordsets of one owner usually follow each other: they share one string for their name.
-    this.names.push(at > 0 && this.names[at - 1] === name ? this.names[at - 1]! : name);
-    this.types.push(type);
-    this.ttls.push(ttl);
-    this.ends.push(this.data.length + size);
-    return this.data;
+export function blockBounds(sizes: ArrayLike<number>, count: number): number[] {
+  const bounds = [0];
+  let sets = 0;
+  let records = 0;
+  for (let i = 0; i < count; i++) {
+    const size = sizes[i]!;
+    if (sets > 0 && (sets === BLOCK_RECORDSETS || records + size > BLOCK_RECORDS)) {
+      bounds.push(i);
+      sets = 0;
+      records = 0;
+    }
+    sets++;
+    records += size;
   }
-
-  /** Ends the last block; the blocks are complete after this. */
-  finish(): RecordsetColumns[] {
-    if (this.names.length > 0) this.flush();
-    return this.blocks;
-  }
-
-  private flush(): void {
-    // Exact-size copies: arrays grown by push keep up to half again as many slots, for as long as the zone lives.
-    this.blocks.push({
-      names: this.names.slice(),
-      types: this.types.slice(),
-      ttls: this.ttls.slice(),
-      ends: this.ends.slice(),
-      data: this.data.slice(),
-    });
-    this.names = [];
-    this.types = [];
-    this.ttls = [];
-    this.ends = [];
-    this.data = [];
-  }
+  if (count > 0) bounds.push(count);
+  return bounds;
 }
 
 /**
