@@ -58,6 +58,11 @@ const CNAME_CLASH = 'CNAME rdataset is not compatible with a regular data node';
 const CNAME = 1;
 const OTHER = 2;
 
+/** Types that may stand beside a CNAME (DNSSEC's), as the engine's own CNAME rule has them. */
+function cnameNeutral(type: string): boolean {
+  return type === 'NSEC' || type === 'NSEC3' || type === 'KEY' || type === 'RRSIG';
+}
+
 /** Records in a recordset from which duplicates are found with a set rather than by a walk. */
 const BIG_SET = 32;
 
@@ -177,13 +182,10 @@ export function planImport(text: string, maxBytes: number, allowed: ReadonlySet<
     // lacks the origin the real service needs.
     return { error: IMPORT_MESSAGES.origin };
   }
-  const parsed = parseZoneFile(text, { maxBytes });
-  if (parsed.isErr()) {
-    // dnspython reports a CNAME beside other data as a non-syntax error (reference §8.4). The engine has
-    // no error codes, so its wording is matched loosely.
-    if (/\bCNAME\b.*\bother data\b/.test(parsed.error.message)) return { error: undefinedError(CNAME_CLASH) };
-    return { error: IMPORT_MESSAGES.malformed };
-  }
+  // The engine's CNAME rule is left to the conversion, which applies it to the zone's names only
+  // and reports it with dnspython's message (reference §8.4).
+  const parsed = parseZoneFile(text, { maxBytes, cnameRule: false });
+  if (parsed.isErr()) return { error: IMPORT_MESSAGES.malformed };
   return planRecords(text, parsed.value, allowed);
 }
 
@@ -233,6 +235,7 @@ export function planRecords(text: string, parsed: ParsedZone, allowed: ReadonlyS
   const ownerFirstSet = new Int32Array(total);
   const big = new Map<number, Set<string>>();
   let recordCount = 0;
+  let refused = -1; // the first record of a type the service does not store
 
   // The previous record's owner, as written and as looked up: runs of one owner (the usual
   // layout, and every blank owner) skip the look-up.
@@ -296,30 +299,34 @@ export function planRecords(text: string, parsed: ParsedZone, allowed: ReadonlyS
     }
     if (owner < 0) continue;
     const type = r.type;
-    if (type === 'SOA') {
-      if (lower === lowerOrigin && soa === undefined) soa = r;
-      continue;
-    }
     let typeId = typeIds.get(type);
     if (typeId === undefined) {
       typeId = allowed.has(type) ? typeNames.push(type) - 1 : -1;
       typeIds.set(type, typeId);
     }
+    // The CNAME rule (RFC 1034 §3.6.2), which dnspython applies while it reads the file: so it
+    // comes before a refused type's error, and counts refused types, except those the engine's
+    // own rule lets stand beside a CNAME (only which error is reported depends on them). Names
+    // outside the zone are dropped unread, as dnspython drops them.
+    if (typeId >= 0 || !cnameNeutral(type)) {
+      const flags = ownerFlags[owner]!;
+      if (type === 'CNAME') {
+        if (lower === lowerOrigin || (flags & OTHER) !== 0) return { error: undefinedError(CNAME_CLASH) };
+        ownerFlags[owner] = flags | CNAME;
+      } else {
+        if ((flags & CNAME) !== 0) return { error: undefinedError(CNAME_CLASH) };
+        ownerFlags[owner] = flags | OTHER;
+      }
+    }
+    if (type === 'SOA') {
+      if (lower === lowerOrigin && soa === undefined) soa = r;
+      continue;
+    }
     if (typeId < 0) {
-      let nth = 0;
-      for (let j = 0; j <= index; j++) if (records[j]!.type === type) nth++;
-      const line = lineOfType(text, type, nth);
-      return { error: `Record type ${type}${line > 0 ? ` on line ${line}` : ''} is not supported by this service.` };
+      if (refused < 0) refused = index;
+      continue;
     }
     if (type === 'NS' && lower === lowerOrigin) continue;
-    const flags = ownerFlags[owner]!;
-    if (type === 'CNAME') {
-      if (lower === lowerOrigin || (flags & OTHER) !== 0) return { error: undefinedError(CNAME_CLASH) };
-      ownerFlags[owner] = flags | CNAME;
-    } else {
-      if ((flags & CNAME) !== 0) return { error: undefinedError(CNAME_CLASH) };
-      ownerFlags[owner] = flags | OTHER;
-    }
     let set = ownerFirstSet[owner]!;
     let last = -1;
     while (set >= 0 && setType[set] !== typeId) {
@@ -374,6 +381,13 @@ export function planRecords(text: string, parsed: ParsedZone, allowed: ReadonlyS
     setTail[set] = index;
     setSize[set] = setSize[set]! + 1;
     recordCount++;
+  }
+  if (refused >= 0) {
+    const type = records[refused]!.type;
+    let nth = 0;
+    for (let j = 0; j <= refused; j++) if (records[j]!.type === type) nth++;
+    const line = lineOfType(text, type, nth);
+    return { error: `Record type ${type}${line > 0 ? ` on line ${line}` : ''} is not supported by this service.` };
   }
   if (soa === undefined) return { error: IMPORT_MESSAGES.noSoa };
   const fields = soa.rdata.split(' ');

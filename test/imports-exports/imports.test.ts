@@ -122,6 +122,11 @@ describe('import processing', () => {
     ['HINFO refused, with type and line', file('www IN A 192.0.2.1', '', 'host IN HINFO "PC" "Linux"'), 'Record type HINFO on line 6 is not supported by this service.'],
     ['CNAME at apex', file('@ IN CNAME other.org.'), 'An undefined error occurred. CNAME rdataset is not compatible with a regular data node'],
     ['CNAME with other data', file('www IN A 192.0.2.1', 'www IN CNAME other.org.'), 'An undefined error occurred. CNAME rdataset is not compatible with a regular data node'],
+    ['CNAME with other data in another case', file('WWW IN A 192.0.2.1', 'www IN CNAME other.org.'), 'An undefined error occurred. CNAME rdataset is not compatible with a regular data node'],
+    ['CNAME with a refused type', file('www IN HINFO "PC" "Linux"', 'www IN CNAME other.org.'), 'An undefined error occurred. CNAME rdataset is not compatible with a regular data node'],
+    ['CNAME with other data after a refused type', file('h1 IN HINFO "PC" "Linux"', 'www IN A 192.0.2.1', 'www IN CNAME other.org.'), 'An undefined error occurred. CNAME rdataset is not compatible with a regular data node'],
+    ['CNAME with a non-apex SOA', file('www IN SOA a.com. b.com. 1 2 3 4 5', 'www IN CNAME other.org.'), 'An undefined error occurred. CNAME rdataset is not compatible with a regular data node'],
+    ['NSEC (refused) beside a CNAME', file('www IN CNAME other.org.', 'www IN NSEC next.example.com. A'), 'Record type NSEC on line 5 is not supported by this service.'],
     ['an origin that is no host name', '$ORIGIN bad_-.example.com.\n@ 300 IN SOA a.com. b.com. 1 2 3 4 5\n', 'An undefined error occurred. Domain bad_-.example.com. is invalid'],
     ['single-label origin', '$ORIGIN com.\ncom. 300 IN SOA a.com. b.com. 1 2 3 4 5\n', 'An undefined error occurred. More than one label is required'],
   ];
@@ -190,6 +195,14 @@ describe('import processing', () => {
       ['sub.example.com.', 'NS', ['ns.sub.example.com.']],
     ]);
     expect(list.recordsets[1]!.records).toEqual(['ns1.example.org.']);
+  });
+
+  it('drops a CNAME and other data at one name outside the zone, as dnspython drops the name unread', async () => {
+    const h = harness();
+    const done = await importAndSettle(h, file('other.org. IN A 192.0.2.9', 'other.org. IN CNAME x.other.org.', 'www IN A 192.0.2.1'));
+    expect(done.status).toBe('COMPLETE');
+    const list = (await h.recordsets.list(alice, done.zone_id!))._unsafeUnwrap() as { recordsets: { name: string }[] };
+    expect(list.recordsets.slice(2).map((r) => r.name)).toEqual(['www.example.com.']);
   });
 
   it('reads the email from the RNAME as the real service does: its first dot, even an escaped one, becomes @', async () => {
