@@ -409,9 +409,11 @@ export function planRecords(text: string, parsed: ParsedZone, allowed: ReadonlyS
     let at = 0;
     for (let i = from; i < to; i++) {
       const j = i - from;
-      const name = setName[i]!;
-      // Recordsets of one owner usually follow each other: they share one string for their name.
-      names[j] = j > 0 && names[j - 1] === name ? names[j - 1]! : name;
+      // Recordsets of one owner share their name's string already: the engine hands out one string
+      // per owner run (blank owners, and an owner written again as before), so comparing each
+      // name with the one before (its text, when the two are different strings of one length)
+      // would find nothing more to share.
+      names[j] = setName[i]!;
       types[j] = typeNames[setType[i]!]!;
       const min = setMin[i]!;
       ttls[j] = min === 0 ? null : min;
