@@ -96,7 +96,7 @@ class Reader implements RdataOut {
     this.lastOwner = owner;
     const type = lines.type;
     const records = this.records;
-    records.push(ParsedRecord.lazy(owner, ttl, fastTypeText(type), lines.rdata));
+    records.push(new ParsedRecord(owner, ttl, fastTypeText(type), lines.rdata));
     const at = records.length - 1;
     if (at === this.ownerHashes.length) {
       const grown = new Int32Array(at * 2);
@@ -236,16 +236,16 @@ class Reader implements RdataOut {
     }
     let rec: ZoneRecord;
     if (fast !== null) {
-      rec = ParsedRecord.lazy(owner, ttl, fastTypeText(type), fast);
+      rec = new ParsedRecord(owner, ttl, fastTypeText(type), fast);
     } else if (this.data === undefined) {
       // RFC 3597 data of an unknown type: no `data` at all, not even an accessor.
       rec = { name: owner, ttl, class: 'IN', type: typeToText(type), rdata: this.rdata };
     } else if (this.structured) {
       rec = { name: owner, ttl, class: 'IN', type: typeToText(type), rdata: this.rdata, data: this.data };
     } else if (!generic && lazyType(type)) {
-      rec = ParsedRecord.lazy(owner, ttl, typeToText(type), this.rdata);
+      rec = new ParsedRecord(owner, ttl, typeToText(type), this.rdata);
     } else {
-      rec = new ParsedRecord(owner, ttl, 'IN', typeToText(type), this.rdata, this.data);
+      rec = ParsedRecord.withData(owner, ttl, typeToText(type), this.rdata, this.data);
     }
     this.records.push(rec);
     const at = this.records.length - 1;

@@ -1,51 +1,53 @@
 /**
  * The record objects `parseZoneFile` returns. `name`, `ttl`, `class`, `type` and `rdata` are plain
  * own properties; `data` is an accessor on the prototype that, for the common types, reads the
- * structured form from the canonical `rdata` the first time it is asked for and keeps it. A million
- * records then cost one object and two strings each instead of four or five objects, which is
- * most of the parser's memory and garbage-collection time (see docs/zonefile-conformance.md, Speed).
+ * structured form from the canonical `rdata` the first time it is asked for and keeps it (as an own,
+ * non-enumerable property). A million records then cost one object and two strings each instead of
+ * four or five objects, which is most of the parser's memory and garbage-collection time (see
+ * docs/zonefile-conformance.md, Speed).
  */
 import { Lexer } from './lexer.js';
 import { READERS, type RdataOut } from './rdata.js';
 import { typeFromText } from './registry.js';
 
-/** Marks a record whose `data` has not been computed yet. */
-const LAZY: unknown = Symbol('lazy');
-
+/**
+ * A parsed record. `data` is not a field: a field costs 8 bytes in each of a million records, and
+ * those 8 MB alone decided whether a 1M-record parse needed a full garbage collection. The prototype's
+ * accessor computes `data` on first access and stores it as an own, non-enumerable property, which
+ * then shadows the accessor.
+ */
 export class ParsedRecord {
   name: string;
   ttl: number;
   class: string;
   type: string;
   rdata: string;
-  #data: unknown;
 
-  constructor(name: string, ttl: number, klass: string, type: string, rdata: string, data: unknown) {
+  constructor(name: string, ttl: number, type: string, rdata: string) {
     this.name = name;
     this.ttl = ttl;
-    this.class = klass;
+    this.class = 'IN';
     this.type = type;
     this.rdata = rdata;
-    this.#data = data;
   }
 
-  /** A record whose structured form is read from `rdata` on first access. */
-  static lazy(name: string, ttl: number, type: string, rdata: string): ParsedRecord {
-    return new ParsedRecord(name, ttl, 'IN', type, rdata, LAZY);
+  /** A record whose structured form was computed while parsing (types whose `data` cannot wait). */
+  static withData(name: string, ttl: number, type: string, rdata: string, data: unknown): ParsedRecord {
+    const r = new ParsedRecord(name, ttl, type, rdata);
+    r.data = data;
+    return r;
   }
 
   /** The structured form (see {@link ZoneRecord.data}); computed from `rdata` on first access. */
   get data(): unknown {
-    let d = this.#data;
-    if (d === LAZY) {
-      d = structuredData(this.type, this.rdata);
-      this.#data = d;
-    }
+    const d = structuredData(this.type, this.rdata);
+    // A frozen record cannot keep it: computed again on each access, the same value.
+    if (Object.isExtensible(this)) this.data = d;
     return d;
   }
 
   set data(value: unknown) {
-    this.#data = value;
+    Object.defineProperty(this, 'data', { value, writable: true, configurable: true, enumerable: false });
   }
 
   /** `JSON.stringify` shows `data` as an eager record would. */

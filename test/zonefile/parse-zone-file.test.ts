@@ -178,6 +178,28 @@ describe('record data', () => {
   });
 
   it.each([
+    ['computed on first access', '@ MX 10 mail', { preference: 10, exchange: 'mail.example.com.' }],
+    ['computed while parsing', '@ HINFO "PC" "Linux"', ['PC', 'Linux']],
+  ])('keeps data %s: the same value on every access, settable, shown by JSON, not an enumerable key', (_, line, data) => {
+    const r = one(line);
+    expect(Object.keys(r)).toEqual(['name', 'ttl', 'class', 'type', 'rdata']);
+    const first = r.data;
+    expect(first).toEqual(data);
+    expect(r.data).toBe(first);
+    expect(Object.keys(r)).toEqual(['name', 'ttl', 'class', 'type', 'rdata']);
+    expect(JSON.parse(JSON.stringify(r))).toEqual({ name: r.name, ttl: r.ttl, class: 'IN', type: r.type, rdata: r.rdata, data });
+    r.data = 'replaced';
+    expect(r.data).toBe('replaced');
+    expect(ok(`$ORIGIN example.com.\n$TTL 1\n${line}\n`, { structured: true }).records[0]?.data).toEqual(data);
+  });
+
+  it('gives data of a frozen record too (computed again, equal each time)', () => {
+    const r = Object.freeze(one('@ MX 10 mail'));
+    expect(r.data).toEqual({ preference: 10, exchange: 'mail.example.com.' });
+    expect(r.data).toEqual(r.data);
+  });
+
+  it.each([
     ['@ A 192.0.2', 'IPv4'],
     ['@ A 192.0.2.01', 'IPv4'],
     ['@ AAAA 2001:db8:::1', 'IPv6'],
