@@ -13,6 +13,8 @@ const DEFAULT_MAX_BYTES = 16 * 1024 * 1024;
 const DEFAULT_MAX_GENERATED = 65536;
 const SOA = 6;
 const CNAME = 5;
+/** Records per chunk: the largest array whose elements (8 bytes each) stay out of the large-object space (128 KiB). */
+const CHUNK = 16000;
 
 class Reader implements RdataOut {
   lx: Lexer;
@@ -23,7 +25,10 @@ class Reader implements RdataOut {
   strOctets = 0;
   type = 0;
   fromWire = false;
-  readonly records: ZoneRecord[] = [];
+  /** Records in chunks (see `add`); `records()` joins them. */
+  private chunk: ZoneRecord[] = [];
+  private readonly chunks: ZoneRecord[][] = [];
+  private count = 0;
   firstOrigin: string | null = null;
   firstTtl: number | null = null;
   firstSoaOwner: string | null = null;
@@ -95,9 +100,23 @@ class Reader implements RdataOut {
     }
     this.lastOwner = owner;
     const type = lines.type;
-    const records = this.records;
-    records.push(new ParsedRecord(owner, ttl, fastTypeText(type), lines.rdata));
-    const at = records.length - 1;
+    this.add(new ParsedRecord(owner, ttl, fastTypeText(type), lines.rdata), type, line);
+    return true;
+  }
+
+  /**
+   * Appends a record with the owner hash of the last owner read. Records go into arrays of
+   * {@link CHUNK}, joined once at the end: one growing array of a million records leaves about
+   * 16 MB of outgrown copies in the large-object space, which only a full collection frees.
+   */
+  private add(rec: ZoneRecord, type: number, line: number): void {
+    let chunk = this.chunk;
+    if (chunk.length === CHUNK) {
+      this.chunks.push(chunk);
+      chunk = this.chunk = [];
+    }
+    chunk.push(rec);
+    const at = this.count++;
     if (at === this.ownerHashes.length) {
       const grown = new Int32Array(at * 2);
       grown.set(this.ownerHashes);
@@ -105,7 +124,14 @@ class Reader implements RdataOut {
     }
     this.ownerHashes[at] = this.ownerHash;
     if (type === CNAME) this.cnames.push(at, line);
-    return true;
+  }
+
+  /** Every record read, in file order (call once, at the end). */
+  records(): ZoneRecord[] {
+    const chunks = this.chunks;
+    if (chunks.length === 0) return this.chunk;
+    chunks.push(this.chunk);
+    return ([] as ZoneRecord[]).concat(...chunks);
   }
 
   private directive(): void {
@@ -247,15 +273,7 @@ class Reader implements RdataOut {
     } else {
       rec = ParsedRecord.withData(owner, ttl, typeToText(type), this.rdata, this.data);
     }
-    this.records.push(rec);
-    const at = this.records.length - 1;
-    if (at === this.ownerHashes.length) {
-      const grown = new Int32Array(at * 2);
-      grown.set(this.ownerHashes);
-      this.ownerHashes = grown;
-    }
-    this.ownerHashes[at] = this.ownerHash;
-    if (type === CNAME) this.cnames.push(this.records.length - 1, typeLine);
+    this.add(rec, type, typeLine);
   }
 
   /** Index and line of every CNAME record, so the CNAME rule costs nothing in zones without any. */
@@ -273,7 +291,7 @@ class Reader implements RdataOut {
    * RFC 1034 §3.6.2 (and RFC 2181 §10.1): a CNAME owner holds no other data. Checked once at the
    * end; NSEC, NSEC3, KEY and RRSIG may sit beside a CNAME (RFC 4035 §2.5; dnspython agrees).
    */
-  checkCnames(): void {
+  checkCnames(records: readonly ZoneRecord[]): void {
     const cnames = this.cnames;
     if (cnames.length === 0) return;
     const ownerHashes = this.ownerHashes;
@@ -290,7 +308,6 @@ class Reader implements RdataOut {
       used[slot] = 1;
       table[slot] = h;
     }
-    const records = this.records;
     let owners: Map<string, number> | null = null;
     let hits = 0;
     for (let i = 0; i < records.length; i++) {
@@ -533,11 +550,12 @@ export function parse(input: string | Uint8Array, options: ParseZoneFileOptions 
       return err({ line: 1, column: 1, message: `options.defaultTtl must be an integer from 0 to ${MAX_TTL}` });
     }
     reader.run(byteLines && options.structured !== true ? new LineScanner(text) : null);
-    if (options.cnameRule !== false) reader.checkCnames();
+    const records = reader.records();
+    if (options.cnameRule !== false) reader.checkCnames(records);
     return ok({
       origin: reader.firstOrigin ?? reader.firstSoaOwner ?? '.',
       ttl: reader.firstTtl,
-      records: reader.records,
+      records,
     });
   } catch (e) {
     if (e instanceof ZoneSyntaxError) return err({ line: e.line, column: e.column, message: e.message });

@@ -117,6 +117,17 @@ describe('limits', () => {
     expect(bad(text)).toMatchObject({ line: 4, message: expect.stringContaining('and other data') });
     expect(ok(text, { cnameRule: false }).records).toHaveLength(2);
   });
+
+  it('keeps file order and the CNAME rule across tens of thousands of records', () => {
+    const n = 40_000;
+    const lines = Array.from({ length: n }, (_, i) => `h${i} A 192.0.2.${i % 256}`);
+    const text = `$ORIGIN e.\n$TTL 1\n${lines.join('\n')}\n`;
+    const records = ok(text).records;
+    expect(records).toHaveLength(n);
+    expect(records.every((r, i) => r.name === `h${i}.e.`)).toBe(true);
+    // The CNAME far from the other record of its owner.
+    expect(bad(`${text}H3 CNAME x\n`)).toMatchObject({ line: n + 3, message: expect.stringContaining('h3.e. has a CNAME') });
+  });
 });
 
   it('refuses record data longer than 65,512 octets, the most that fits in one DNS message', () => {
