@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { parseZoneFile, writeZoneFile, type ZoneRecord } from '../../src/zonefile/index.js';
+import { nameHash } from '../../src/zonefile/lexer.js';
 
 const ok = (text: string | Uint8Array, options?: Parameters<typeof parseZoneFile>[1]) => {
   const r = parseZoneFile(text, options);
@@ -116,6 +117,13 @@ describe('limits', () => {
     const text = '$ORIGIN e.\n$TTL 1\na A 192.0.2.1\nA CNAME b\n';
     expect(bad(text)).toMatchObject({ line: 4, message: expect.stringContaining('and other data') });
     expect(ok(text, { cnameRule: false }).records).toHaveLength(2);
+  });
+
+  it('tells owners whose hashes collide apart in the CNAME rule', () => {
+    // `aaan` and `aac0` have the same case-insensitive owner hash (97·31 + 110 = 99·31 + 48).
+    expect(nameHash('aaan.e.')).toBe(nameHash('aac0.e.'));
+    expect(rows('$ORIGIN e.\n$TTL 1\naaan A 192.0.2.1\naac0 CNAME x\naaan TXT t\n')).toHaveLength(3);
+    expect(bad('$ORIGIN e.\n$TTL 1\naaan A 192.0.2.1\naac0 CNAME x\nAAAN CNAME y\n')).toMatchObject({ line: 5, message: expect.stringContaining('aaan.e. has a CNAME') });
   });
 
   it('keeps file order and the CNAME rule across tens of thousands of records', () => {
