@@ -71,6 +71,9 @@ for (let c = 0; c < 256; c++) {
 
 const encoder = new TextEncoder();
 
+// The hot loops below copy these tables into locals first: read from the module scope, the
+// optimised code loads and type-checks them again on every character.
+
 /** One parse's byte window and scratch state (nothing is shared between calls). */
 export class LineScanner {
   private readonly s: string;
@@ -159,6 +162,7 @@ export class LineScanner {
 
   private read(i: number, origin: string | null, reuse: string | null, prevStart: number, prevEnd: number, inherited: string | null): number {
     const b = this.buf;
+    const cls = CLASS;
     let c = b[i]!;
     if (c === LF) {
       this.eol = i;
@@ -176,10 +180,10 @@ export class LineScanner {
       // The lexer skips a CR but reads a word after it as an owner: only a blank line is simple.
       return this.atEnd(i + 1) ? BLANK : NOT_HANDLED;
     } else {
-      if (CLASS[c] !== C_WORD || c === DOLLAR) return NOT_HANDLED;
+      if (cls[c] !== C_WORD || c === DOLLAR) return NOT_HANDLED;
       const a = i;
-      while (CLASS[b[i]!] === C_WORD) i++;
-      if (CLASS[b[i]!] !== C_BLANK) return NOT_HANDLED;
+      while (cls[b[i]!] === C_WORD) i++;
+      if (cls[b[i]!] !== C_BLANK) return NOT_HANDLED;
       if (reuse !== null && i - a === prevEnd - prevStart && this.same(a, prevStart, i - a)) {
         this.owner = reuse;
         this.fresh = false;
@@ -200,9 +204,9 @@ export class LineScanner {
     for (;;) {
       i = this.blanks(i);
       const a = i;
-      while (CLASS[b[i]!] === C_WORD) i++;
+      while (cls[b[i]!] === C_WORD) i++;
       c = b[i]!;
-      if (i === a || (c !== LF && CLASS[c] !== C_BLANK)) return NOT_HANDLED;
+      if (i === a || (c !== LF && cls[c] !== C_BLANK)) return NOT_HANDLED;
       c = b[a]!;
       if (ttl < 0 && c >= 48 && c <= 57) {
         ttl = this.ttlOf(a, i);
@@ -257,7 +261,8 @@ export class LineScanner {
 
   private blanks(i: number): number {
     const b = this.buf;
-    while (CLASS[b[i]!] === C_BLANK) i++;
+    const cls = CLASS;
+    while (cls[b[i]!] === C_BLANK) i++;
     return i;
   }
 
@@ -277,7 +282,8 @@ export class LineScanner {
   /** End of the word starting at `i` (a word character there, else `i` itself). */
   private word(i: number): number {
     const b = this.buf;
-    while (CLASS[b[i]!] === C_WORD) i++;
+    const cls = CLASS;
+    while (cls[b[i]!] === C_WORD) i++;
     return i;
   }
 
@@ -345,6 +351,8 @@ export class LineScanner {
    * lexer's `name` gives it, with its hash; null where the lexer would take its slow path or fail.
    */
   private name(a: number, b: number, origin: string | null): string | null {
+    const nameClass = NAME;
+    const lower = LOWER;
     const buf = this.buf;
     if (b - a === 1) {
       const c = buf[a]!;
@@ -365,9 +373,9 @@ export class LineScanner {
     let h = 0;
     for (let i = a; i < b; i++) {
       const c = buf[i]!;
-      const k = NAME[c]!;
+      const k = nameClass[c]!;
       if (k === 0) {
-        h = (Math.imul(h, 31) + LOWER[c]!) | 0;
+        h = (Math.imul(h, 31) + lower[c]!) | 0;
         if (++labelLen > MAX_LABEL) return null;
       } else if (k === 1) {
         h = (Math.imul(h, 31) + DOT) | 0;
@@ -466,6 +474,7 @@ export class LineScanner {
 
   /** TXT and SPF, as fast.ts: plain printable strings, quoted or not, no escapes. */
   private txt(i: number): string | null {
+    const classes = CLASS;
     const buf = this.buf;
     // While every string is quoted and one space from the last, the data is one slice [first, last).
     let first = -1;
@@ -477,7 +486,7 @@ export class LineScanner {
     for (;;) {
       if (this.atEnd(i)) break;
       i = this.blanks(i);
-      const cls = CLASS[buf[i]!];
+      const cls = classes[buf[i]!];
       let a: number;
       let b: number;
       const quoted = cls === C_QUOTE;
@@ -537,13 +546,14 @@ export class LineScanner {
       }
       // A word stops at anything that is not a word character: only a blank, `;`, `"` or the end may follow.
       const next = buf[i]!;
-      if (next !== LF && CLASS[next] === C_OTHER) return null;
+      if (next !== LF && classes[next] === C_OTHER) return null;
     }
     if (count === 0) return null;
     return together ? this.slice(first, last) : out;
   }
 
   private caa(i: number): string | null {
+    const classes = CLASS;
     const buf = this.buf;
     const first = this.blanks(i);
     const flagsEnd = this.word(first);
@@ -557,7 +567,7 @@ export class LineScanner {
     }
     let together = tagStart === flagsEnd + 1 && buf[flagsEnd] === SPACE;
     const v = this.blanks(tagEnd);
-    const cls = CLASS[buf[v]!];
+    const cls = classes[buf[v]!];
     let vStart: number;
     let vEnd: number;
     let after: number;
