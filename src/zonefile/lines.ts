@@ -32,40 +32,51 @@ export const NOT_HANDLED = 0;
 export const BLANK = 1;
 export const RECORD = 2;
 
-const TAB = 9;
-const LF = 10;
-const CR = 13;
-const SPACE = 32;
-const QUOTE = 34;
-const DOLLAR = 36;
-const DOT = 46;
-const SEMI = 59;
-const AT = 64;
+/* eslint-disable @typescript-eslint/no-unsafe-enum-comparison -- bytes are numbers compared with these codes on purpose */
+/**
+ * Character codes and byte classes as `const enum`s, which the build inlines as literals: the
+ * optimised code loads a module-scope `const` from the module's context and checks its type on
+ * every use, which in the per-character loops cost as much as the character itself.
+ */
+const enum Ch {
+  TAB = 9,
+  LF = 10,
+  CR = 13,
+  SPACE = 32,
+  QUOTE = 34,
+  DOLLAR = 36,
+  DOT = 46,
+  SEMI = 59,
+  AT = 64,
+  BACKSLASH = 0x5c,
+}
 
 /** Byte classes: word character, blank (space, tab, CR), `;`, `"`, and everything the lexer must see. */
-const C_WORD = 0;
-const C_BLANK = 1;
-const C_SEMI = 2;
-const C_QUOTE = 3;
-const C_OTHER = 4;
-const CLASS = new Uint8Array(256).fill(C_OTHER);
-for (let c = 0x21; c < 0x7f; c++) CLASS[c] = C_WORD;
-CLASS[SPACE] = C_BLANK;
-CLASS[TAB] = C_BLANK;
-CLASS[CR] = C_BLANK;
-CLASS[SEMI] = C_SEMI;
-CLASS[QUOTE] = C_QUOTE;
+const enum C {
+  WORD = 0,
+  BLANK = 1,
+  SEMI = 2,
+  QUOTE = 3,
+  OTHER = 4,
+}
+const CLASS = new Uint8Array(256).fill(C.OTHER);
+for (let c = 0x21; c < 0x7f; c++) CLASS[c] = C.WORD;
+CLASS[Ch.SPACE] = C.BLANK;
+CLASS[Ch.TAB] = C.BLANK;
+CLASS[Ch.CR] = C.BLANK;
+CLASS[Ch.SEMI] = C.SEMI;
+CLASS[Ch.QUOTE] = C.QUOTE;
 // Parentheses and escapes change how the lexer reads the rest of the line.
-CLASS[0x28] = C_OTHER;
-CLASS[0x29] = C_OTHER;
-CLASS[0x5c] = C_OTHER;
+CLASS[0x28] = C.OTHER;
+CLASS[0x29] = C.OTHER;
+CLASS[0x5c] = C.OTHER;
 
 /** Name characters (as the lexer's): 0 plain, 1 the label separator, 2 anything else. */
 const NAME = new Uint8Array(256).fill(2);
 /** ASCII folded to lower case, for the names' case-insensitive hash (as the lexer's). */
 const LOWER = new Uint8Array(256);
 for (let c = 0; c < 256; c++) {
-  if (c < 128) NAME[c] = c === DOT ? 1 : c <= 0x20 || c >= 0x7f || isEscapedSpecial(c) ? 2 : 0;
+  if (c < 128) NAME[c] = c === Ch.DOT ? 1 : c <= 0x20 || c >= 0x7f || isEscapedSpecial(c) ? 2 : 0;
   LOWER[c] = c >= 65 && c <= 90 ? c | 32 : c;
 }
 
@@ -127,7 +138,7 @@ export class LineScanner {
       this.limit = p + chunk;
       this.resume = this.limit;
       // A newline after the window: the line reader's loops need no bounds checks.
-      this.buf[chunk] = LF;
+      this.buf[chunk] = Ch.LF;
       if (this.size < WINDOW) this.size *= 2;
       return;
     }
@@ -138,7 +149,7 @@ export class LineScanner {
     while (k < r.written && b[k]! < 0x80) k++;
     this.limit = p + k;
     this.resume = p + chunk;
-    b[k] = LF;
+    b[k] = Ch.LF;
     if (this.size > MIN_WINDOW) this.size >>= 1;
   }
 
@@ -164,26 +175,26 @@ export class LineScanner {
     const b = this.buf;
     const cls = CLASS;
     let c = b[i]!;
-    if (c === LF) {
+    if (c === Ch.LF) {
       this.eol = i;
       return BLANK;
     }
-    if (c === SPACE || c === TAB) {
+    if (c === Ch.SPACE || c === Ch.TAB) {
       if (this.atEnd(i + 1)) return BLANK;
       i = this.blanks(i + 1);
       if (inherited === null) return NOT_HANDLED;
       this.owner = inherited;
       this.fresh = false;
-    } else if (c === SEMI) {
+    } else if (c === Ch.SEMI) {
       return this.atEnd(i) ? BLANK : NOT_HANDLED;
-    } else if (c === CR) {
-      // The lexer skips a CR but reads a word after it as an owner: only a blank line is simple.
+    } else if (c === Ch.CR) {
+      // The lexer skips a Ch.CR but reads a word after it as an owner: only a blank line is simple.
       return this.atEnd(i + 1) ? BLANK : NOT_HANDLED;
     } else {
-      if (cls[c] !== C_WORD || c === DOLLAR) return NOT_HANDLED;
+      if (cls[c] !== C.WORD || c === Ch.DOLLAR) return NOT_HANDLED;
       const a = i;
-      while (cls[b[i]!] === C_WORD) i++;
-      if (cls[b[i]!] !== C_BLANK) return NOT_HANDLED;
+      while (cls[b[i]!] === C.WORD) i++;
+      if (cls[b[i]!] !== C.BLANK) return NOT_HANDLED;
       if (reuse !== null && i - a === prevEnd - prevStart && this.same(a, prevStart, i - a)) {
         this.owner = reuse;
         this.fresh = false;
@@ -204,9 +215,9 @@ export class LineScanner {
     for (;;) {
       i = this.blanks(i);
       const a = i;
-      while (cls[b[i]!] === C_WORD) i++;
+      while (cls[b[i]!] === C.WORD) i++;
       c = b[i]!;
-      if (i === a || (c !== LF && cls[c] !== C_BLANK)) return NOT_HANDLED;
+      if (i === a || (c !== Ch.LF && cls[c] !== C.BLANK)) return NOT_HANDLED;
       c = b[a]!;
       if (ttl < 0 && c >= 48 && c <= 57) {
         ttl = this.ttlOf(a, i);
@@ -262,7 +273,7 @@ export class LineScanner {
   private blanks(i: number): number {
     const b = this.buf;
     const cls = CLASS;
-    while (cls[b[i]!] === C_BLANK) i++;
+    while (cls[b[i]!] === C.BLANK) i++;
     return i;
   }
 
@@ -271,10 +282,10 @@ export class LineScanner {
     const b = this.buf;
     i = this.blanks(i);
     let c = b[i];
-    if (c === SEMI) {
-      while (c !== LF) c = b[++i];
+    if (c === Ch.SEMI) {
+      while (c !== Ch.LF) c = b[++i];
     }
-    if (c !== LF) return false;
+    if (c !== Ch.LF) return false;
     this.eol = i;
     return true;
   }
@@ -283,7 +294,7 @@ export class LineScanner {
   private word(i: number): number {
     const b = this.buf;
     const cls = CLASS;
-    while (cls[b[i]!] === C_WORD) i++;
+    while (cls[b[i]!] === C.WORD) i++;
     return i;
   }
 
@@ -352,18 +363,19 @@ export class LineScanner {
    */
   private name(a: number, b: number, origin: string | null): string | null {
     const nameClass = NAME;
+    const maxLabel = MAX_LABEL;
     const lower = LOWER;
     const buf = this.buf;
     if (b - a === 1) {
       const c = buf[a]!;
-      if (c === AT) {
+      if (c === Ch.AT) {
         if (origin === null) return null;
         this.hash = nameHash(origin);
         this.asWritten = false;
         return origin;
       }
-      if (c === DOT) {
-        this.hash = DOT;
+      if (c === Ch.DOT) {
+        this.hash = Ch.DOT;
         this.asWritten = true;
         return '.';
       }
@@ -376,9 +388,9 @@ export class LineScanner {
       const k = nameClass[c]!;
       if (k === 0) {
         h = (Math.imul(h, 31) + lower[c]!) | 0;
-        if (++labelLen > MAX_LABEL) return null;
+        if (++labelLen > maxLabel) return null;
       } else if (k === 1) {
-        h = (Math.imul(h, 31) + DOT) | 0;
+        h = (Math.imul(h, 31) + Ch.DOT) | 0;
         if (labelLen === 0) return null;
         wire += labelLen + 1;
         labelLen = 0;
@@ -399,7 +411,7 @@ export class LineScanner {
     if (origin !== this.suffix.origin) this.suffix = originSuffix(origin);
     const sfx = this.suffix;
     if (wire - 1 + sfx.wire > MAX_NAME_WIRE) return null;
-    this.hash = (Math.imul((Math.imul(h, 31) + DOT) | 0, sfx.pow) + sfx.hash) | 0;
+    this.hash = (Math.imul((Math.imul(h, 31) + Ch.DOT) | 0, sfx.pow) + sfx.hash) | 0;
     this.asWritten = false;
     return s.slice(a + base, b + base) + sfx.text;
   }
@@ -419,8 +431,8 @@ export class LineScanner {
     let value = 0;
     let lead0 = false;
     for (let k = a; k <= b; k++) {
-      const c = k < b ? buf[k]! : DOT;
-      if (c === DOT) {
+      const c = k < b ? buf[k]! : Ch.DOT;
+      if (c === Ch.DOT) {
         if (digits === 0 || part > 3 || (lead0 && digits > 1)) return null;
         part++;
         digits = 0;
@@ -456,7 +468,7 @@ export class LineScanner {
       const a = this.blanks(prevEnd);
       const b = this.word(a);
       if (this.uint(a, b, 65535) < 0) return null;
-      if (together && !(a === prevEnd + 1 && buf[prevEnd] === SPACE)) {
+      if (together && !(a === prevEnd + 1 && buf[prevEnd] === Ch.SPACE)) {
         together = false;
         out = this.slice(first, prevEnd);
       }
@@ -468,7 +480,7 @@ export class LineScanner {
     if (a === b || !this.atEnd(b)) return null;
     const name = this.name(a, b, origin);
     if (name === null) return null;
-    if (together && this.asWritten && a === prevEnd + 1 && buf[prevEnd] === SPACE) return this.slice(first, b);
+    if (together && this.asWritten && a === prevEnd + 1 && buf[prevEnd] === Ch.SPACE) return this.slice(first, b);
     return (together ? this.slice(first, prevEnd) : out) + ' ' + name;
   }
 
@@ -489,7 +501,7 @@ export class LineScanner {
       const cls = classes[buf[i]!];
       let a: number;
       let b: number;
-      const quoted = cls === C_QUOTE;
+      const quoted = cls === C.QUOTE;
       // Octets the escapes save: `\"`, `\\` and `\DDD` are one octet each.
       let saved = 0;
       if (quoted) {
@@ -498,11 +510,11 @@ export class LineScanner {
         for (;;) {
           // A newline (or the end of the window) is not printable: the lexer reports it.
           const c = buf[b]!;
-          if (c === QUOTE) break;
-          if (c === 0x5c) {
+          if (c === Ch.QUOTE) break;
+          if (c === Ch.BACKSLASH) {
             // Only escapes the full reader prints back as written (the text stays a slice).
             const d = buf[b + 1]!;
-            if (d === QUOTE || d === 0x5c) {
+            if (d === Ch.QUOTE || d === Ch.BACKSLASH) {
               b += 2;
               saved += 1;
               continue;
@@ -520,7 +532,7 @@ export class LineScanner {
           b++;
         }
         i = b + 1;
-      } else if (cls === C_WORD) {
+      } else if (cls === C.WORD) {
         a = i;
         b = this.word(a);
         i = b;
@@ -532,7 +544,7 @@ export class LineScanner {
       octets += 1 + b - a - saved;
       if (octets > MAX_RDATA) return null;
       if (together) {
-        if (quoted && (first < 0 || (a - 1 === last + 1 && buf[last] === SPACE))) {
+        if (quoted && (first < 0 || (a - 1 === last + 1 && buf[last] === Ch.SPACE))) {
           if (first < 0) first = a - 1;
           last = b + 1;
         } else {
@@ -546,7 +558,7 @@ export class LineScanner {
       }
       // A word stops at anything that is not a word character: only a blank, `;`, `"` or the end may follow.
       const next = buf[i]!;
-      if (next !== LF && classes[next] === C_OTHER) return null;
+      if (next !== Ch.LF && classes[next] === C.OTHER) return null;
     }
     if (count === 0) return null;
     return together ? this.slice(first, last) : out;
@@ -565,23 +577,23 @@ export class LineScanner {
       const c = buf[k]! | 32;
       if (!((c >= 97 && c <= 122) || (c >= 48 && c <= 57))) return null;
     }
-    let together = tagStart === flagsEnd + 1 && buf[flagsEnd] === SPACE;
+    let together = tagStart === flagsEnd + 1 && buf[flagsEnd] === Ch.SPACE;
     const v = this.blanks(tagEnd);
     const cls = classes[buf[v]!];
     let vStart: number;
     let vEnd: number;
     let after: number;
-    if (cls === C_QUOTE) {
+    if (cls === C.QUOTE) {
       vStart = v + 1;
       vEnd = vStart;
       for (;;) {
         const c = buf[vEnd]!;
-        if (c === QUOTE) break;
-        if (c < 0x20 || c > 0x7e || c === 0x5c) return null;
+        if (c === Ch.QUOTE) break;
+        if (c < 0x20 || c > 0x7e || c === Ch.BACKSLASH) return null;
         vEnd++;
       }
       after = vEnd + 1;
-    } else if (cls === C_WORD) {
+    } else if (cls === C.WORD) {
       vStart = v;
       vEnd = this.word(v);
       after = vEnd;
@@ -590,7 +602,7 @@ export class LineScanner {
       return null;
     }
     if (2 + tagEnd - tagStart + vEnd - vStart > MAX_RDATA) return null;
-    together &&= v === tagEnd + 1 && buf[tagEnd] === SPACE;
+    together &&= v === tagEnd + 1 && buf[tagEnd] === Ch.SPACE;
     if (!this.atEnd(after)) return null;
     if (together) return this.slice(first, vEnd + 1);
     return this.slice(first, flagsEnd) + ' ' + this.slice(tagStart, tagEnd) + ' "' + this.slice(vStart, vEnd) + '"';
@@ -601,13 +613,13 @@ export class LineScanner {
     const buf = this.buf;
     const first = this.blanks(i);
     const e1 = this.word(first);
-    if (this.uint(first, e1, 65535) < 0 || buf[e1] !== SPACE) return null;
+    if (this.uint(first, e1, 65535) < 0 || buf[e1] !== Ch.SPACE) return null;
     const e2 = this.word(e1 + 1);
-    if (this.uint(e1 + 1, e2, 255) < 0 || buf[e2] !== SPACE) return null;
+    if (this.uint(e1 + 1, e2, 255) < 0 || buf[e2] !== Ch.SPACE) return null;
     const e3 = this.word(e2 + 1);
     const digestType = this.uint(e2 + 1, e3, 255);
     const expected = digestType === 1 ? 40 : digestType === 2 ? 64 : digestType === 4 ? 96 : -1;
-    if (expected < 0 || buf[e3] !== SPACE) return null;
+    if (expected < 0 || buf[e3] !== Ch.SPACE) return null;
     const e4 = this.word(e3 + 1);
     if (e4 - (e3 + 1) !== expected || !this.atEnd(e4)) return null;
     let upper = false;
