@@ -227,13 +227,37 @@ export function formatIPv4(b: Uint8Array, at = 0): string {
 
 /** dnspython's IPv6 presentation: longest zero run as `::`, embedded IPv4 for `::a.b.c.d` forms. */
 export function formatIPv6(b: Uint8Array, at = 0): string {
-  const chunks: string[] = [];
-  for (let k = 0; k < 8; k++) chunks.push((((b[at + 2 * k] ?? 0) << 8) | (b[at + 2 * k + 1] ?? 0)).toString(16));
-  let bestStart = 0;
-  let bestLen = 0;
+  const groups = new Int32Array(8);
+  for (let k = 0; k < 8; k++) groups[k] = ((b[at + 2 * k] ?? 0) << 8) | (b[at + 2 * k + 1] ?? 0);
+  const text = new Uint8Array(MAX_IPV6_TEXT);
+  const n = writeIPv6(groups, text);
+  if (n < 0) return (groups[5] === 0xffff ? '::ffff:' : '::') + formatIPv4(b, at + 12);
+  return asciiText(text, n);
+}
+
+/** Longest canonical IPv6 text without a dotted-quad tail (eight groups of four digits). */
+export const MAX_IPV6_TEXT = 39;
+
+const decoder = new TextDecoder();
+
+/** `bytes[0, n)`, ASCII, as a string (one flat string, no per-character work in JavaScript). @internal */
+export function asciiText(bytes: Uint8Array, n: number): string {
+  return decoder.decode(bytes.subarray(0, n));
+}
+
+/**
+ * Writes eight IPv6 groups as ASCII into `out` in canonical form (RFC 5952 as dnspython prints
+ * it: lower case, no leading zeros, the first longest run of two or more zero groups as `::`);
+ * the length written, or -1 for the addresses printed with a dotted-quad tail (`::a.b.c.d`,
+ * `::ffff:a.b.c.d`), which it leaves to the caller.
+ * @internal
+ */
+export function writeIPv6(groups: Int32Array, out: Uint8Array): number {
+  let bestStart = -1;
+  let bestLen = 1;
   let start = -1;
   for (let k = 0; k <= 8; k++) {
-    if (k < 8 && chunks[k] === '0') {
+    if (k < 8 && groups[k] === 0) {
       if (start < 0) start = k;
     } else if (start >= 0) {
       if (k - start > bestLen) {
@@ -243,13 +267,29 @@ export function formatIPv6(b: Uint8Array, at = 0): string {
       start = -1;
     }
   }
-  if (bestLen > 1) {
-    if (bestStart === 0 && (bestLen === 6 || (bestLen === 5 && chunks[5] === 'ffff'))) {
-      return (bestLen === 6 ? '::' : '::ffff:') + formatIPv4(b, at + 12);
+  if (bestStart === 0 && (bestLen === 6 || (bestLen === 5 && groups[5] === 0xffff))) return -1;
+  let n = 0;
+  for (let k = 0; k < 8; k++) {
+    if (k === bestStart) {
+      out[n++] = 58;
+      out[n++] = 58;
+      k += bestLen - 1;
+      continue;
     }
-    return chunks.slice(0, bestStart).join(':') + '::' + chunks.slice(bestStart + bestLen).join(':');
+    // A colon before each group, except the first and the one just after `::`.
+    if (k > 0 && k !== bestStart + bestLen) out[n++] = 58;
+    n = writeHexGroup(groups[k]!, out, n);
   }
-  return chunks.join(':');
+  return n;
+}
+
+/** One group in lower-case hex without leading zeros at `out[n]`; the new length. */
+function writeHexGroup(v: number, out: Uint8Array, n: number): number {
+  if (v >= 0x1000) out[n++] = HEX.charCodeAt(v >> 12);
+  if (v >= 0x100) out[n++] = HEX.charCodeAt((v >> 8) & 15);
+  if (v >= 0x10) out[n++] = HEX.charCodeAt((v >> 4) & 15);
+  out[n++] = HEX.charCodeAt(v & 15);
+  return n;
 }
 
 /**

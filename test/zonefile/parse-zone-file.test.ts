@@ -157,6 +157,15 @@ describe('record data', () => {
   it.each([
     ['@ AAAA 2001:DB8:0:0:0:0:0:1', '2001:db8::1'],
     ['@ AAAA ::ffff:192.0.2.1', '::ffff:192.0.2.1'],
+    ['@ AAAA 2001:0DB8:CA42:9bff:0000:0000:0000:9BDA', '2001:db8:ca42:9bff::9bda'],
+    ['@ AAAA 1:2:3:4:5:6::7', '1:2:3:4:5:6:0:7'],
+    ['@ AAAA 1:0:0:2:0:0:0:3', '1:0:0:2::3'],
+    ['@ AAAA 1:0:0:2:3:0:0:4', '1::2:3:0:0:4'],
+    ['@ AAAA 0:0:0:0:0:0:0:0', '::'],
+    ['@ AAAA 0001:0:0:0:0:0:0:0', '1::'],
+    ['@ AAAA 0:0:0:0:0:FFFF:c000:0201', '::ffff:192.0.2.1'],
+    ['@ AAAA 0:0:0:0:0:0:c000:0201', '::192.0.2.1'],
+    ['@ AAAA 0:0:0:0:0:1:c000:0201', '::1:c000:201'],
     ['@ MX 10 mail', '10 mail.example.com.'],
     ['@ SRV 0 5 443 host', '0 5 443 host.example.com.'],
     ['@ CAA 0 issue letsencrypt.org', '0 issue "letsencrypt.org"'],
@@ -188,6 +197,8 @@ describe('record data', () => {
     ['@ SVCB \\# 35 0010 03666f6f076578616d706c65036f726700 0001 000c 08 665c6f6f2c626172 02 6832', '16 foo.example.org. alpn="f\\\\\\\\oo\\\\,bar,h2"'],
   ])('%s → %s', (line, rdata) => {
     expect(one(line).rdata).toBe(rdata);
+    // The same through the lexer's readers only (the byte-level reader is off with `structured`).
+    expect(ok(`$ORIGIN example.com.\n$TTL 1\n${line}\n`, { structured: true }).records[0]?.rdata).toBe(rdata);
   });
 
   it('gives structured data for known types and none for RFC 3597 data of unknown types', () => {
