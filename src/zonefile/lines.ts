@@ -119,8 +119,9 @@ export class LineScanner {
   ownerEnd = 0;
   /** Hash of the owner read from this line (as the lexer's `nameHash`). */
   ownerHash = 0;
-  /** Hash of the last name read. */
+  /** Hash of the last name read, and where it ended. */
   private hash = 0;
+  private nameEnd = 0;
   /** The stated TTL, or -1. */
   ttl = -1;
   type = 0;
@@ -199,14 +200,16 @@ export class LineScanner {
     } else {
       if (cls[c] !== C.WORD || c === Ch.DOLLAR) return NOT_HANDLED;
       const a = i;
-      while (cls[b[i]!] === C.WORD) i++;
-      if (cls[b[i]!] !== C.BLANK) return NOT_HANDLED;
-      if (reuse !== null && i - a === prevEnd - prevStart && this.same(a, prevStart, i - a)) {
+      // The previous owner's text (all word characters) again, then a blank: the same owner.
+      const len = prevEnd - prevStart;
+      if (reuse !== null && this.same(a, prevStart, len) && cls[b[a + len]!] === C.BLANK) {
+        i = a + len;
         this.owner = reuse;
         this.fresh = false;
       } else {
-        const owner = this.name(a, i, origin);
-        if (owner === null) return NOT_HANDLED;
+        const owner = this.name(a, origin);
+        i = this.nameEnd;
+        if (owner === null || cls[b[i]!] !== C.BLANK) return NOT_HANDLED;
         this.owner = owner;
         this.ownerHash = this.hash;
         this.fresh = true;
@@ -364,16 +367,19 @@ export class LineScanner {
   }
 
   /**
-   * The domain name written in `buf[a, b)` (no escapes: the word stops at a backslash), as the
+   * The domain name written from `buf[a]` up to the first character that is not a plain name
+   * character or a dot (its offset in `nameEnd`; every character that ends a word ends it), as the
    * lexer's `name` gives it, with its hash; null where the lexer would take its slow path or fail.
+   * One pass: the callers check what follows the name instead of finding the word's end first.
    */
-  private name(a: number, b: number, origin: string | null): string | null {
+  private name(a: number, origin: string | null): string | null {
     const nameClass = NAME;
     const maxLabel = MAX_LABEL;
     const lower = LOWER;
     const buf = this.buf;
-    if (b - a === 1) {
+    if (CLASS[buf[a + 1]!] !== C.WORD) {
       const c = buf[a]!;
+      this.nameEnd = a + 1;
       if (c === Ch.AT) {
         if (origin === null) return null;
         this.hash = nameHash(origin);
@@ -389,8 +395,9 @@ export class LineScanner {
     let labelLen = 0;
     let wire = 1;
     let h = 0;
-    for (let i = a; i < b; i++) {
-      const c = buf[i]!;
+    let b = a;
+    for (;; b++) {
+      const c = buf[b]!;
       const k = nameClass[c]!;
       if (k === 0) {
         h = (Math.imul(h, 31) + lower[c]!) | 0;
@@ -401,9 +408,11 @@ export class LineScanner {
         wire += labelLen + 1;
         labelLen = 0;
       } else {
-        return null;
+        break;
       }
     }
+    this.nameEnd = b;
+    if (b === a) return null;
     const s = this.s;
     const base = this.base;
     if (labelLen === 0) {
@@ -429,17 +438,17 @@ export class LineScanner {
   private a(i: number): string | null {
     const buf = this.buf;
     const a = this.blanks(i);
-    const b = this.word(a);
-    if (!this.atEnd(b)) return null;
-    // Dotted quad, no leading zeros (as codec.ts parseIPv4).
+    // Dotted quad, no leading zeros (as codec.ts parseIPv4), up to the first other character,
+    // which must end the line (a word character there would have made the word no address).
     let part = 0;
     let digits = 0;
     let value = 0;
     let lead0 = false;
-    for (let k = a; k <= b; k++) {
-      const c = k < b ? buf[k]! : Ch.DOT;
+    let k = a;
+    for (;; k++) {
+      const c = buf[k]!;
       if (c === Ch.DOT) {
-        if (digits === 0 || part > 3 || (lead0 && digits > 1)) return null;
+        if (digits === 0 || part > 2 || (lead0 && digits > 1)) return null;
         part++;
         digits = 0;
         value = 0;
@@ -449,17 +458,16 @@ export class LineScanner {
         digits++;
         if (value > 255) return null;
       } else {
-        return null;
+        break;
       }
     }
-    return part === 4 ? this.slice(a, b) : null;
+    if (part !== 3 || digits === 0 || (lead0 && digits > 1) || !this.atEnd(k)) return null;
+    return this.slice(a, k);
   }
 
   private target(i: number, origin: string | null): string | null {
-    const a = this.blanks(i);
-    const b = this.word(a);
-    if (a === b || !this.atEnd(b)) return null;
-    return this.name(a, b, origin);
+    const name = this.name(this.blanks(i), origin);
+    return name !== null && this.atEnd(this.nameEnd) ? name : null;
   }
 
   /** MX (`numbers` = 1: preference, exchange) and SRV (3: priority, weight, port, target), as fast.ts. */
@@ -482,10 +490,9 @@ export class LineScanner {
       prevEnd = b;
     }
     const a = this.blanks(prevEnd);
-    const b = this.word(a);
-    if (a === b || !this.atEnd(b)) return null;
-    const name = this.name(a, b, origin);
-    if (name === null) return null;
+    const name = this.name(a, origin);
+    const b = this.nameEnd;
+    if (name === null || !this.atEnd(b)) return null;
     if (together && this.asWritten && a === prevEnd + 1 && buf[prevEnd] === Ch.SPACE) return this.slice(first, b);
     return (together ? this.slice(first, prevEnd) : out) + ' ' + name;
   }
