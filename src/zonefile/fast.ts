@@ -116,18 +116,15 @@ function fastA(lx: Lexer): string | null {
   return lx.s.slice(a, b);
 }
 
-/**
- * A domain name field read by the scanner's own name reader (same checks, same messages); the
- * name and whether it is the token's text unchanged (absolute, no escapes).
- */
-let nameAsWritten = false;
+/** A domain name field read by the scanner's own name reader (same checks, same messages). */
 function nameToken(lx: Lexer, origin: string | null, what: string): string | null {
   if (lx.next() !== WORD || lx.esc) return null;
-  const a = lx.start;
-  const b = lx.end;
-  const name = lx.name(origin, what);
-  nameAsWritten = name.length === b - a && lx.s.charCodeAt(b - 1) === DOT;
-  return name;
+  return lx.name(origin, what);
+}
+
+/** Whether `name`, just read by `nameToken`, is its token's text unchanged (absolute, no escapes). */
+function asWritten(lx: Lexer, name: string): boolean {
+  return name.length === lx.end - lx.start && lx.s.charCodeAt(lx.end - 1) === DOT;
 }
 
 function fastName(lx: Lexer, origin: string | null): string | null {
@@ -157,7 +154,7 @@ function fastPrefName(lx: Lexer, origin: string | null, numbers: number): string
   }
   const name = nameToken(lx, origin, numbers === 1 ? 'exchange' : 'target');
   if (name === null) return null;
-  const nameTogether = together && nameAsWritten && oneSpaceAfter(lx, prevEnd);
+  const nameTogether = together && asWritten(lx, name) && oneSpaceAfter(lx, prevEnd);
   const nameEnd = lx.end;
   if (!atLineEnd(lx)) return null;
   if (nameTogether) return s.slice(first, nameEnd);
@@ -269,9 +266,6 @@ function fastDs(lx: Lexer): string | null {
   return together ? s.slice(first, dEnd) : null;
 }
 
-/** Groups of the address being checked (no allocation per record). */
-const groups = new Int32Array(8);
-
 /**
  * AAAA in dnspython's canonical form already (lower case, no leading zeros, the longest run of two
  * or more zero groups compressed, the first if tied, no dotted-quad tail): the token itself.
@@ -281,6 +275,8 @@ function fastAaaa(lx: Lexer): string | null {
   const s = lx.s;
   const a = lx.start;
   const b = lx.end;
+  // Only lines the byte-level reader (lines.ts) left to the lexer come here: rare enough to allocate.
+  const groups = new Int32Array(8);
   let n = 0;
   let gap = -1;
   let i = a;
