@@ -51,13 +51,18 @@ const enum Ch {
   BACKSLASH = 0x5c,
 }
 
-/** Byte classes: word character, blank (space, tab, CR), `;`, `"`, and everything the lexer must see. */
+/** Byte classes (the `CLASS` table). */
 const enum C {
-  WORD = 0,
-  BLANK = 1,
-  SEMI = 2,
-  QUOTE = 3,
-  OTHER = 4,
+  /** Printable ASCII that is none of the below: part of a word. */
+  WORD,
+  /** Space, tab or CR. */
+  BLANK,
+  /** `;`, a comment. */
+  SEMI,
+  /** `"`, a quoted string. */
+  QUOTE,
+  /** Everything the lexer must see: parentheses, backslash, control characters, non-ASCII. */
+  OTHER,
 }
 const CLASS = new Uint8Array(256).fill(C.OTHER);
 for (let c = 0x21; c < 0x7f; c++) CLASS[c] = C.WORD;
