@@ -295,6 +295,10 @@ class Reader implements RdataOut {
     const cnames = this.cnames;
     if (cnames.length === 0) return;
     const set = cnameOwners(this.ownerHashes, cnames);
+    // Names compared along the hash chains before a map of the CNAME owners is built instead:
+    // names made to collide on purpose would otherwise make the check quadratic.
+    let budget = cnames.length + 64;
+    let owners: Map<string, number> | null = null;
     const n = records.length;
     for (let i = nextHashHit(this.ownerHashes, cnames, 0, n, set); i < n; i = nextHashHit(this.ownerHashes, cnames, i + 1, n, set)) {
       const r = records[i]!;
@@ -302,11 +306,18 @@ class Reader implements RdataOut {
       if (t === 'NSEC' || t === 'NSEC3' || t === 'KEY' || t === 'RRSIG') continue;
       // Same hash as a CNAME owner (the same name, or rarely a collision): compare the names.
       const lower = r.name.toLowerCase();
-      for (let j = set.slots[2 * set.slot + 1]!; j >= 0; j = set.chain[j]!) {
-        if (records[cnames[2 * j]!]!.name.toLowerCase() === lower) {
-          const line = cnames[2 * j + 1]!;
-          this.lx.failAt(line, 1, `${r.name} has a CNAME (line ${line}) and other data (${t}): a name with a CNAME can hold nothing else (RFC 1034 §3.6.2); move the other records or drop the CNAME`);
+      let line: number | undefined;
+      if (budget > 0) {
+        for (let j = set.slots[2 * set.slot + 1]!; j >= 0 && line === undefined; j = set.chain[j]!) {
+          budget--;
+          if (records[cnames[2 * j]!]!.name.toLowerCase() === lower) line = cnames[2 * j + 1]!;
         }
+      } else {
+        owners ??= cnameOwnerLines(records, cnames);
+        line = owners.get(lower);
+      }
+      if (line !== undefined) {
+        this.lx.failAt(line, 1, `${r.name} has a CNAME (line ${line}) and other data (${t}): a name with a CNAME can hold nothing else (RFC 1034 §3.6.2); move the other records or drop the CNAME`);
       }
     }
   }
@@ -377,6 +388,13 @@ interface CnameOwners {
   cursor: number;
   /** The slot of the hash that `nextHashHit` found last. */
   slot: number;
+}
+
+/** Each CNAME owner in lower case, with the line of its last CNAME (the one a hash chain finds first). */
+function cnameOwnerLines(records: readonly ZoneRecord[], cnames: readonly number[]): Map<string, number> {
+  const owners = new Map<string, number>();
+  for (let k = 0; k < cnames.length; k += 2) owners.set(records[cnames[k]!]!.name.toLowerCase(), cnames[k + 1]!);
+  return owners;
 }
 
 /** 2^32 divided by the golden ratio: spreads the hashes' bits over the filter's index. */

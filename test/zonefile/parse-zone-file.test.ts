@@ -126,6 +126,18 @@ describe('limits', () => {
     expect(bad('$ORIGIN e.\n$TTL 1\naaan A 192.0.2.1\naac0 CNAME x\nAAAN CNAME y\n')).toMatchObject({ line: 5, message: expect.stringContaining('aaan.e. has a CNAME') });
   });
 
+  it('keeps the CNAME rule right when hundreds of owners share one hash (made to collide)', () => {
+    // Strings of `aaan`/`aac0` blocks all have the same hash: 256 owners of 8 blocks.
+    const names = Array.from({ length: 256 }, (_, i) => Array.from({ length: 8 }, (_, b) => ((i >> b) & 1 ? 'aac0' : 'aaan')).join(''));
+    expect(new Set(names.map((x) => nameHash(`${x}.e.`))).size).toBe(1);
+    const cnames = names.slice(0, 128).map((x) => `${x} CNAME t`);
+    const others = names.slice(128).map((x) => `${x} A 192.0.2.1`);
+    const text = `$ORIGIN e.\n$TTL 1\n${[...cnames, ...others].join('\n')}\n`;
+    expect(ok(text).records).toHaveLength(256);
+    // The clash comes after every other owner has used up the comparisons along the hash chain.
+    expect(bad(`${text}${names[5]!.toUpperCase()} TXT x\n`)).toMatchObject({ line: 8, message: expect.stringContaining(`${names[5]!.toUpperCase()}.e. has a CNAME (line 8)`) });
+  });
+
   it('keeps file order and the CNAME rule across tens of thousands of records', () => {
     const n = 40_000;
     const lines = Array.from({ length: n }, (_, i) => `h${i} A 192.0.2.${i % 256}`);
