@@ -155,7 +155,10 @@ export function pyInt(value: unknown): Result<number, ApiError> {
   }
   if (typeof value === 'string') {
     const n = parsePyIntLiteral(value);
-    if (n !== undefined) return ok(n);
+    if (typeof n === 'number') return ok(n);
+    if (n !== undefined) {
+      return err(invalidValue('ValueError', `Exceeds the limit (${PY_MAX_DIGITS} digits) for integer string conversion: value has ${n.digits} digits; use sys.set_int_max_str_digits() to increase the limit`));
+    }
     return err(invalidValue('ValueError', `invalid literal for int() with base 10: ${pyRepr(value.slice(0, 100))}`));
   }
   return err(invalidValue('TypeError', `int() argument must be a string, a bytes-like object or a real number, not '${pyTypeName(value)}'`));
@@ -167,12 +170,20 @@ const PY_SPACE = /^[\t-\r\x20\x85\xa0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f
 const PY_INT = /^[+-]?\p{Nd}+(?:_\p{Nd}+)*$/u;
 const DIGIT = /\p{Nd}/u;
 
-/** The value of a decimal literal as Python's `int()` reads it, or undefined. */
-function parsePyIntLiteral(text: string): number | undefined {
+/** Python 3.11's cap on the digits `int()` converts from text (sys.int_info.default_max_str_digits). */
+const PY_MAX_DIGITS = 4300;
+
+/**
+ * The value of a decimal literal as Python's `int()` reads it; undefined when it is not one, and
+ * the digit count when it has more digits than Python 3.11 converts. Up to that cap a long literal
+ * is just a large number, which the caller's range check refuses (`Value too high`).
+ */
+function parsePyIntLiteral(text: string): number | { readonly digits: number } | undefined {
   const t = text.replace(PY_SPACE, '');
   if (!PY_INT.test(t)) return undefined;
-  // Python's int() has no length limit: a long literal is a large number, which the caller's
-  // range check then refuses (`Value too high`), not an invalid literal.
+  let count = 0;
+  for (const ch of t) if (ch !== '_' && ch !== '+' && ch !== '-') count++;
+  if (count > PY_MAX_DIGITS) return { digits: count };
   let digits = t[0] === '-' ? '-' : '';
   for (const ch of t) {
     if (ch === '_' || ch === '+' || ch === '-') continue;

@@ -116,6 +116,8 @@ const CREATES: CreateCase[] = [
   { name: 'c37i.test.', email: 'a@example.com', ttl: '\ufeff12' },
   { name: 'c37j.test.', email: 'a@example.com', ttl: '1__0' },
   { name: 'c37k.test.', email: 'a@example.com', ttl: '-0' },
+  { name: 'c37l.test.', email: 'a@example.com', ttl: '1'.repeat(4300) },
+  { name: 'c37m.test.', email: 'a@example.com', ttl: '1_'.repeat(4300) + '1' },
   { name: 'c38.test.', email: 'a@example.com', description: 'hello' },
   { name: 'c39.test.', email: 'a@example.com', description: long(160) },
   { name: 'c40.test.', email: 'a@example.com', description: long(161) },

@@ -195,6 +195,11 @@ describe('pyStr, pyRepr and pyInt: Python\'s str(), repr() and int() (checked ag
   it('reads the decimal literals int() reads, and no others', () => {
     const good: [string, number][] = [['1_000', 1000], ['+7', 7], ['-0', 0], ['\u0663\u0660', 30], [' \u0085 12 \u3000', 12], ['\u{1D7D9}', 1]];
     for (const [text, n] of good) expect(pyInt(text)._unsafeUnwrap(), text).toBe(n);
+    // Python 3.11 converts at most 4,300 digits (underscores and signs not counted).
+    expect(pyInt('9'.repeat(4300))._unsafeUnwrap()).toBe(Number('9'.repeat(4300)));
+    const limit = (n: number) => `${VALUE}Exceeds the limit (4300 digits) for integer string conversion: value has ${n} digits; use sys.set_int_max_str_digits() to increase the limit`;
+    expect(pyInt(`-${'1_'.repeat(4300)}1`)._unsafeUnwrapErr().message).toBe(limit(4301));
+    expect(pyInt('\u0661'.repeat(1 << 20))._unsafeUnwrapErr().message).toBe(limit(1 << 20));
     for (const text of ['1__0', '_1', '1_', '\ufeff12', '\u001c12', '1e3', '0x10', '', ' ']) {
       expect(pyInt(text)._unsafeUnwrapErr().message, text).toBe(`${VALUE}invalid literal for int() with base 10: ${pyRepr(text)}`);
     }
