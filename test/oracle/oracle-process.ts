@@ -27,6 +27,21 @@ export function oracleAvailable(): boolean {
   return spawnSync(PYTHON, ['-c', 'import designate.central'], { stdio: 'ignore' }).status === 0;
 }
 
+/**
+ * The installed python3-designate's Debian version, or null where dpkg does not know it. The
+ * reference describes 15.0.2 (its security backport changes the cross-project messages), so an
+ * older package would make the suite report differences that are the package's, not ours.
+ */
+export function oracleVersion(): string | null {
+  const q = spawnSync('dpkg-query', ['-W', '-f=${Version}', 'python3-designate'], { encoding: 'utf8' });
+  return q.status === 0 && q.stdout !== '' ? q.stdout : null;
+}
+
+/** Whether Debian version `a` is at least `b` (dpkg's own comparison). */
+export function debianVersionAtLeast(a: string, b: string): boolean {
+  return spawnSync('dpkg', ['--compare-versions', a, 'ge', b], { stdio: 'ignore' }).status === 0;
+}
+
 /** An error as the oracle reports it. */
 export interface OracleError {
   readonly error: string;
