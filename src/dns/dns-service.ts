@@ -10,6 +10,7 @@ import { EventBus, type DnsEventListener } from '../shared/events.js';
 import { tupleKey } from '../shared/keys.js';
 import type { ListQuery } from '../shared/list-query.js';
 import { TaskRunner, TASKS, type StoredTask } from '../shared/tasks.js';
+import { uuidV4Source } from '../shared/uuid.js';
 import {
   abandonZone,
   createZone,
@@ -63,7 +64,12 @@ export interface DnsServiceOptions {
   readonly pools?: readonly PoolConfig[];
   /** The time source. @defaultValue real time */
   readonly clock?: () => Date;
-  /** The id source; must give UUID-shaped strings. @defaultValue crypto.randomUUID */
+  /**
+   * The id source; must give UUID-shaped strings, distinct for the life of the storage.
+   * @defaultValue random version-4 UUIDs from `crypto.getRandomValues`, built as flat strings
+   * (`crypto.randomUUID`'s are trees of about 450 bytes until read: an import that draws
+   * hundreds of thousands of ids at once pays for that)
+   */
   readonly ids?: () => string;
   /** A [0, 1) source for transfer keys and SOA refresh values. @defaultValue crypto-backed */
   readonly random?: () => number;
@@ -169,7 +175,6 @@ const alwaysSucceeds: PoolTargetPort = Object.freeze({
 
 // Captured at load so a host test that stubs globals cannot change what the defaults use.
 const realClock = (): Date => new Date();
-const randomUUID = globalThis.crypto.randomUUID.bind(globalThis.crypto);
 const getRandomValues = globalThis.crypto.getRandomValues.bind(globalThis.crypto);
 const cryptoRandom = (): number => getRandomValues(new Uint32Array(1))[0]! / 4294967296;
 
@@ -217,7 +222,7 @@ export function createDnsDeps(options: DnsServiceOptions = {}): DnsDeps {
     storage,
     baseUrl: (options.baseUrl ?? 'http://localhost:9001').replace(/\/+$/, ''),
     clock: options.clock ?? realClock,
-    ids: options.ids ?? randomUUID,
+    ids: options.ids ?? uuidV4Source(getRandomValues),
     random: options.random ?? cryptoRandom,
     forbiddenStatus: options.forbiddenStatus ?? 401,
     limits: { ...DEFAULT_ZONE_LIMITS, ...options.limits },

@@ -2,7 +2,7 @@ import { err, ok, type Result, type ResultAsync } from 'neverthrow';
 import type { DnsDeps } from '../dns/deps.js';
 import { dnsCommand, listOwned } from '../dns/command.js';
 import { checkZoneQuota, readZoneQuotas } from '../dns-quotas/index.js';
-import { buildBlocks, sortIds } from '../recordsets/blocks.js';
+import { buildBlocks, drawSortedIds } from '../recordsets/blocks.js';
 import { blockKeys, blockRowId } from '../recordsets/recordset.js';
 import { ApiError } from '../shared/api-error.js';
 import { runInTransaction, type UnitOfWork } from '../shared/command.js';
@@ -247,9 +247,7 @@ export function importTaskHandler(deps: DnsDeps, options: ZoneImportOptions = {}
       if (checkZoneQuota(quotas, 'zone_records', p.recordCount).isErr()) return err(failure(IMPORT_MESSAGES.quota));
       const perSet = quotas.recordset_records;
       if (perSet >= 0 && p.largestRecordset > perSet) return err(failure(IMPORT_MESSAGES.quota));
-      const ids = new Array<string>(p.recordsetCount);
-      for (let i = 0; i < ids.length; i++) ids[i] = deps.ids();
-      const blocks = buildBlocks(zone.id, zone.createdAt, sortIds(ids), p.blocks);
+      const blocks = buildBlocks(zone.id, zone.createdAt, drawSortedIds(p.recordsetCount, deps.ids), p.blocks);
       for (let n = 0; n < blocks.length; n++) {
         const block = blocks[n]!;
         await tx.put(RECORDSETS, blockRowId(zone.id, n), block, blockKeys(block));

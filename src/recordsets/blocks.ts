@@ -74,8 +74,6 @@ export function buildBlocks(zoneId: string, createdAt: number, ids: readonly str
   return blocks;
 }
 
-const TIE_BITS = 2 ** 21;
-
 /** The first 8 characters as a number when they are lower-case hex digits (their string order), else -1. */
 function hexPrefix(s: string): number {
   if (s.length < 8) return -1;
@@ -94,37 +92,65 @@ function hexPrefix(s: string): number {
 const byString = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);
 
 /**
- * Ids in ascending string order. Sorting hundreds of thousands of random UUIDs with a string
- * comparator takes seconds, longer than parsing the file they came with; their first 8 hex digits
- * and their position fit in one double, and a typed-array sort of those takes a few tens of
- * milliseconds. Ids that are already in order (a counting id source) cost one pass; ids of another
- * shape fall back to the plain sort.
+ * The positions of `keys` in ascending key order, equal keys in position order: a least
+ * significant digit radix sort, two passes of 16 bits.
+ */
+function radixOrder(keys: Uint32Array): Uint32Array {
+  const n = keys.length;
+  const counts = new Uint32Array(65537);
+  const low = new Uint32Array(n);
+  for (let i = 0; i < n; i++) counts[(keys[i]! & 0xffff) + 1]++;
+  for (let d = 0; d < 65536; d++) counts[d + 1] += counts[d]!;
+  for (let i = 0; i < n; i++) low[counts[keys[i]! & 0xffff]!++] = i;
+  counts.fill(0);
+  for (let i = 0; i < n; i++) counts[(keys[i]! >>> 16) + 1]++;
+  for (let d = 0; d < 65536; d++) counts[d + 1] += counts[d]!;
+  const order = new Uint32Array(n);
+  for (let i = 0; i < n; i++) {
+    const at = low[i]!;
+    order[counts[keys[at]! >>> 16]!++] = at;
+  }
+  return order;
+}
+
+/**
+ * Draws `count` ids from `source` and returns them in ascending string order.
+ *
+ * Sorting hundreds of thousands of random UUIDs with a string comparator takes seconds, longer
+ * than parsing the file they came with; their first 8 hex digits are a 32-bit number in the same
+ * order, and a radix sort of those takes a few milliseconds (ids that share them are then ordered
+ * by the rest). Ids that come in order (a counting id source) cost one pass; ids of another shape
+ * fall back to the plain sort.
+ *
+ * The key is read as each id is drawn, not afterwards: reading a string that a source built by
+ * concatenation (as `crypto.randomUUID` and template literals build theirs) flattens it, and done
+ * at once the pieces die young, where read after a few hundred thousand more allocations they
+ * have been copied into the old generation first (several times the cost of the draw).
  * @internal
  */
-export function sortIds(ids: string[]): string[] {
-  const n = ids.length;
+export function drawSortedIds(count: number, source: () => string): string[] {
+  const ids = new Array<string>(count);
+  const prefixes = new Uint32Array(count);
+  let keyed = true;
   let ordered = true;
-  for (let i = 1; i < n; i++) {
-    if (ids[i - 1]! > ids[i]!) {
-      ordered = false;
-      break;
+  for (let i = 0; i < count; i++) {
+    const id = source();
+    ids[i] = id;
+    if (keyed) {
+      const p = hexPrefix(id);
+      if (p < 0) keyed = false;
+      else prefixes[i] = p;
     }
+    if (ordered && i > 0 && ids[i - 1]! > id) ordered = false;
   }
   if (ordered) return ids;
-  if (n > TIE_BITS) return ids.sort(byString);
-  const keys = new Float64Array(n);
-  for (let i = 0; i < n; i++) {
-    const p = hexPrefix(ids[i]!);
-    if (p < 0) return ids.sort(byString);
-    keys[i] = p * TIE_BITS + i;
-  }
-  keys.sort();
-  const out = new Array<string>(n);
-  for (let i = 0; i < n; i++) out[i] = ids[keys[i]! % TIE_BITS]!;
-  // Ids sharing their first 8 digits are ordered by position so far: order them by the rest.
+  if (!keyed) return ids.sort(byString);
+  const order = radixOrder(prefixes);
+  const out = new Array<string>(count);
+  for (let i = 0; i < count; i++) out[i] = ids[order[i]!]!;
   let start = 0;
-  for (let i = 1; i <= n; i++) {
-    if (i < n && Math.floor(keys[i]! / TIE_BITS) === Math.floor(keys[start]! / TIE_BITS)) continue;
+  for (let i = 1; i <= count; i++) {
+    if (i < count && prefixes[order[i]!] === prefixes[order[start]!]) continue;
     if (i - start > 1) {
       const run = out.slice(start, i).sort(byString);
       for (let j = 0; j < run.length; j++) out[start + j] = run[j]!;

@@ -11,10 +11,10 @@ import { createDnsDeps, createDnsService } from '../../src/dns/dns-service.js';
 import { createExportCommands } from '../../src/exports/index.js';
 import { createImportCommands } from '../../src/imports/index.js';
 import type { Storage, StorageTransaction } from '../../src/ports/storage.js';
-import { BLOCK_RECORDS, BLOCK_RECORDSETS, sortIds } from '../../src/recordsets/blocks.js';
+import { BLOCK_RECORDS, BLOCK_RECORDSETS, drawSortedIds } from '../../src/recordsets/blocks.js';
 import { getRecordset, listRecordsets } from '../../src/recordsets/recordset-commands.js';
 import type { RecordsetBody } from '../../src/recordsets/recordset.js';
-import { inspectDns, manualClock, seededRandom } from '../../src/testing/index.js';
+import { inspectDns, manualClock, seededRandom, sequentialIds } from '../../src/testing/index.js';
 import { deleteZone } from '../../src/zones/zone-commands.js';
 import { RECORDSETS } from '../../src/zones/zone-commands.js';
 
@@ -234,16 +234,29 @@ describe('recordsets stored in blocks', () => {
   });
 });
 
-describe('sortIds', () => {
+describe('drawSortedIds', () => {
   const byString = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);
+  /** Draws the ids of `ids` in turn, counting the draws. */
+  const drawn = (ids: readonly string[]): { sorted: string[]; draws: number } => {
+    let draws = 0;
+    const sorted = drawSortedIds(ids.length, () => ids[draws++]!);
+    return { sorted, draws };
+  };
   const hex = fc.stringMatching(/^[0-9a-f]{8}-[0-9a-f]{4}$/);
   fcTest.prop([fc.array(fc.oneof(hex, fc.constantFrom('0000000a-0000', '0000000a-0001', 'ffffffff-ffff')), { maxLength: 300 })])(
-    'orders hex ids as a string sort does, ties on the first 8 digits included',
+    'draws each id once and orders hex ids as a string sort does, ties on the first 8 digits included',
     (ids) => {
-      expect(sortIds([...ids])).toEqual([...ids].sort(byString));
+      expect(drawn(ids)).toEqual({ sorted: [...ids].sort(byString), draws: ids.length });
     },
   );
   fcTest.prop([fc.array(fc.string(), { maxLength: 100 })])('orders any other ids as a string sort does', (ids) => {
-    expect(sortIds([...ids])).toEqual([...ids].sort(byString));
+    expect(drawn(ids).sorted).toEqual([...ids].sort(byString));
+  });
+  it('keeps ids drawn in order as they are, and orders the usual sources', () => {
+    const counting = sequentialIds();
+    const ordered = Array.from({ length: 1000 }, () => counting());
+    expect(drawn(ordered).sorted).toEqual(ordered);
+    const random = Array.from({ length: 1000 }, () => crypto.randomUUID());
+    expect(drawn(random).sorted).toEqual([...random].sort(byString));
   });
 });
