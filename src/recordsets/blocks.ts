@@ -91,26 +91,34 @@ function hexPrefix(s: string): number {
 
 const byString = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);
 
+/** One stable counting-sort pass: the positions in `from`, ordered by 16 bits of their keys from `shift`, into `to`. */
+function countingPass(keys: Uint32Array, shift: number, from: Uint32Array, to: Uint32Array): void {
+  const starts = new Uint32Array(65537);
+  for (let i = 0; i < from.length; i++) {
+    const digit = ((keys[from[i]!]! >>> shift) & 0xffff) + 1;
+    starts[digit] = starts[digit]! + 1;
+  }
+  for (let d = 1; d <= 65536; d++) starts[d] = starts[d]! + starts[d - 1]!;
+  for (let i = 0; i < from.length; i++) {
+    const at = from[i]!;
+    const digit = (keys[at]! >>> shift) & 0xffff;
+    to[starts[digit]!] = at;
+    starts[digit] = starts[digit]! + 1;
+  }
+}
+
 /**
  * The positions of `keys` in ascending key order, equal keys in position order: a least
  * significant digit radix sort, two passes of 16 bits.
  */
 function radixOrder(keys: Uint32Array): Uint32Array {
   const n = keys.length;
-  const counts = new Uint32Array(65537);
+  const positions = new Uint32Array(n);
+  for (let i = 0; i < n; i++) positions[i] = i;
   const low = new Uint32Array(n);
-  for (let i = 0; i < n; i++) counts[(keys[i]! & 0xffff) + 1]++;
-  for (let d = 0; d < 65536; d++) counts[d + 1] += counts[d]!;
-  for (let i = 0; i < n; i++) low[counts[keys[i]! & 0xffff]!++] = i;
-  counts.fill(0);
-  for (let i = 0; i < n; i++) counts[(keys[i]! >>> 16) + 1]++;
-  for (let d = 0; d < 65536; d++) counts[d + 1] += counts[d]!;
-  const order = new Uint32Array(n);
-  for (let i = 0; i < n; i++) {
-    const at = low[i]!;
-    order[counts[keys[at]! >>> 16]!++] = at;
-  }
-  return order;
+  countingPass(keys, 0, positions, low);
+  countingPass(keys, 16, low, positions);
+  return positions;
 }
 
 /**

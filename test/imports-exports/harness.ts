@@ -2,6 +2,10 @@
  * The DNS service's dependencies (built by the service's own `createDnsDeps`) with the import,
  * export, zone and recordset commands these tests use, and the events they emit.
  */
+import { execFileSync } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { dirname, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import type { ZoneQuotaLimits } from '../../src/dns-quotas/index.js';
 import { createDnsDeps } from '../../src/dns/dns-service.js';
 import { createExportCommands } from '../../src/exports/index.js';
@@ -13,6 +17,20 @@ import { manualClock, sequentialIds } from '../../src/testing/index.js';
 import { createZone, deleteZone, getZone } from '../../src/zones/zone-commands.js';
 import type { ZoneLimits } from '../../src/zones/zone-input.js';
 
+
+/** The workplace's zone generator, beside the repository (`../shared/tools`). */
+const GENERATOR = resolve(dirname(fileURLToPath(import.meta.url)), '../../../shared/tools/gen-zone.mjs');
+
+/** Whether {@link generatedZone} can run here; tests that need it skip, saying so, where it cannot. */
+export const generatorAvailable = existsSync(GENERATOR);
+if (!generatorAvailable) console.warn(`SKIPPED: the tests of generated zones need ${GENERATOR}`);
+
+/** A realistic zone of `records` records from gen-zone.mjs (deterministic for a seed), without DS records. */
+export function generatedZone(records: number, seed: number): string {
+  return execFileSync(process.execPath, [GENERATOR, '--records', String(records), '--seed', String(seed), '--origin', 'example.com.', '--no-ds'], {
+    encoding: 'utf8',
+  });
+}
 
 export interface HarnessOptions {
   readonly storage?: Storage;
