@@ -28,9 +28,13 @@ export const COLUMN_MASK = COLUMN_CHUNK - 1;
 export class RecordColumns {
   /** Records appended so far. */
   count = 0;
+  /** Owner names (absolute, as the parser gives them), in chunks of {@link COLUMN_CHUNK}. */
   readonly owners: string[][] = [];
+  /** Canonical record data, in chunks of {@link COLUMN_CHUNK}. */
   readonly rdata: string[][] = [];
+  /** TTLs (0 … 2^32 - 1); longer than `count`. */
   ttls = new Uint32Array(1024);
+  /** Type codes; longer than `count`. */
   types = new Uint16Array(1024);
 
   /** Appends one record. */
