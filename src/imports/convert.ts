@@ -1,5 +1,8 @@
 import { blockBounds, type RecordsetColumns } from '../recordsets/blocks.js';
-import { parseZoneFile, type ParsedZone, type ZoneRecord } from '../zonefile/index.js';
+import { COLUMN_MASK, COLUMN_SHIFT, RecordColumns } from '../zonefile/columns.js';
+import { parseZoneFile } from '../zonefile/index.js';
+import { parseColumns } from '../zonefile/parse.js';
+import { typeFromText, typeToText } from '../zonefile/registry.js';
 
 /**
  * The record types the real service stores (its storage enum): an import with any other type
@@ -58,10 +61,22 @@ const CNAME_CLASH = 'CNAME rdataset is not compatible with a regular data node';
 const CNAME = 1;
 const OTHER = 2;
 
+const TYPE_NS = typeFromText('NS');
+const TYPE_CNAME = typeFromText('CNAME');
+const TYPE_SOA = typeFromText('SOA');
+const TYPE_KEY = typeFromText('KEY');
+const TYPE_RRSIG = typeFromText('RRSIG');
+const TYPE_NSEC = typeFromText('NSEC');
+const TYPE_NSEC3 = typeFromText('NSEC3');
+
 /** Types that may stand beside a CNAME (DNSSEC's), as the engine's own CNAME rule has them. */
-function cnameNeutral(type: string): boolean {
-  return type === 'NSEC' || type === 'NSEC3' || type === 'KEY' || type === 'RRSIG';
+function cnameNeutral(type: number): boolean {
+  return type === TYPE_NSEC || type === TYPE_NSEC3 || type === TYPE_KEY || type === TYPE_RRSIG;
 }
+
+/** Per type code in `planColumns`: not met yet, and met but refused. */
+const UNSEEN = -2;
+const REFUSED = -1;
 
 /** Records in a recordset from which duplicates are found with a set rather than by a walk. */
 const BIG_SET = 32;
@@ -172,43 +187,66 @@ export function emailFromRname(rname: string): string {
 }
 
 /**
- * Parses and converts an import file as the real service does (reference §8.3), with the fixes
- * the issue asks for (case-insensitive owners, a helpful message for a refused type).
+ * How an import reads its file: the zone's origin and records, or `undefined` when the file is
+ * not a valid zone file.
  * @internal
  */
-export function planImport(text: string, maxBytes: number, allowed: ReadonlySet<string>): { ok: ImportPlan } | { error: string } {
+export type ImportReader = (text: string, maxBytes: number) => { origin: string; columns: RecordColumns } | undefined;
+
+/**
+ * The import's reader: the parser fills columns, not the record objects of `parseZoneFile`. The
+ * import reads each record once, and a million objects kept that long made most of the parse's
+ * garbage-collection work. No CNAME rule: the conversion applies its own to the zone's names only
+ * and reports it with dnspython's message (reference §8.4).
+ * @internal
+ */
+export const readColumns: ImportReader = (text, maxBytes) => {
+  const parsed = parseColumns(text, { maxBytes });
+  return parsed.isOk() ? parsed.value : undefined;
+};
+
+/**
+ * The reader the columnar one is tested against: `parseZoneFile`'s records, put into columns.
+ * @internal
+ */
+export const readRecords: ImportReader = (text, maxBytes) => {
+  const parsed = parseZoneFile(text, { maxBytes, cnameRule: false });
+  return parsed.isOk() ? { origin: parsed.value.origin, columns: RecordColumns.fromRecords(parsed.value.records) } : undefined;
+};
+
+/**
+ * Parses and converts an import file as the real service does (reference §8.3), with the fixes
+ * the issue asks for (case-insensitive owners, a helpful message for a refused type). `read`
+ * is only ever changed by the tests.
+ * @internal
+ */
+export function planImport(text: string, maxBytes: number, allowed: ReadonlySet<string>, read: ImportReader = readColumns): { ok: ImportPlan } | { error: string } {
   if (!originFirst(text)) {
     // A syntax error before the first record would be reported by the parser first; anything else
     // lacks the origin the real service needs.
     return { error: IMPORT_MESSAGES.origin };
   }
-  // The engine's CNAME rule is left to the conversion, which applies it to the zone's names only
-  // and reports it with dnspython's message (reference §8.4).
-  const parsed = parseZoneFile(text, { maxBytes, cnameRule: false });
-  if (parsed.isErr()) return { error: IMPORT_MESSAGES.malformed };
-  return planRecords(text, parsed.value, allowed);
+  const parsed = read(text, maxBytes);
+  if (parsed === undefined) return { error: IMPORT_MESSAGES.malformed };
+  return planColumns(text, parsed.origin, parsed.columns, allowed);
 }
 
 /**
  * The conversion of a parsed import file: groups its records into recordsets and applies the
- * import's rules. `text` is the file, for the line numbers of errors.
+ * import's rules. `text` is the file, for the line numbers of errors; `origin` the zone's.
  * @internal
  */
-export function planRecords(text: string, parsed: ParsedZone, allowed: ReadonlySet<string>): { ok: ImportPlan } | { error: string } {
-  const origin = parsed.origin;
+export function planColumns(text: string, origin: string, columns: RecordColumns, allowed: ReadonlySet<string>): { ok: ImportPlan } | { error: string } {
   const lowerOrigin = origin.toLowerCase();
   const suffix = lowerOrigin === '.' ? '.' : `.${lowerOrigin}`;
 
-  let soa: ZoneRecord | undefined;
-  const records = parsed.records;
-  const total = records.length;
+  let soa = -1;
+  const { owners: ownerChunks, rdata: rdataChunks, ttls, types } = columns;
+  const total = columns.count;
   // Recordsets are numbered in creation order and held in arrays allocated once at their largest
   // size (a million pushes onto growing arrays cost copies and garbage-collector work for every
   // one of them); the records of each one are a chain through `next` (record index to record
-  // index). The record objects are read once, in order: what the blocks need of them is kept here
-  // (`rdata`, `setName`), since a second walk of a million objects scattered over the heap costs
-  // a cache miss for most of them.
-  const rdata = new Array<string>(total);
+  // index), whose data the duplicate check and the blocks read from the rdata column.
   const setName = new Array<string>(total);
   const setType = new Uint16Array(total); // index into `typeNames`
   const setMin = new Uint32Array(total); // TTLs are 0 … 2^32 - 1
@@ -218,8 +256,8 @@ export function planRecords(text: string, parsed: ParsedZone, allowed: ReadonlyS
   const setNextOfOwner = new Int32Array(total);
   const next = new Int32Array(total).fill(-1);
   let sets = 0;
-  // Types seen so far, numbered (-1: refused): one map look-up per record does the allow-list.
-  const typeIds = new Map<string, number>();
+  // Types seen so far by type code, numbered (or UNSEEN, REFUSED): one look-up per record does the allow-list.
+  const typeIds = new Int32Array(65536).fill(UNSEEN);
   const typeNames: string[] = [];
   // Owners (lower case) in an open-addressing table of owner numbers: a Map of a few hundred
   // thousand fresh strings costs several times more. Per owner: its hash (compared before the
@@ -243,8 +281,7 @@ export function planRecords(text: string, parsed: ParsedZone, allowed: ReadonlyS
   let prevOwner = -1; // -1: not in the zone
   let prevLower = '';
   for (let index = 0; index < total; index++) {
-    const r = records[index]!;
-    const name = r.name;
+    const name = ownerChunks[index >>> COLUMN_SHIFT]![index & COLUMN_MASK]!;
     let owner: number;
     let lower: string;
     if (name === prevName) {
@@ -298,11 +335,12 @@ export function planRecords(text: string, parsed: ParsedZone, allowed: ReadonlyS
       prevLower = lower;
     }
     if (owner < 0) continue;
-    const type = r.type;
-    let typeId = typeIds.get(type);
-    if (typeId === undefined) {
-      typeId = allowed.has(type) ? typeNames.push(type) - 1 : -1;
-      typeIds.set(type, typeId);
+    const type = types[index]!;
+    let typeId = typeIds[type]!;
+    if (typeId === UNSEEN) {
+      const mnemonic = typeToText(type);
+      typeId = allowed.has(mnemonic) ? typeNames.push(mnemonic) - 1 : REFUSED;
+      typeIds[type] = typeId;
     }
     // The CNAME rule (RFC 1034 §3.6.2), which dnspython applies while it reads the file: so it
     // comes before a refused type's error, and counts refused types, except those the engine's
@@ -310,7 +348,7 @@ export function planRecords(text: string, parsed: ParsedZone, allowed: ReadonlyS
     // outside the zone are dropped unread, as dnspython drops them.
     if (typeId >= 0 || !cnameNeutral(type)) {
       const flags = ownerFlags[owner]!;
-      if (type === 'CNAME') {
+      if (type === TYPE_CNAME) {
         if (lower === lowerOrigin || (flags & OTHER) !== 0) return { error: undefinedError(CNAME_CLASH) };
         ownerFlags[owner] = flags | CNAME;
       } else {
@@ -318,24 +356,23 @@ export function planRecords(text: string, parsed: ParsedZone, allowed: ReadonlyS
         ownerFlags[owner] = flags | OTHER;
       }
     }
-    if (type === 'SOA') {
-      if (lower === lowerOrigin && soa === undefined) soa = r;
+    if (type === TYPE_SOA) {
+      if (lower === lowerOrigin && soa < 0) soa = index;
       continue;
     }
     if (typeId < 0) {
       if (refused < 0) refused = index;
       continue;
     }
-    if (type === 'NS' && lower === lowerOrigin) continue;
+    if (type === TYPE_NS && lower === lowerOrigin) continue;
     let set = ownerFirstSet[owner]!;
     let last = -1;
     while (set >= 0 && setType[set] !== typeId) {
       last = set;
       set = setNextOfOwner[set]!;
     }
-    const ttl = r.ttl;
-    const data = r.rdata;
-    rdata[index] = data;
+    const ttl = ttls[index]!;
+    const data = rdataChunks[index >>> COLUMN_SHIFT]![index & COLUMN_MASK]!;
     if (set < 0) {
       set = sets++;
       setName[set] = name;
@@ -351,7 +388,7 @@ export function planRecords(text: string, parsed: ParsedZone, allowed: ReadonlyS
       continue;
     }
     if (ttl < setMin[set]!) setMin[set] = ttl;
-    if (type === 'CNAME') {
+    if (type === TYPE_CNAME) {
       // CNAME is a singleton: a later record replaces the earlier one (dnspython).
       setHead[set] = index;
       setTail[set] = index;
@@ -360,7 +397,7 @@ export function planRecords(text: string, parsed: ParsedZone, allowed: ReadonlyS
     if (setSize[set]! < BIG_SET) {
       let dup = false;
       for (let k = setHead[set]!; k >= 0; k = next[k]!) {
-        if (rdata[k] === data) {
+        if (rdataChunks[k >>> COLUMN_SHIFT]![k & COLUMN_MASK] === data) {
           dup = true;
           break;
         }
@@ -371,7 +408,7 @@ export function planRecords(text: string, parsed: ParsedZone, allowed: ReadonlyS
       let seen = big.get(set);
       if (seen === undefined) {
         seen = new Set();
-        for (let k = setHead[set]!; k >= 0; k = next[k]!) seen.add(rdata[k]!);
+        for (let k = setHead[set]!; k >= 0; k = next[k]!) seen.add(rdataChunks[k >>> COLUMN_SHIFT]![k & COLUMN_MASK]!);
         big.set(set, seen);
       }
       if (seen.has(data)) continue;
@@ -383,14 +420,14 @@ export function planRecords(text: string, parsed: ParsedZone, allowed: ReadonlyS
     recordCount++;
   }
   if (refused >= 0) {
-    const type = records[refused]!.type;
+    const type = types[refused]!;
     let nth = 0;
-    for (let j = 0; j <= refused; j++) if (records[j]!.type === type) nth++;
-    const line = lineOfType(text, type, nth);
-    return { error: `Record type ${type}${line > 0 ? ` on line ${line}` : ''} is not supported by this service.` };
+    for (let j = 0; j <= refused; j++) if (types[j] === type) nth++;
+    const line = lineOfType(text, typeToText(type), nth);
+    return { error: `Record type ${typeToText(type)}${line > 0 ? ` on line ${line}` : ''} is not supported by this service.` };
   }
-  if (soa === undefined) return { error: IMPORT_MESSAGES.noSoa };
-  const fields = soa.rdata.split(' ');
+  if (soa < 0) return { error: IMPORT_MESSAGES.noSoa };
+  const fields = rdataChunks[soa >>> COLUMN_SHIFT]![soa & COLUMN_MASK]!.split(' ');
   const rname = fields[1] ?? '';
 
   const bounds = blockBounds(setSize, sets);
@@ -417,7 +454,7 @@ export function planRecords(text: string, parsed: ParsedZone, allowed: ReadonlyS
       types[j] = typeNames[setType[i]!]!;
       const min = setMin[i]!;
       ttls[j] = min === 0 ? null : min;
-      for (let k = setHead[i]!; k >= 0; k = next[k]!) data[at++] = rdata[k]!;
+      for (let k = setHead[i]!; k >= 0; k = next[k]!) data[at++] = rdataChunks[k >>> COLUMN_SHIFT]![k & COLUMN_MASK]!;
       ends[j] = at;
       if (setSize[i]! > largest) largest = setSize[i]!;
     }
@@ -427,7 +464,7 @@ export function planRecords(text: string, parsed: ParsedZone, allowed: ReadonlyS
     ok: {
       name: origin,
       email: emailFromRname(rname),
-      ttl: soa.ttl,
+      ttl: ttls[soa]!,
       serial: Number(fields[2]),
       retry: Number(fields[4]),
       expire: Number(fields[5]),

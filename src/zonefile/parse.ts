@@ -6,6 +6,7 @@ import { prefixedNumber, typeFromText, typeOfPackedKey, typeToText } from './reg
 import { fastRdata, hasFastReader } from './fast.js';
 import { BLANK, LineScanner, NOT_HANDLED } from './lines.js';
 import { lazyType, ParsedRecord } from './record.js';
+import { RecordColumns } from './columns.js';
 import type { ParsedZone, ParseZoneFileOptions, ZoneFileError, ZoneRecord } from './types.js';
 import { checkGeneric, decodeWire } from './wire.js';
 
@@ -40,9 +41,14 @@ class Reader implements RdataOut {
   private soaTtl: number | null = null;
   private readonly structured: boolean;
 
+  /**
+   * `columns`: append every record there instead of building record objects (the import's mode;
+   * no CNAME rule then, so no owner hashes either).
+   */
   constructor(
     lx: Lexer,
     private readonly options: ParseZoneFileOptions,
+    private readonly columns: RecordColumns | null = null,
   ) {
     this.lx = lx;
     this.structured = options.structured === true;
@@ -100,7 +106,8 @@ class Reader implements RdataOut {
     }
     this.lastOwner = owner;
     const type = lines.type;
-    this.add(new ParsedRecord(owner, ttl, fastTypeText(type), lines.rdata), type, line);
+    if (this.columns !== null) this.columns.push(owner, ttl, type, lines.rdata);
+    else this.add(new ParsedRecord(owner, ttl, fastTypeText(type), lines.rdata), type, line);
     return true;
   }
 
@@ -260,6 +267,7 @@ class Reader implements RdataOut {
       this.soaTtl ??= clampTtl((this.data as { minimum: number }).minimum);
       this.firstSoaOwner ??= owner;
     }
+    if (this.columns !== null) return this.columns.push(owner, ttl, type, this.rdata);
     let rec: ZoneRecord;
     if (fast !== null) {
       rec = new ParsedRecord(owner, ttl, fastTypeText(type), fast);
@@ -582,6 +590,34 @@ const decoder = new TextDecoder('utf-8', { fatal: true, ignoreBOM: false });
  * reader must agree with; test/zonefile/differential.test.ts compares them).
  */
 export function parse(input: string | Uint8Array, options: ParseZoneFileOptions = {}, byteLines = true): Result<ParsedZone, ZoneFileError> {
+  return read(input, options, byteLines, null, (reader) => {
+    const records = reader.records();
+    if (options.cnameRule !== false) reader.checkCnames(records);
+    return { origin: zoneOrigin(reader), ttl: reader.firstTtl, records };
+  });
+}
+
+/**
+ * A zone file read into columns rather than record objects, for imports: the same records, errors
+ * and origin as {@link parse}, without the CNAME rule (the import applies its own). `byteLines`
+ * as for {@link parse}.
+ * @internal
+ */
+export function parseColumns(
+  input: string | Uint8Array,
+  options: Omit<ParseZoneFileOptions, 'cnameRule' | 'structured'> = {},
+  byteLines = true,
+): Result<{ origin: string; columns: RecordColumns }, ZoneFileError> {
+  const columns = new RecordColumns();
+  return read(input, options, byteLines, columns, (reader) => ({ origin: zoneOrigin(reader), columns }));
+}
+
+function zoneOrigin(reader: Reader): string {
+  return reader.firstOrigin ?? reader.firstSoaOwner ?? '.';
+}
+
+/** Decodes and reads the file, then `finish` builds the result; every error becomes an `Err`. */
+function read<T>(input: string | Uint8Array, options: ParseZoneFileOptions, byteLines: boolean, columns: RecordColumns | null, finish: (reader: Reader) => T): Result<T, ZoneFileError> {
   const maxBytes = options.maxBytes ?? DEFAULT_MAX_BYTES;
   let text: string;
   if (typeof input === 'string') {
@@ -601,7 +637,7 @@ export function parse(input: string | Uint8Array, options: ParseZoneFileOptions 
     }
   }
   try {
-    const reader = new Reader(new Lexer(text), options);
+    const reader = new Reader(new Lexer(text), options, columns);
     if (options.origin !== undefined) {
       reader.origin = originOption(options.origin);
       reader.firstOrigin = reader.origin;
@@ -610,13 +646,7 @@ export function parse(input: string | Uint8Array, options: ParseZoneFileOptions 
       return err({ line: 1, column: 1, message: `options.defaultTtl must be an integer from 0 to ${MAX_TTL}` });
     }
     reader.run(byteLines && options.structured !== true ? new LineScanner(text) : null);
-    const records = reader.records();
-    if (options.cnameRule !== false) reader.checkCnames(records);
-    return ok({
-      origin: reader.firstOrigin ?? reader.firstSoaOwner ?? '.',
-      ttl: reader.firstTtl,
-      records,
-    });
+    return ok(finish(reader));
   } catch (e) {
     if (e instanceof ZoneSyntaxError) return err({ line: e.line, column: e.column, message: e.message });
     if (e instanceof RangeError) return err({ line: 1, column: 1, message: `the zone file could not be read: ${e.message}` });

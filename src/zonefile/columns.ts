@@ -1,0 +1,72 @@
+/**
+ * Records as parallel columns: the parser's internal output for zone imports, which read each
+ * record once and keep only some of its fields. A million `ParsedRecord` objects held until the
+ * import has read them survive every young-generation collection of the parse and are copied by
+ * each; here a record is two array slots and two typed-array elements.
+ */
+import type { ZoneRecord } from './types.js';
+import { typeFromText } from './registry.js';
+
+/**
+ * Slots per string chunk, a power of two so that an index splits with a shift and a mask. 8192
+ * slots of 8 bytes stay below the 128 KiB above which V8 puts an array in the large-object space
+ * (which only a full collection frees); one growing array would leave its outgrown copies there.
+ */
+export const COLUMN_SHIFT = 13;
+/** Slots per string chunk (see {@link COLUMN_SHIFT}). */
+export const COLUMN_CHUNK = 1 << COLUMN_SHIFT;
+/** `index & COLUMN_MASK` is the slot of record `index` in its chunk. */
+export const COLUMN_MASK = COLUMN_CHUNK - 1;
+
+/**
+ * The records of a zone file in file order, one column per field: record `i` has owner
+ * `owners[i >>> COLUMN_SHIFT][i & COLUMN_MASK]`, likewise `rdata`, and `ttls[i]`, `types[i]` (the
+ * type code). The class is always IN. Typed arrays hold their elements outside the heap that the
+ * collector copies, so they simply double.
+ * @internal
+ */
+export class RecordColumns {
+  /** Records appended so far. */
+  count = 0;
+  /** Owner names (absolute, as the parser gives them), in chunks of {@link COLUMN_CHUNK}. */
+  readonly owners: string[][] = [];
+  /** Canonical record data, in chunks of {@link COLUMN_CHUNK}. */
+  readonly rdata: string[][] = [];
+  /** TTLs (0 … 2^32 - 1); longer than `count`. */
+  ttls = new Uint32Array(1024);
+  /** Type codes; longer than `count`. */
+  types = new Uint16Array(1024);
+
+  /** Appends one record. */
+  push(owner: string, ttl: number, type: number, rdata: string): void {
+    const at = this.count++;
+    const slot = at & COLUMN_MASK;
+    if (slot === 0) {
+      // Allocated at full size once: a chunk grown by pushes leaves each smaller copy as garbage.
+      this.owners.push(new Array<string>(COLUMN_CHUNK));
+      this.rdata.push(new Array<string>(COLUMN_CHUNK));
+    }
+    this.owners[at >>> COLUMN_SHIFT]![slot] = owner;
+    this.rdata[at >>> COLUMN_SHIFT]![slot] = rdata;
+    if (at === this.ttls.length) {
+      const ttls = new Uint32Array(at * 2);
+      ttls.set(this.ttls);
+      this.ttls = ttls;
+      const types = new Uint16Array(at * 2);
+      types.set(this.types);
+      this.types = types;
+    }
+    this.ttls[at] = ttl;
+    this.types[at] = type;
+  }
+
+  /**
+   * The columns of records that `parseZoneFile` returned: the reference the columnar import is
+   * tested against (both then go through the same planning code).
+   */
+  static fromRecords(records: readonly ZoneRecord[]): RecordColumns {
+    const columns = new RecordColumns();
+    for (const r of records) columns.push(r.name, r.ttl, typeFromText(r.type), r.rdata);
+    return columns;
+  }
+}

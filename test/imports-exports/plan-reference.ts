@@ -1,0 +1,94 @@
+/**
+ * A plain import planner for the tests: the rules of src/imports/convert.ts (`planColumns`) written
+ * the obvious way, with maps keyed by strings and one record object at a time, so that the fast
+ * planner's own bookkeeping (hash tables, chains, columns read by index) is checked against
+ * something that shares none of it.
+ */
+import { emailFromRname, IMPORT_MESSAGES, lineOfType, undefinedError, type ImportPlan } from '../../src/imports/convert.js';
+import { blockBounds, type RecordsetColumns } from '../../src/recordsets/blocks.js';
+import type { ParsedZone, ZoneRecord } from '../../src/zonefile/index.js';
+
+interface Set {
+  name: string;
+  type: string;
+  ttl: number;
+  data: string[];
+}
+
+const NEUTRAL = ['NSEC', 'NSEC3', 'KEY', 'RRSIG'];
+
+/** The plan of `parsed` (from `parseZoneFile(text, { cnameRule: false })`), or the import's error. */
+export function referencePlan(text: string, parsed: ParsedZone, allowed: ReadonlySet<string>): { ok: ImportPlan } | { error: string } {
+  const origin = parsed.origin.toLowerCase();
+  const inZone = (lower: string): boolean => lower === origin || lower.endsWith(origin === '.' ? '.' : `.${origin}`);
+  const flags = new Map<string, { cname: boolean; other: boolean }>();
+  const sets = new Map<string, Set>();
+  let soa: ZoneRecord | undefined;
+  let refused: ZoneRecord | undefined;
+  for (const r of parsed.records) {
+    const lower = r.name.toLowerCase();
+    if (!inZone(lower)) continue;
+    const ok = allowed.has(r.type);
+    if (ok || !NEUTRAL.includes(r.type)) {
+      const f = flags.get(lower) ?? { cname: false, other: false };
+      flags.set(lower, f);
+      if (r.type === 'CNAME') {
+        if (lower === origin || f.other) return { error: undefinedError('CNAME rdataset is not compatible with a regular data node') };
+        f.cname = true;
+      } else {
+        if (f.cname) return { error: undefinedError('CNAME rdataset is not compatible with a regular data node') };
+        f.other = true;
+      }
+    }
+    if (r.type === 'SOA') {
+      if (lower === origin) soa ??= r;
+      continue;
+    }
+    if (!ok) {
+      refused ??= r;
+      continue;
+    }
+    if (r.type === 'NS' && lower === origin) continue;
+    const key = `${lower} ${r.type}`;
+    const set = sets.get(key);
+    if (set === undefined) sets.set(key, { name: r.name, type: r.type, ttl: r.ttl, data: [r.rdata] });
+    else {
+      set.ttl = Math.min(set.ttl, r.ttl);
+      if (r.type === 'CNAME') set.data = [r.rdata];
+      else if (!set.data.includes(r.rdata)) set.data.push(r.rdata);
+    }
+  }
+  if (refused !== undefined) {
+    const nth = parsed.records.slice(0, parsed.records.indexOf(refused) + 1).filter((r) => r.type === refused.type).length;
+    const line = lineOfType(text, refused.type, nth);
+    return { error: `Record type ${refused.type}${line > 0 ? ` on line ${line}` : ''} is not supported by this service.` };
+  }
+  if (soa === undefined) return { error: IMPORT_MESSAGES.noSoa };
+  const all = [...sets.values()];
+  const bounds = blockBounds(
+    all.map((s) => s.data.length),
+    all.length,
+  );
+  const blocks: RecordsetColumns[] = [];
+  for (let b = 0; b + 1 < bounds.length; b++) {
+    const part = all.slice(bounds[b], bounds[b + 1]);
+    const ends: number[] = [];
+    for (const s of part) ends.push((ends[ends.length - 1] ?? 0) + s.data.length);
+    blocks.push({ names: part.map((s) => s.name), types: part.map((s) => s.type), ttls: part.map((s) => (s.ttl === 0 ? null : s.ttl)), ends, data: part.flatMap((s) => s.data) });
+  }
+  const fields = soa.rdata.split(' ');
+  return {
+    ok: {
+      name: parsed.origin,
+      email: emailFromRname(fields[1] ?? ''),
+      ttl: soa.ttl,
+      serial: Number(fields[2]),
+      retry: Number(fields[4]),
+      expire: Number(fields[5]),
+      blocks,
+      recordsetCount: all.length,
+      recordCount: all.reduce((n, s) => n + s.data.length, 0),
+      largestRecordset: all.reduce((n, s) => Math.max(n, s.data.length), 0),
+    },
+  };
+}
