@@ -1,6 +1,5 @@
 import { blockBounds, type RecordsetColumns } from '../recordsets/blocks.js';
-import { COLUMN_MASK, COLUMN_SHIFT, RecordColumns } from '../zonefile/columns.js';
-import { parseZoneFile } from '../zonefile/index.js';
+import { COLUMN_MASK, COLUMN_SHIFT, type RecordColumns } from '../zonefile/columns.js';
 import { parseColumns } from '../zonefile/parse.js';
 import { typeFromText, typeToText } from '../zonefile/registry.js';
 
@@ -203,15 +202,6 @@ export type ImportReader = (text: string, maxBytes: number) => { origin: string;
 export const readColumns: ImportReader = (text, maxBytes) => {
   const parsed = parseColumns(text, { maxBytes });
   return parsed.isOk() ? parsed.value : undefined;
-};
-
-/**
- * The reader the columnar one is tested against: `parseZoneFile`'s records, put into columns.
- * @internal
- */
-export const readRecords: ImportReader = (text, maxBytes) => {
-  const parsed = parseZoneFile(text, { maxBytes, cnameRule: false });
-  return parsed.isOk() ? { origin: parsed.value.origin, columns: RecordColumns.fromRecords(parsed.value.records) } : undefined;
 };
 
 /**

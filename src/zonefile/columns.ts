@@ -4,8 +4,6 @@
  * import has read them survive every young-generation collection of the parse and are copied by
  * each; here a record is two array slots and two typed-array elements.
  */
-import type { ZoneRecord } from './types.js';
-import { typeFromText } from './registry.js';
 
 /**
  * Slots per string chunk, a power of two so that an index splits with a shift and a mask. 8192
@@ -58,15 +56,5 @@ export class RecordColumns {
     }
     this.ttls[at] = ttl;
     this.types[at] = type;
-  }
-
-  /**
-   * The columns of records that `parseZoneFile` returned: the reference the columnar import is
-   * tested against (both then go through the same planning code).
-   */
-  static fromRecords(records: readonly ZoneRecord[]): RecordColumns {
-    const columns = new RecordColumns();
-    for (const r of records) columns.push(r.name, r.ttl, typeFromText(r.type), r.rdata);
-    return columns;
   }
 }

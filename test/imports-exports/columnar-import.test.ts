@@ -4,11 +4,11 @@ import { existsSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { DEFAULT_IMPORT_RECORD_TYPES, IMPORT_MESSAGES, planImport, readColumns, readRecords } from '../../src/imports/convert.js';
+import { DEFAULT_IMPORT_RECORD_TYPES, IMPORT_MESSAGES, planImport, readColumns } from '../../src/imports/convert.js';
 import type { RecordColumns } from '../../src/zonefile/columns.js';
 import { parse, parseColumns } from '../../src/zonefile/parse.js';
 import { typeToText } from '../../src/zonefile/registry.js';
-import { referencePlan } from './plan-reference.js';
+import { readRecords, referencePlan } from './plan-reference.js';
 
 /**
  * The import's columnar reader (records appended to columns by the parser) against the reference

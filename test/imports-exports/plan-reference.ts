@@ -4,9 +4,20 @@
  * planner's own bookkeeping (hash tables, chains, columns read by index) is checked against
  * something that shares none of it.
  */
-import { emailFromRname, IMPORT_MESSAGES, lineOfType, undefinedError, type ImportPlan } from '../../src/imports/convert.js';
+import { emailFromRname, IMPORT_MESSAGES, lineOfType, undefinedError, type ImportPlan, type ImportReader } from '../../src/imports/convert.js';
 import { blockBounds, type RecordsetColumns } from '../../src/recordsets/blocks.js';
-import type { ParsedZone, ZoneRecord } from '../../src/zonefile/index.js';
+import { RecordColumns } from '../../src/zonefile/columns.js';
+import { parseZoneFile, type ParsedZone, type ZoneRecord } from '../../src/zonefile/index.js';
+import { typeFromText } from '../../src/zonefile/registry.js';
+
+/** The import's reader built on `parseZoneFile`'s records, put into columns: what the columnar reader must equal. */
+export const readRecords: ImportReader = (text, maxBytes) => {
+  const parsed = parseZoneFile(text, { maxBytes, cnameRule: false });
+  if (parsed.isErr()) return undefined;
+  const columns = new RecordColumns();
+  for (const r of parsed.value.records) columns.push(r.name, r.ttl, typeFromText(r.type), r.rdata);
+  return { origin: parsed.value.origin, columns };
+};
 
 interface Set {
   name: string;
