@@ -196,11 +196,12 @@ export type ImportReader = (text: string, maxBytes: number) => { origin: string;
  * The import's reader: the parser fills columns, not the record objects of `parseZoneFile`. The
  * import reads each record once, and a million objects kept that long made most of the parse's
  * garbage-collection work. No CNAME rule: the conversion applies its own to the zone's names only
- * and reports it with dnspython's message (reference §8.4).
+ * and reports it with dnspython's message (reference §8.4). Records that state no TTL take it as
+ * dnspython gives it (the SOA minimum once the SOA is read, unless a `$TTL` came first).
  * @internal
  */
 export const readColumns: ImportReader = (text, maxBytes) => {
-  const parsed = parseColumns(text, { maxBytes });
+  const parsed = parseColumns(text, { maxBytes, soaMinimumDefault: true });
   return parsed.isOk() ? parsed.value : undefined;
 };
 

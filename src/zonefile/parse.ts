@@ -17,6 +17,20 @@ const CNAME = 5;
 /** Records per chunk: the largest array whose elements (8 bytes each) stay out of the large-object space (128 KiB). */
 const CHUNK = 16000;
 
+/**
+ * The reader's options: the public ones, and one rule only imports use.
+ * @internal
+ */
+export interface ReaderOptions extends ParseZoneFileOptions {
+  /**
+   * dnspython's TTL rule, which the real service's importer follows (reference §8.3): once the
+   * first SOA is read, its minimum is the TTL of every later record that states none, unless a
+   * `$TTL` came first. The engine's own rule (RFC 1035 §5.1, BIND, and the conformance corpus)
+   * gives such records the last stated TTL instead.
+   */
+  readonly soaMinimumDefault?: boolean;
+}
+
 class Reader implements RdataOut {
   lx: Lexer;
   origin: string | null = null;
@@ -47,7 +61,7 @@ class Reader implements RdataOut {
    */
   constructor(
     lx: Lexer,
-    private readonly options: ParseZoneFileOptions,
+    private readonly options: ReaderOptions,
     private readonly columns: RecordColumns | null = null,
   ) {
     this.lx = lx;
@@ -256,15 +270,17 @@ class Reader implements RdataOut {
     if (ttl >= 0) {
       this.lastTtl = ttl;
     } else {
-      // As dnspython (the reference importer): $TTL first, then the last stated TTL, then the SOA
-      // minimum; inside $GENERATE the SOA minimum comes before the last stated TTL.
+      // $TTL first, then the last stated TTL (RFC 1035 §5.1, BIND, the conformance corpus), then
+      // the SOA minimum; inside $GENERATE the SOA minimum comes before the last stated TTL, as in
+      // dnspython. Imports add dnspython's own rule (`soaMinimumDefault`) by setting the $TTL.
       ttl = this.dollarTtl ?? (this.generating ? this.soaTtl ?? this.lastTtl : this.lastTtl ?? this.soaTtl) ?? -1;
       if (ttl < 0 && type === SOA) ttl = clampTtl((this.data as { minimum: number }).minimum);
       if (ttl < 0) lx.failAt(typeLine, typeCol, 'this record has no TTL and none applies: add a $TTL line at the top or give the record a TTL');
     }
     if (type === SOA) {
-      // As dnspython (the reference service's parser) does: without $TTL, the SOA minimum becomes the default.
+      // Without $TTL, the first SOA's minimum is the TTL of records that follow no stated TTL.
       this.soaTtl ??= clampTtl((this.data as { minimum: number }).minimum);
+      if (this.options.soaMinimumDefault === true) this.dollarTtl ??= this.soaTtl;
       this.firstSoaOwner ??= owner;
     }
     if (this.columns !== null) return this.columns.push(owner, ttl, type, this.rdata);
@@ -589,7 +605,7 @@ const decoder = new TextDecoder('utf-8', { fatal: true, ignoreBOM: false });
  * `parseZoneFile`. `byteLines: false` reads every line with the lexer (the path the byte-level
  * reader must agree with; test/zonefile/differential.test.ts compares them).
  */
-export function parse(input: string | Uint8Array, options: ParseZoneFileOptions = {}, byteLines = true): Result<ParsedZone, ZoneFileError> {
+export function parse(input: string | Uint8Array, options: ReaderOptions = {}, byteLines = true): Result<ParsedZone, ZoneFileError> {
   return read(input, options, byteLines, null, (reader) => {
     const records = reader.records();
     if (options.cnameRule !== false) reader.checkCnames(records);
@@ -605,7 +621,7 @@ export function parse(input: string | Uint8Array, options: ParseZoneFileOptions 
  */
 export function parseColumns(
   input: string | Uint8Array,
-  options: Omit<ParseZoneFileOptions, 'cnameRule' | 'structured'> = {},
+  options: Omit<ReaderOptions, 'cnameRule' | 'structured'> = {},
   byteLines = true,
 ): Result<{ origin: string; columns: RecordColumns }, ZoneFileError> {
   const columns = new RecordColumns();
@@ -617,7 +633,7 @@ function zoneOrigin(reader: Reader): string {
 }
 
 /** Decodes and reads the file, then `finish` builds the result; every error becomes an `Err`. */
-function read<T>(input: string | Uint8Array, options: ParseZoneFileOptions, byteLines: boolean, columns: RecordColumns | null, finish: (reader: Reader) => T): Result<T, ZoneFileError> {
+function read<T>(input: string | Uint8Array, options: ReaderOptions, byteLines: boolean, columns: RecordColumns | null, finish: (reader: Reader) => T): Result<T, ZoneFileError> {
   const maxBytes = options.maxBytes ?? DEFAULT_MAX_BYTES;
   let text: string;
   if (typeof input === 'string') {

@@ -38,14 +38,14 @@ const flat = (c: RecordColumns) => ({
 });
 
 /**
- * parseColumns against parse (no CNAME rule), with `byteLines` on and off: the columns hold the
+ * parseColumns against parse (no CNAME rule), with `byteLines` and either TTL rule: the columns hold the
  * records' fields (compared with the records themselves, so that the columns' own indexing is
  * checked too), with the same origin and the same errors.
  */
 function sameColumns(text: string): void {
-  for (const byteLines of [true, false]) {
-    const expected = parse(text, { maxBytes: MAX, cnameRule: false }, byteLines);
-    const got = parseColumns(text, { maxBytes: MAX }, byteLines);
+  for (const [byteLines, soaMinimumDefault] of [[true, true], [false, true], [true, false], [false, false]] as const) {
+    const expected = parse(text, { maxBytes: MAX, cnameRule: false, soaMinimumDefault }, byteLines);
+    const got = parseColumns(text, { maxBytes: MAX, soaMinimumDefault }, byteLines);
     if (expected.isErr()) {
       expect(got.isErr() && got.error).toEqual(expected.error);
       continue;
@@ -71,7 +71,7 @@ function sameColumns(text: string): void {
  */
 function samePlan(text: string): ReturnType<typeof planImport> {
   let first: ReturnType<typeof planImport> | undefined;
-  const parsed = parse(text, { maxBytes: MAX, cnameRule: false });
+  const parsed = parse(text, { maxBytes: MAX, cnameRule: false, soaMinimumDefault: true });
   for (const allowed of [DEFAULT_TYPES, WIDE_TYPES]) {
     const got = planImport(text, MAX, allowed, readColumns);
     expect(got).toEqual(planImport(text, MAX, allowed, readRecords));

@@ -219,6 +219,28 @@ describe('import processing', () => {
     expect(list.recordsets.slice(2).map((r) => r.ttl)).toEqual([null, 10]);
   });
 
+  // The real service's answers (designate-oracle, dnspython 2.3), reference §8.3: records without a
+  // TTL take the last stated one before the SOA, the SOA minimum after it, a $TTL once one is read.
+  it.each([
+    [
+      'a TTL before the SOA, the SOA minimum after it, then $TTL ($GENERATE alike)',
+      '$ORIGIN t1.test.\na 600 IN A 192.0.2.1\nb IN A 192.0.2.2\nt1.test. 3600 IN SOA ns.t1.test. admin.t1.test. 7 3600 600 86400 300\nc 900 IN A 192.0.2.3\nd IN A 192.0.2.4\n$GENERATE 1-2 g$ A 192.0.2.$\n$TTL 1200\ne IN A 192.0.2.5\n$GENERATE 1-2 h$ A 192.0.2.$\n',
+      3600,
+      { a: 600, b: 600, c: 900, d: 300, g1: 300, g2: 300, e: 1200, h1: 1200, h2: 1200 },
+    ],
+    ['an SOA without a TTL takes its minimum', '$ORIGIN t2.test.\nt2.test. IN SOA ns.t2.test. admin.t2.test. 7 3600 600 86400 400\nd IN A 192.0.2.4\n', 400, { d: 400 }],
+    ['a $TTL before the SOA wins', '$ORIGIN t3.test.\n$TTL 500\nt3.test. IN SOA ns.t3.test. admin.t3.test. 7 3600 600 86400 400\nc 900 IN A 192.0.2.3\nd IN A 192.0.2.4\n', 500, { c: 900, d: 500 }],
+    ['a $TTL before $ORIGIN wins too', '$TTL 500\n$ORIGIN t4.test.\nt4.test. 100 IN SOA ns.t4.test. admin.t4.test. 7 3600 600 86400 400\nd IN A 192.0.2.4\n', 100, { d: 500 }],
+  ])('gives records without a TTL the one the real service gives: %s', async (_, text, zoneTtl, ttls) => {
+    const h = harness();
+    const done = await importAndSettle(h, text);
+    expect(done.status, String(done.message)).toBe('COMPLETE');
+    expect((await h.zones.get(alice, done.zone_id!))._unsafeUnwrap().ttl).toBe(zoneTtl);
+    const list = (await h.recordsets.list(alice, done.zone_id!))._unsafeUnwrap() as { recordsets: { name: string; type: string; ttl: number | null }[] };
+    const got = Object.fromEntries(list.recordsets.filter((r) => r.type === 'A').map((r) => [r.name.split('.')[0], r.ttl]));
+    expect(got).toEqual(ttls);
+  });
+
   it('ends in ERROR with nothing half-written when storage fails inside the task', async () => {
     let failing = false;
     let n = 0;

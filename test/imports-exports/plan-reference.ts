@@ -7,12 +7,13 @@
 import { emailFromRname, IMPORT_MESSAGES, lineOfType, undefinedError, type ImportPlan, type ImportReader } from '../../src/imports/convert.js';
 import { blockBounds, type RecordsetColumns } from '../../src/recordsets/blocks.js';
 import { RecordColumns } from '../../src/zonefile/columns.js';
-import { parseZoneFile, type ParsedZone, type ZoneRecord } from '../../src/zonefile/index.js';
+import type { ParsedZone, ZoneRecord } from '../../src/zonefile/index.js';
+import { parse } from '../../src/zonefile/parse.js';
 import { typeFromText } from '../../src/zonefile/registry.js';
 
-/** The import's reader built on `parseZoneFile`'s records, put into columns: what the columnar reader must equal. */
+/** The import's reader built on the parser's record objects, put into columns: what the columnar reader must equal. */
 export const readRecords: ImportReader = (text, maxBytes) => {
-  const parsed = parseZoneFile(text, { maxBytes, cnameRule: false });
+  const parsed = parse(text, { maxBytes, cnameRule: false, soaMinimumDefault: true });
   if (parsed.isErr()) return undefined;
   const columns = new RecordColumns();
   for (const r of parsed.value.records) columns.push(r.name, r.ttl, typeFromText(r.type), r.rdata);
@@ -28,7 +29,7 @@ interface Set {
 
 const NEUTRAL = ['NSEC', 'NSEC3', 'KEY', 'RRSIG'];
 
-/** The plan of `parsed` (from `parseZoneFile(text, { cnameRule: false })`), or the import's error. */
+/** The plan of `parsed` (from `parse(text, { cnameRule: false, soaMinimumDefault: true })`), or the import's error. */
 export function referencePlan(text: string, parsed: ParsedZone, allowed: ReadonlySet<string>): { ok: ImportPlan } | { error: string } {
   const origin = parsed.origin.toLowerCase();
   const inZone = (lower: string): boolean => lower === origin || lower.endsWith(origin === '.' ? '.' : `.${origin}`);

@@ -18,9 +18,6 @@ const KNOWN: Record<string, string> = {
     'Issue 5: keep the real service\'s list of types, but say which type on which line was refused instead of its storage enum error.',
   'import imp ttl on SOA 0':
     'The real service passes the database\'s NOT NULL error text through (reference §8.4: "SOA TTL 0 → storage NOT NULL failure text", which differs by database); we say what happened in its "An undefined error occurred. " form.',
-  'recordsets imp of the import types':
-    'TTL of records without one, after an SOA, in a file without $TTL: dnspython (the oracle\'s parser) gives the SOA minimum; RFC 1035 §5.1 and BIND give the last stated TTL, and the conformance corpus marks this case (dnspython/test_zone-ttl_from_soa_text) as one where dnspython is wrong. The zone-file engine follows the corpus, and imports use it.',
-  'export imp types': 'The records of the import above, so their TTLs differ the same way.',
   'import imp mixed-case owner':
     'Issue 5: owner names compare case-insensitively; the real service fails on a mixed-case owner inside its zone, a bug not to copy.',
   'import imp empty':
@@ -301,6 +298,7 @@ describe.skipIf(!oracleAvailable())('answers against the real service (designate
       ['bad class', `$ORIGIN imp16.test.\n${soa('imp16.test.')}www 300 CH A 192.0.2.1\n`],
       ['include', `$ORIGIN imp17.test.\n${soa('imp17.test.')}$INCLUDE /etc/passwd\n`],
       ['generate', `$ORIGIN imp18.test.\n${soa('imp18.test.')}$GENERATE 1-3 host$ 300 IN A 192.0.2.$\n`],
+      ['ttl inheritance', `$ORIGIN imp19.test.\na 600 IN A 192.0.2.1\nb IN A 192.0.2.2\nimp19.test. IN SOA ns.imp19.test. admin.imp19.test. 7 3600 600 86400 300\nimp19.test. 3600 IN NS ns.imp19.test.\nc 900 IN A 192.0.2.3\nd IN A 192.0.2.4\n$GENERATE 1-2 g$ A 192.0.2.$\n$TTL 1200\ne IN A 192.0.2.5\n`],
       ['empty', ''],
     ];
     const imported = new Map<string, string>();
