@@ -1,5 +1,6 @@
 import { blockBounds, type RecordsetColumns } from '../recordsets/blocks.js';
 import { COLUMN_MASK, COLUMN_SHIFT, type RecordColumns } from '../zonefile/columns.js';
+import { formatIPv6, parseIPv6 } from '../zonefile/codec.js';
 import { parseColumns } from '../zonefile/parse.js';
 import { typeFromText, typeToText } from '../zonefile/registry.js';
 
@@ -54,7 +55,9 @@ export const IMPORT_MESSAGES = Object.freeze({
 /** `An undefined error occurred. ` + the first 130 characters of the detail. @internal */
 export const undefinedError = (detail: string): string => `${IMPORT_MESSAGES.undefinedPrefix}${detail.slice(0, 130)}`;
 
+/** dnspython's two messages: a CNAME added to a name with other data, and other data added to a CNAME's name. */
 const CNAME_CLASH = 'CNAME rdataset is not compatible with a regular data node';
+const DATA_CLASH = 'rdataset type is not compatible with a CNAME node';
 
 /** Owner flags of the CNAME rule: the owner has a CNAME, the owner has other data. */
 const CNAME = 1;
@@ -63,6 +66,7 @@ const OTHER = 2;
 const TYPE_NS = typeFromText('NS');
 const TYPE_CNAME = typeFromText('CNAME');
 const TYPE_SOA = typeFromText('SOA');
+const TYPE_AAAA = typeFromText('AAAA');
 const TYPE_KEY = typeFromText('KEY');
 const TYPE_RRSIG = typeFromText('RRSIG');
 const TYPE_NSEC = typeFromText('NSEC');
@@ -72,6 +76,14 @@ const TYPE_NSEC3 = typeFromText('NSEC3');
 function cnameNeutral(type: number): boolean {
   return type === TYPE_NSEC || type === TYPE_NSEC3 || type === TYPE_KEY || type === TYPE_RRSIG;
 }
+
+/** An AAAA record's address in one spelling (the parser has checked it). */
+const addressOf = (data: string): string => {
+  const bytes = parseIPv6(data, 0, data.length);
+  return bytes === null ? data : formatIPv6(bytes);
+};
+
+const asItIs = (data: string): string => data;
 
 /** Per type code in `planColumns`: not met yet, and met but refused. */
 const UNSEEN = -2;
@@ -197,11 +209,12 @@ export type ImportReader = (text: string, maxBytes: number) => { origin: string;
  * import reads each record once, and a million objects kept that long made most of the parse's
  * garbage-collection work. No CNAME rule: the conversion applies its own to the zone's names only
  * and reports it with dnspython's message (reference §8.4). Records that state no TTL take it as
- * dnspython gives it (the SOA minimum once the SOA is read, unless a `$TTL` came first).
+ * dnspython gives it (the SOA minimum once the SOA is read, unless a `$TTL` came first), and AAAA
+ * data keeps the file's spelling, as dnspython 2.3 stores it (`0:0:0:0:0:0:0:1`, `::FFFF:1.2.3.4`).
  * @internal
  */
 export const readColumns: ImportReader = (text, maxBytes) => {
-  const parsed = parseColumns(text, { maxBytes, soaMinimumDefault: true });
+  const parsed = parseColumns(text, { maxBytes, soaMinimumDefault: true, aaaaAsWritten: true });
   return parsed.isOk() ? parsed.value : undefined;
 };
 
@@ -286,7 +299,9 @@ export function planColumns(text: string, origin: string, columns: RecordColumns
       // lower-case form: the usual case, with no `toLowerCase` copy.
       let inZone = name === lowerOrigin || name.endsWith(suffix);
       let end = name.length - suffix.length;
-      let h = 0x811c9dc5;
+      // The FNV basis as an int32, as the table stores hashes: the origin itself hashes no character.
+      const basis = 0x811c9dc5 | 0;
+      let h = basis;
       for (let i = 0; inZone && i < end; i++) {
         const c = name.charCodeAt(i);
         if (c >= 65 && (c <= 90 || c > 127)) {
@@ -299,7 +314,7 @@ export function planColumns(text: string, origin: string, columns: RecordColumns
         lower = name.toLowerCase();
         inZone = lower === lowerOrigin || lower.endsWith(suffix);
         end = lower.length - suffix.length;
-        h = 0x811c9dc5;
+        h = basis;
         for (let i = 0; inZone && i < end; i++) h = Math.imul(h ^ lower.charCodeAt(i), 16777619);
       }
       if (inZone) {
@@ -336,14 +351,15 @@ export function planColumns(text: string, origin: string, columns: RecordColumns
     // The CNAME rule (RFC 1034 §3.6.2), which dnspython applies while it reads the file: so it
     // comes before a refused type's error, and counts refused types, except those the engine's
     // own rule lets stand beside a CNAME (only which error is reported depends on them). Names
-    // outside the zone are dropped unread, as dnspython drops them.
+    // outside the zone are dropped unread, as dnspython drops them. The apex is no exception: a
+    // CNAME there clashes with the SOA, whichever comes first, and without an SOA the file has none.
     if (typeId >= 0 || !cnameNeutral(type)) {
       const flags = ownerFlags[owner]!;
       if (type === TYPE_CNAME) {
-        if (lower === lowerOrigin || (flags & OTHER) !== 0) return { error: undefinedError(CNAME_CLASH) };
+        if ((flags & OTHER) !== 0) return { error: undefinedError(CNAME_CLASH) };
         ownerFlags[owner] = flags | CNAME;
       } else {
-        if ((flags & CNAME) !== 0) return { error: undefinedError(CNAME_CLASH) };
+        if ((flags & CNAME) !== 0) return { error: undefinedError(DATA_CLASH) };
         ownerFlags[owner] = flags | OTHER;
       }
     }
@@ -385,7 +401,8 @@ export function planColumns(text: string, origin: string, columns: RecordColumns
       setTail[set] = index;
       continue;
     }
-    if (setSize[set]! < BIG_SET) {
+    const aaaa = type === TYPE_AAAA;
+    if (!aaaa && setSize[set]! < BIG_SET) {
       let dup = false;
       for (let k = setHead[set]!; k >= 0; k = next[k]!) {
         if (rdataChunks[k >>> COLUMN_SHIFT]![k & COLUMN_MASK] === data) {
@@ -395,15 +412,19 @@ export function planColumns(text: string, origin: string, columns: RecordColumns
       }
       if (dup) continue;
     } else {
-      // A walk of the chain per record would be quadratic in a large recordset (quotas may allow any size).
+      // A walk of the chain per record would be quadratic in a large recordset (quotas may allow
+      // any size). AAAA data is kept as written, so one address may come in two spellings:
+      // dnspython keeps the first (its rdatasets compare wire forms), so AAAA sets compare addresses.
+      const key = aaaa ? addressOf : asItIs;
       let seen = big.get(set);
       if (seen === undefined) {
         seen = new Set();
-        for (let k = setHead[set]!; k >= 0; k = next[k]!) seen.add(rdataChunks[k >>> COLUMN_SHIFT]![k & COLUMN_MASK]!);
+        for (let k = setHead[set]!; k >= 0; k = next[k]!) seen.add(key(rdataChunks[k >>> COLUMN_SHIFT]![k & COLUMN_MASK]!));
         big.set(set, seen);
       }
-      if (seen.has(data)) continue;
-      seen.add(data);
+      const at = key(data);
+      if (seen.has(at)) continue;
+      seen.add(at);
     }
     next[setTail[set]!] = index;
     setTail[set] = index;

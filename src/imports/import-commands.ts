@@ -242,6 +242,10 @@ export function importTaskHandler(deps: DnsDeps, options: ZoneImportOptions = {}
         extraRecordsets: p.recordsetCount,
       });
       if (inserted.isErr()) return err(failure(creationMessage(inserted.error)));
+      // The zone is in; the real service then writes its own SOA record, whose serial field
+      // starts at 1, so a serial of 0 fails there (after the zone's checks, before the quotas of
+      // the recordsets), though the zone itself takes 0.
+      if (p.serial === 0) return err(failure(undefinedError('Value must be >= 1 for field serial')));
       const zone = inserted.value.zone;
       const quotas = await readZoneQuotas(tx, current.projectId, deps.quotaDefaults);
       if (checkZoneQuota(quotas, 'zone_records', p.recordCount).isErr()) return err(failure(IMPORT_MESSAGES.quota));

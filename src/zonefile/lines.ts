@@ -134,7 +134,11 @@ export class LineScanner {
   /** Whether the last name read is its token's text unchanged (absolute, as written). */
   private asWritten = false;
 
-  constructor(s: string) {
+  /** `aaaaAsWritten`: AAAA data keeps the file's spelling (see `ReaderOptions.aaaaAsWritten`). */
+  constructor(
+    s: string,
+    private readonly aaaaAsWritten = false,
+  ) {
     this.s = s;
     this.n = s.length;
     this.buf = new Uint8Array(Math.min(FIRST_WINDOW, s.length) + 1);
@@ -663,7 +667,7 @@ export class LineScanner {
     const n = this.ipv6Groups(a, b);
     const gap = this.gap;
     if (n >= 0 && (gap < 0 ? n === 8 : n < 8)) {
-      if (this.digitsCanonical && isCanonicalIPv6(this.groups, n, gap)) return this.slice(a, b);
+      if (this.aaaaAsWritten || (this.digitsCanonical && isCanonicalIPv6(this.groups, n, gap))) return this.slice(a, b);
       const full = this.full;
       const fill = 8 - n;
       for (let k = 0, g = 0; k < 8; k++) full[k] = gap >= 0 && k >= gap && k < gap + fill ? 0 : this.groups[g++]!;
@@ -671,7 +675,8 @@ export class LineScanner {
       if (len >= 0) return asciiText(this.text, len);
     }
     const bytes = parseIPv6(this.s, a + this.base, b + this.base);
-    return bytes === null ? null : formatIPv6(bytes);
+    if (bytes === null) return null;
+    return this.aaaaAsWritten ? this.slice(a, b) : formatIPv6(bytes);
   }
 
   /**

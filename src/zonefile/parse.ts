@@ -29,10 +29,17 @@ export interface ReaderOptions extends ParseZoneFileOptions {
    * gives such records the last stated TTL instead.
    */
   readonly soaMinimumDefault?: boolean;
+  /**
+   * AAAA data as the file writes it (checked, not rewritten), as the real service's dnspython 2.3
+   * stores it: `0:0:0:0:0:0:0:1` and `::1` stay two spellings of one address. The engine's own
+   * form is the canonical one (RFC 5952, later dnspython, the conformance corpus).
+   */
+  readonly aaaaAsWritten?: boolean;
 }
 
 class Reader implements RdataOut {
   lx: Lexer;
+  readonly aaaaAsWritten: boolean;
   origin: string | null = null;
   rdata = '';
   data: unknown = undefined;
@@ -66,6 +73,7 @@ class Reader implements RdataOut {
   ) {
     this.lx = lx;
     this.structured = options.structured === true;
+    this.aaaaAsWritten = options.aaaaAsWritten === true;
     if (options.defaultTtl !== undefined) {
       this.dollarTtl = options.defaultTtl;
       this.firstTtl = options.defaultTtl;
@@ -661,7 +669,7 @@ function read<T>(input: string | Uint8Array, options: ReaderOptions, byteLines: 
     if (options.defaultTtl !== undefined && !(Number.isInteger(options.defaultTtl) && options.defaultTtl >= 0 && options.defaultTtl <= MAX_TTL)) {
       return err({ line: 1, column: 1, message: `options.defaultTtl must be an integer from 0 to ${MAX_TTL}` });
     }
-    reader.run(byteLines && options.structured !== true ? new LineScanner(text) : null);
+    reader.run(byteLines && options.structured !== true ? new LineScanner(text, options.aaaaAsWritten === true) : null);
     return ok(finish(reader));
   } catch (e) {
     if (e instanceof ZoneSyntaxError) return err({ line: e.line, column: e.column, message: e.message });

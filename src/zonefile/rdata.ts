@@ -33,6 +33,8 @@ export interface RdataOut {
   type: number;
   /** Whether the text was made from RFC 3597 wire data (where some empty fields are legal). */
   fromWire: boolean;
+  /** Whether AAAA data keeps the spelling of the file (see `ReaderOptions.aaaaAsWritten`). */
+  readonly aaaaAsWritten?: boolean;
 }
 
 export type RdataReader = (o: RdataOut) => void;
@@ -508,7 +510,7 @@ const a: RdataReader = (o) => {
 
 const aaaa: RdataReader = (o) => {
   const address = ipv6(o, 'IPv6 address');
-  o.rdata = address;
+  o.rdata = o.aaaaAsWritten === true && !o.fromWire ? o.lx.text() : address;
   o.data = { address };
 };
 

@@ -8,7 +8,7 @@ import { DEFAULT_IMPORT_RECORD_TYPES, IMPORT_MESSAGES, planImport, readColumns }
 import type { RecordColumns } from '../../src/zonefile/columns.js';
 import { parse, parseColumns } from '../../src/zonefile/parse.js';
 import { typeToText } from '../../src/zonefile/registry.js';
-import { readRecords, referencePlan } from './plan-reference.js';
+import { IMPORT_RULES, readRecords, referencePlan } from './plan-reference.js';
 
 /**
  * The import's columnar reader (records appended to columns by the parser) against the reference
@@ -38,14 +38,15 @@ const flat = (c: RecordColumns) => ({
 });
 
 /**
- * parseColumns against parse (no CNAME rule), with `byteLines` and either TTL rule: the columns hold the
+ * parseColumns against parse (no CNAME rule), with `byteLines` and the engine's rules or the import's: the columns hold the
  * records' fields (compared with the records themselves, so that the columns' own indexing is
  * checked too), with the same origin and the same errors.
  */
 function sameColumns(text: string): void {
-  for (const [byteLines, soaMinimumDefault] of [[true, true], [false, true], [true, false], [false, false]] as const) {
-    const expected = parse(text, { maxBytes: MAX, cnameRule: false, soaMinimumDefault }, byteLines);
-    const got = parseColumns(text, { maxBytes: MAX, soaMinimumDefault }, byteLines);
+  for (const [byteLines, imports] of [[true, true], [false, true], [true, false], [false, false]] as const) {
+    const rules = imports ? { soaMinimumDefault: true, aaaaAsWritten: true } : {};
+    const expected = parse(text, { maxBytes: MAX, cnameRule: false, ...rules }, byteLines);
+    const got = parseColumns(text, { maxBytes: MAX, ...rules }, byteLines);
     if (expected.isErr()) {
       expect(got.isErr() && got.error).toEqual(expected.error);
       continue;
@@ -71,7 +72,7 @@ function sameColumns(text: string): void {
  */
 function samePlan(text: string): ReturnType<typeof planImport> {
   let first: ReturnType<typeof planImport> | undefined;
-  const parsed = parse(text, { maxBytes: MAX, cnameRule: false, soaMinimumDefault: true });
+  const parsed = parse(text, { maxBytes: MAX, ...IMPORT_RULES });
   for (const allowed of [DEFAULT_TYPES, WIDE_TYPES]) {
     const got = planImport(text, MAX, allowed, readColumns);
     expect(got).toEqual(planImport(text, MAX, allowed, readRecords));

@@ -128,6 +128,14 @@ describe('import processing', () => {
     ['NSEC (refused) beside a CNAME', file('www IN CNAME other.org.', 'www IN NSEC next.example.com. A'), 'Record type NSEC on line 5 is not supported by this service.'],
     ['an origin that is no host name', '$ORIGIN bad_-.example.com.\n@ 300 IN SOA a.com. b.com. 1 2 3 4 5\n', 'An undefined error occurred. Domain bad_-.example.com. is invalid'],
     ['single-label origin', '$ORIGIN com.\ncom. 300 IN SOA a.com. b.com. 1 2 3 4 5\n', 'An undefined error occurred. More than one label is required'],
+    // The real service's answers (designate-oracle): dnspython says which came second.
+    ['other data after a CNAME', file('www IN CNAME other.org.', 'www IN A 192.0.2.1'), 'An undefined error occurred. rdataset type is not compatible with a CNAME node'],
+    ['a CNAME at the apex before the SOA', '$ORIGIN example.com.\n$TTL 300\n@ IN CNAME other.org.\n' + SOA, 'An undefined error occurred. rdataset type is not compatible with a CNAME node'],
+    ['a CNAME at the apex without an SOA', '$ORIGIN example.com.\n$TTL 300\n@ IN CNAME other.org.\n', 'An SOA record is required.'],
+    ['a CNAME at the apex after other apex data and another name', file('@ IN MX 10 mx.example.com.', 'www IN A 192.0.2.1', 'example.com. IN CNAME other.org.'), 'An undefined error occurred. CNAME rdataset is not compatible with a regular data node'],
+    // The real service's own SOA record takes serials from 1; the zone would take 0.
+    ['SOA serial 0', '$ORIGIN example.com.\nexample.com. 600 IN SOA ns1.example.com. nsadmin.example.com. 0 7200 3600 2419200 10800\n', 'An undefined error occurred. Value must be >= 1 for field serial'],
+    ['SOA serial 0, over a quota too', `$ORIGIN example.com.\nexample.com. 600 IN SOA ns1.example.com. nsadmin.example.com. 0 7200 3600 2419200 10800\n${Array.from({ length: 21 }, (_, i) => `big 300 IN A 192.0.2.${i + 1}`).join('\n')}\n`, 'An undefined error occurred. Value must be >= 1 for field serial'],
   ];
   for (const [what, text, message] of outcomes) {
     it(`ERROR for ${what}: ${message}`, async () => {
@@ -239,6 +247,27 @@ describe('import processing', () => {
     const list = (await h.recordsets.list(alice, done.zone_id!))._unsafeUnwrap() as { recordsets: { name: string; type: string; ttl: number | null }[] };
     const got = Object.fromEntries(list.recordsets.filter((r) => r.type === 'A').map((r) => [r.name.split('.')[0], r.ttl]));
     expect(got).toEqual(ttls);
+  });
+
+  it('keeps AAAA data as written, each address once (the first spelling), as the real service stores it', async () => {
+    const h = harness();
+    const done = await importAndSettle(
+      h,
+      file('a IN AAAA 2001:DB8:0:0:0:0:0:1', 'a IN AAAA 2001:db8::1', 'a IN AAAA 2001:0db8:0000::0001', 'a IN AAAA ( ::FFFF:192.0.2.1 )', 'a IN AAAA ::ffff:c000:201', 'a IN AAAA fd00::1'),
+    );
+    expect(done.status, String(done.message)).toBe('COMPLETE');
+    const list = (await h.recordsets.list(alice, done.zone_id!))._unsafeUnwrap() as { recordsets: { type: string; records: string[] }[] };
+    expect(list.recordsets.find((r) => r.type === 'AAAA')?.records).toEqual(['2001:DB8:0:0:0:0:0:1', '::FFFF:192.0.2.1', 'fd00::1']);
+  });
+
+  it('puts the records of one name and type in one recordset, however far apart and however the apex is written', async () => {
+    const h = harness();
+    const done = await importAndSettle(h, file('@ IN MX 10 a.example.org.', 'www IN A 192.0.2.1', 'example.com. IN MX 20 b.example.org.', 'www.example.com. IN A 192.0.2.2'));
+    expect(done.status, String(done.message)).toBe('COMPLETE');
+    const list = (await h.recordsets.list(alice, done.zone_id!))._unsafeUnwrap() as { recordsets: { name: string; type: string; records: string[] }[] };
+    const of = (type: string) => list.recordsets.filter((r) => r.type === type).map((r) => [r.name, [...r.records].sort()]);
+    expect(of('MX')).toEqual([['example.com.', ['10 a.example.org.', '20 b.example.org.']]]);
+    expect(of('A')).toEqual([['www.example.com.', ['192.0.2.1', '192.0.2.2']]]);
   });
 
   it('ends in ERROR with nothing half-written when storage fails inside the task', async () => {

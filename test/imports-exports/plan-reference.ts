@@ -5,15 +5,19 @@
  * something that shares none of it.
  */
 import { emailFromRname, IMPORT_MESSAGES, lineOfType, undefinedError, type ImportPlan, type ImportReader } from '../../src/imports/convert.js';
+import { SocketAddress } from 'node:net';
 import { blockBounds, type RecordsetColumns } from '../../src/recordsets/blocks.js';
 import { RecordColumns } from '../../src/zonefile/columns.js';
 import type { ParsedZone, ZoneRecord } from '../../src/zonefile/index.js';
 import { parse } from '../../src/zonefile/parse.js';
 import { typeFromText } from '../../src/zonefile/registry.js';
 
+/** The parser's rules for imports, as `readColumns` sets them, without the CNAME rule. */
+export const IMPORT_RULES = { cnameRule: false, soaMinimumDefault: true, aaaaAsWritten: true } as const;
+
 /** The import's reader built on the parser's record objects, put into columns: what the columnar reader must equal. */
 export const readRecords: ImportReader = (text, maxBytes) => {
-  const parsed = parse(text, { maxBytes, cnameRule: false, soaMinimumDefault: true });
+  const parsed = parse(text, { maxBytes, ...IMPORT_RULES });
   if (parsed.isErr()) return undefined;
   const columns = new RecordColumns();
   for (const r of parsed.value.records) columns.push(r.name, r.ttl, typeFromText(r.type), r.rdata);
@@ -29,7 +33,10 @@ interface Set {
 
 const NEUTRAL = ['NSEC', 'NSEC3', 'KEY', 'RRSIG'];
 
-/** The plan of `parsed` (from `parse(text, { cnameRule: false, soaMinimumDefault: true })`), or the import's error. */
+/** An AAAA address in Node's spelling: the data is kept as written, and a recordset holds each address once. */
+const address = (data: string): string => new SocketAddress({ address: data, family: 'ipv6' }).address;
+
+/** The plan of `parsed` (from `parse(text, IMPORT_RULES)`), or the import's error. */
 export function referencePlan(text: string, parsed: ParsedZone, allowed: ReadonlySet<string>): { ok: ImportPlan } | { error: string } {
   const origin = parsed.origin.toLowerCase();
   const inZone = (lower: string): boolean => lower === origin || lower.endsWith(origin === '.' ? '.' : `.${origin}`);
@@ -45,10 +52,10 @@ export function referencePlan(text: string, parsed: ParsedZone, allowed: Readonl
       const f = flags.get(lower) ?? { cname: false, other: false };
       flags.set(lower, f);
       if (r.type === 'CNAME') {
-        if (lower === origin || f.other) return { error: undefinedError('CNAME rdataset is not compatible with a regular data node') };
+        if (f.other) return { error: undefinedError('CNAME rdataset is not compatible with a regular data node') };
         f.cname = true;
       } else {
-        if (f.cname) return { error: undefinedError('CNAME rdataset is not compatible with a regular data node') };
+        if (f.cname) return { error: undefinedError('rdataset type is not compatible with a CNAME node') };
         f.other = true;
       }
     }
@@ -67,7 +74,7 @@ export function referencePlan(text: string, parsed: ParsedZone, allowed: Readonl
     else {
       set.ttl = Math.min(set.ttl, r.ttl);
       if (r.type === 'CNAME') set.data = [r.rdata];
-      else if (!set.data.includes(r.rdata)) set.data.push(r.rdata);
+      else if (r.type === 'AAAA' ? !set.data.some((d) => address(d) === address(r.rdata)) : !set.data.includes(r.rdata)) set.data.push(r.rdata);
     }
   }
   if (refused !== undefined) {
