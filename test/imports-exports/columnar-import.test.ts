@@ -1,13 +1,10 @@
 import { fc, test } from '@fast-check/vitest';
-import { execFileSync } from 'node:child_process';
-import { existsSync } from 'node:fs';
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_IMPORT_RECORD_TYPES, IMPORT_MESSAGES, planImport, readColumns } from '../../src/imports/convert.js';
 import type { RecordColumns } from '../../src/zonefile/columns.js';
 import { parse, parseColumns } from '../../src/zonefile/parse.js';
 import { typeToText } from '../../src/zonefile/registry.js';
+import { generatedZone, generatorAvailable } from './harness.js';
 import { IMPORT_RULES, readRecords, referencePlan } from './plan-reference.js';
 
 /**
@@ -16,13 +13,6 @@ import { IMPORT_RULES, readRecords, referencePlan } from './plan-reference.js';
  * same import plan, also equal to the plain planner's (plan-reference.ts), on generated zones,
  * hand-written edge cases and fast-check zone files.
  */
-const generator = join(dirname(fileURLToPath(import.meta.url)), '..', '..', '..', 'shared', 'tools', 'gen-zone.mjs');
-const present = existsSync(generator);
-const gen = (records: number, seed: number, noDs: boolean): string =>
-  execFileSync(process.execPath, [generator, '--records', String(records), '--seed', String(seed), '--origin', 'example.com.', ...(noDs ? ['--no-ds'] : [])], {
-    encoding: 'utf8',
-    maxBuffer: 1 << 28,
-  });
 
 const MAX = 1 << 30;
 const DEFAULT_TYPES = new Set(DEFAULT_IMPORT_RECORD_TYPES);
@@ -91,7 +81,7 @@ function same(text: string): ReturnType<typeof planImport> {
 
 const HEAD = '$ORIGIN example.com.\n$TTL 300\n@ 3600 IN SOA ns1.example.org. admin.example.com. 7 7200 3600 1209600 300\n';
 
-describe.skipIf(!present)('columnar import = import of parseZoneFile records (generated zones)', () => {
+describe.skipIf(!generatorAvailable)('columnar import = import of parseZoneFile records (generated zones)', () => {
   it.each([
     [300, 1, true],
     [5000, 2, true],
@@ -99,7 +89,7 @@ describe.skipIf(!present)('columnar import = import of parseZoneFile records (ge
     [5000, 4, false],
     [20000, 5, false],
   ])('generated zone of %i records, seed %i, no DS %s', (records, seed, noDs) => {
-    const text = gen(records, seed, noDs);
+    const text = generatedZone(records, seed, !noDs);
     const plan = same(text);
     // Without --no-ds the zone has DS records, which the default allow-list refuses (with a line).
     if (noDs) expect('ok' in plan && plan.ok.recordCount).toBeGreaterThan(records * 0.7);
