@@ -1,6 +1,6 @@
 import { blockBounds, type RecordsetColumns } from '../recordsets/blocks.js';
 import { COLUMN_MASK, COLUMN_SHIFT, type RecordColumns } from '../zonefile/columns.js';
-import { formatIPv6, parseIPv6 } from '../zonefile/codec.js';
+import { parseIPv6 } from '../zonefile/codec.js';
 import { parseColumns } from '../zonefile/parse.js';
 import { typeFromText, typeToText } from '../zonefile/registry.js';
 
@@ -77,13 +77,17 @@ function cnameNeutral(type: number): boolean {
   return type === TYPE_NSEC || type === TYPE_NSEC3 || type === TYPE_KEY || type === TYPE_RRSIG;
 }
 
-/** An AAAA record's address in one spelling (the parser has checked it). */
+/**
+ * An AAAA record's address (the parser has checked it) as a key equal for every spelling of it:
+ * its eight 16-bit groups as eight UTF-16 code units, with no canonical text written.
+ */
 const addressOf = (data: string): string => {
-  const bytes = parseIPv6(data, 0, data.length);
-  return bytes === null ? data : formatIPv6(bytes);
+  const b = parseIPv6(data, 0, data.length);
+  if (b === null) return data;
+  const g = new Uint16Array(8);
+  for (let k = 0; k < 8; k++) g[k] = (b[2 * k]! << 8) | b[2 * k + 1]!;
+  return String.fromCharCode(g[0]!, g[1]!, g[2]!, g[3]!, g[4]!, g[5]!, g[6]!, g[7]!);
 };
-
-const asItIs = (data: string): string => data;
 
 /** Per type code in `planColumns`: not met yet, and met but refused. */
 const UNSEEN = -2;
@@ -276,6 +280,10 @@ export function planColumns(text: string, origin: string, columns: RecordColumns
   const ownerFlags = new Uint8Array(total);
   const ownerFirstSet = new Int32Array(total);
   const big = new Map<number, Set<string>>();
+  const dataAt = (k: number): string => rdataChunks[k >>> COLUMN_SHIFT]![k & COLUMN_MASK]!;
+  // Each AAAA record's address in one spelling, read once, and only for records compared with another.
+  let addresses: string[] | undefined;
+  const addressAt = (k: number): string => (addresses ??= new Array<string>(total))[k] ??= addressOf(dataAt(k));
   let recordCount = 0;
   let refused = -1; // the first record of a type the service does not store
 
@@ -401,28 +409,28 @@ export function planColumns(text: string, origin: string, columns: RecordColumns
       setTail[set] = index;
       continue;
     }
+    // AAAA data is kept as written, so one address may come in two spellings: dnspython keeps the
+    // first (its rdatasets compare wire forms), so AAAA records also compare by address.
     const aaaa = type === TYPE_AAAA;
-    if (!aaaa && setSize[set]! < BIG_SET) {
+    if (setSize[set]! < BIG_SET) {
       let dup = false;
       for (let k = setHead[set]!; k >= 0; k = next[k]!) {
-        if (rdataChunks[k >>> COLUMN_SHIFT]![k & COLUMN_MASK] === data) {
+        if (rdataChunks[k >>> COLUMN_SHIFT]![k & COLUMN_MASK] === data || (aaaa && addressAt(k) === addressAt(index))) {
           dup = true;
           break;
         }
       }
       if (dup) continue;
     } else {
-      // A walk of the chain per record would be quadratic in a large recordset (quotas may allow
-      // any size). AAAA data is kept as written, so one address may come in two spellings:
-      // dnspython keeps the first (its rdatasets compare wire forms), so AAAA sets compare addresses.
-      const key = aaaa ? addressOf : asItIs;
+      // A walk of the chain per record would be quadratic in a large recordset (quotas may allow any size).
+      const key = aaaa ? addressAt : dataAt;
       let seen = big.get(set);
       if (seen === undefined) {
         seen = new Set();
-        for (let k = setHead[set]!; k >= 0; k = next[k]!) seen.add(key(rdataChunks[k >>> COLUMN_SHIFT]![k & COLUMN_MASK]!));
+        for (let k = setHead[set]!; k >= 0; k = next[k]!) seen.add(key(k));
         big.set(set, seen);
       }
-      const at = key(data);
+      const at = key(index);
       if (seen.has(at)) continue;
       seen.add(at);
     }

@@ -260,6 +260,17 @@ describe('import processing', () => {
     expect(list.recordsets.find((r) => r.type === 'AAAA')?.records).toEqual(['2001:DB8:0:0:0:0:0:1', '::FFFF:192.0.2.1', 'fd00::1']);
   });
 
+  it('compares AAAA addresses, not spellings, in a recordset too large to walk', async () => {
+    const h = harness({ quotas: { recordset_records: -1 } });
+    const short = Array.from({ length: 40 }, (_, i) => `a IN AAAA 2001:db8::${(i + 1).toString(16)}`);
+    const long = Array.from({ length: 40 }, (_, i) => `a IN AAAA 2001:0DB8:0:0:0:0:0:${(i + 1).toString(16).padStart(4, '0')}`);
+    const done = await importAndSettle(h, file(...short, ...long, 'a IN AAAA 2001:db8::ff:1'));
+    expect(done.status, String(done.message)).toBe('COMPLETE');
+    const list = (await h.recordsets.list(alice, done.zone_id!))._unsafeUnwrap() as { recordsets: { type: string; records: string[] }[] };
+    const records = list.recordsets.find((r) => r.type === 'AAAA')?.records ?? [];
+    expect([...records].sort()).toEqual([...short.map((l) => l.split(' ')[3]!), '2001:db8::ff:1'].sort());
+  });
+
   it('puts the records of one name and type in one recordset, however far apart and however the apex is written', async () => {
     const h = harness();
     const done = await importAndSettle(h, file('@ IN MX 10 a.example.org.', 'www IN A 192.0.2.1', 'example.com. IN MX 20 b.example.org.', 'www.example.com. IN A 192.0.2.2'));
