@@ -387,7 +387,7 @@ export function planColumns(text: string, origin: string, columns: RecordColumns
       set = setNextOfOwner[set]!;
     }
     const ttl = ttls[index]!;
-    const data = rdataChunks[index >>> COLUMN_SHIFT]![index & COLUMN_MASK]!;
+    const data = dataAt(index);
     if (set < 0) {
       set = sets++;
       setName[set] = name;
@@ -415,7 +415,7 @@ export function planColumns(text: string, origin: string, columns: RecordColumns
     if (setSize[set]! < BIG_SET) {
       let dup = false;
       for (let k = setHead[set]!; k >= 0; k = next[k]!) {
-        if (rdataChunks[k >>> COLUMN_SHIFT]![k & COLUMN_MASK] === data || (aaaa && addressAt(k) === addressAt(index))) {
+        if (dataAt(k) === data || (aaaa && addressAt(k) === addressAt(index))) {
           dup = true;
           break;
         }
@@ -447,7 +447,7 @@ export function planColumns(text: string, origin: string, columns: RecordColumns
     return { error: `Record type ${typeToText(type)}${line > 0 ? ` on line ${line}` : ''} is not supported by this service.` };
   }
   if (soa < 0) return { error: IMPORT_MESSAGES.noSoa };
-  const fields = rdataChunks[soa >>> COLUMN_SHIFT]![soa & COLUMN_MASK]!.split(' ');
+  const fields = dataAt(soa).split(' ');
   const rname = fields[1] ?? '';
 
   const bounds = blockBounds(setSize, sets);
@@ -474,7 +474,7 @@ export function planColumns(text: string, origin: string, columns: RecordColumns
       types[j] = typeNames[setType[i]!]!;
       const min = setMin[i]!;
       ttls[j] = min === 0 ? null : min;
-      for (let k = setHead[i]!; k >= 0; k = next[k]!) data[at++] = rdataChunks[k >>> COLUMN_SHIFT]![k & COLUMN_MASK]!;
+      for (let k = setHead[i]!; k >= 0; k = next[k]!) data[at++] = dataAt(k);
       ends[j] = at;
       if (setSize[i]! > largest) largest = setSize[i]!;
     }
