@@ -316,6 +316,17 @@ describe.skipIf(!oracleAvailable())('answers against the real service (designate
     }
     // Exports of what was imported: the same records in each side's file.
     for (const [what, label] of imported) await s.exportZone('imp', label, what);
+    // Another project (the zone quota is 10): generic data, CNAME clashes made by $GENERATE, UTF-8 text.
+    const more: [string, string][] = [
+      ['generic data', `$ORIGIN imp30.test.\n$TTL 300\n${soa('imp30.test.')}a IN AAAA \\# 16 20010db8000000000000000000000001\nb IN A \\# 4 c0000201\n`],
+      ['generated CNAME after data', `$ORIGIN imp31.test.\n$TTL 300\n${soa('imp31.test.')}h1 IN A 192.0.2.1\n$GENERATE 1-2 h$ CNAME x.imp31.test.\n`],
+      ['generated CNAME before data', `$ORIGIN imp32.test.\n$TTL 300\n${soa('imp32.test.')}$GENERATE 1-2 h$ CNAME x.imp32.test.\nh1 IN A 192.0.2.1\n`],
+      ['UTF-8 text', `$ORIGIN imp33.test.\n$TTL 300\n${soa('imp33.test.')}t IN TXT "héllo" "\\\\195\\\\169"\n@ IN MX 10 @\nm IN CNAME @\n`],
+    ];
+    for (const [what, text] of more) {
+      const label = await s.importZone('imp2', text, what);
+      if (label !== undefined) await s.exportZone('imp2', label, what);
+    }
     expectAgreement(steps);
   });
 
