@@ -326,16 +326,20 @@ class Reader implements RdataOut {
   checkCnames(records: readonly ZoneRecord[]): void {
     const cnames = this.cnames;
     if (cnames.length === 0) return;
-    const set = cnameOwners(this.ownerHashes, cnames);
+    const n = records.length;
+    // The table's probe steps are budgeted as the chains' comparisons are: hashes made to crowd
+    // one stretch of the table (the polynomial hash is no secret) would make it quadratic.
+    const set = cnameOwners(this.ownerHashes, cnames, 8 * n + 1024);
+    if (set === null) return this.checkCnamesByName(records, 0);
     // Names compared along the hash chains before a map of the CNAME owners is built instead:
     // names made to collide on purpose would otherwise make the check quadratic.
     let budget = cnames.length + 64;
     let owners: Map<string, number> | null = null;
-    const n = records.length;
     for (let i = nextHashHit(this.ownerHashes, cnames, 0, n, set); i < n; i = nextHashHit(this.ownerHashes, cnames, i + 1, n, set)) {
+      if (set.slot < 0) return this.checkCnamesByName(records, i);
       const r = records[i]!;
       const t = r.type;
-      if (t === 'NSEC' || t === 'NSEC3' || t === 'KEY' || t === 'RRSIG') continue;
+      if (cnameNeutral(t)) continue;
       // Same hash as a CNAME owner (the same name, or rarely a collision): compare the names.
       const lower = r.name.toLowerCase();
       let line: number | undefined;
@@ -348,10 +352,30 @@ class Reader implements RdataOut {
         owners ??= cnameOwnerLines(records, cnames);
         line = owners.get(lower);
       }
-      if (line !== undefined) {
-        this.lx.failAt(line, 1, `${r.name} has a CNAME (line ${line}) and other data (${t}): a name with a CNAME can hold nothing else (RFC 1034 §3.6.2); move the other records or drop the CNAME`);
-      }
+      if (line !== undefined) this.cnameClash(r, line);
     }
+  }
+
+  /** The CNAME rule from record `from` on by name alone (a map of the CNAME owners): linear whatever the names hash to. */
+  private checkCnamesByName(records: readonly ZoneRecord[], from: number): void {
+    const cnames = this.cnames;
+    const owners = cnameOwnerLines(records, cnames);
+    let c = 0;
+    while (c < cnames.length && cnames[c]! < from) c += 2;
+    for (let i = from; i < records.length; i++) {
+      if (c < cnames.length && cnames[c] === i) {
+        c += 2;
+        continue;
+      }
+      const r = records[i]!;
+      if (cnameNeutral(r.type)) continue;
+      const line = owners.get(r.name.toLowerCase());
+      if (line !== undefined) this.cnameClash(r, line);
+    }
+  }
+
+  private cnameClash(r: ZoneRecord, line: number): never {
+    return this.lx.failAt(line, 1, `${r.name} has a CNAME (line ${line}) and other data (${r.type}): a name with a CNAME can hold nothing else (RFC 1034 §3.6.2); move the other records or drop the CNAME`);
   }
 
   private generate(line: number, col: number): void {
@@ -418,8 +442,15 @@ interface CnameOwners {
   shift: number;
   /** Where in `cnames` the next CNAME not yet passed is (the CNAMEs themselves are not probed). */
   cursor: number;
-  /** The slot of the hash that `nextHashHit` found last. */
+  /** The slot of the hash that `nextHashHit` found last; -1 once the probe budget is spent. */
   slot: number;
+  /** Probe steps left (past each hash's own slot), for the look-ups. */
+  probes: number;
+}
+
+/** Types that may sit beside a CNAME (RFC 4035 §2.5; dnspython agrees). */
+function cnameNeutral(t: string): boolean {
+  return t === 'NSEC' || t === 'NSEC3' || t === 'KEY' || t === 'RRSIG';
 }
 
 /** Each CNAME owner in lower case, with the line of its last CNAME (the one a hash chain finds first). */
@@ -432,8 +463,8 @@ function cnameOwnerLines(records: readonly ZoneRecord[], cnames: readonly number
 /** 2^32 divided by the golden ratio: spreads the hashes' bits over the filter's index. */
 const GOLDEN = -1640531527;
 
-/** `cnames` holds record index and line of each CNAME, in file order. */
-function cnameOwners(hashes: Int32Array, cnames: readonly number[]): CnameOwners {
+/** `cnames` holds record index and line of each CNAME, in file order; null once `probes` steps are spent. */
+function cnameOwners(hashes: Int32Array, cnames: readonly number[], probes: number): CnameOwners | null {
   const count = cnames.length / 2;
   let size = 16;
   while (size < count * 2) size *= 2;
@@ -447,14 +478,17 @@ function cnameOwners(hashes: Int32Array, cnames: readonly number[]): CnameOwners
   for (let j = 0; j < count; j++) {
     const h = hashes[cnames[2 * j]!]!;
     let slot = (h ^ (h >>> 15)) & mask;
-    while (slots[2 * slot + 1] !== -1 && slots[2 * slot] !== h) slot = (slot + 1) & mask;
+    while (slots[2 * slot + 1] !== -1 && slots[2 * slot] !== h) {
+      if (--probes < 0) return null;
+      slot = (slot + 1) & mask;
+    }
     slots[2 * slot] = h;
     chain[j] = slots[2 * slot + 1]!;
     slots[2 * slot + 1] = j;
     const bit = Math.imul(h, GOLDEN) >>> shift;
     filter[bit >>> 5]! |= 1 << (bit & 31);
   }
-  return { slots, chain, mask, filter, shift, cursor: 0, slot: 0 };
+  return { slots, chain, mask, filter, shift, cursor: 0, slot: 0, probes };
 }
 
 /**
@@ -475,7 +509,14 @@ function nextHashHit(hashes: Int32Array, cnames: readonly number[], from: number
     const bit = Math.imul(h, GOLDEN) >>> shift;
     if ((filter[bit >>> 5]! & (1 << (bit & 31))) === 0) continue;
     let slot = (h ^ (h >>> 15)) & mask;
-    while (slots[2 * slot + 1] !== -1 && slots[2 * slot] !== h) slot = (slot + 1) & mask;
+    while (slots[2 * slot + 1] !== -1 && slots[2 * slot] !== h) {
+      if (--set.probes < 0) {
+        set.slot = -1;
+        set.cursor = c;
+        return i;
+      }
+      slot = (slot + 1) & mask;
+    }
     if (slots[2 * slot + 1] !== -1) {
       set.slot = slot;
       set.cursor = c;
