@@ -93,6 +93,9 @@ const addressOf = (data: string): string => {
 const UNSEEN = -2;
 const REFUSED = -1;
 
+/** FNV-1a's offset basis as an int32, as the owner table stores hashes (the origin itself hashes no character). */
+const FNV_BASIS = 0x811c9dc5 | 0;
+
 /** Records in a recordset from which duplicates are found with a set rather than by a walk. */
 const BIG_SET = 32;
 
@@ -202,6 +205,14 @@ export function emailFromRname(rname: string): string {
 }
 
 /**
+ * The reader's rules for imports, the real service's (reference §8.3): a record without a TTL takes
+ * the SOA minimum once the SOA is read (unless a `$TTL` came first), and AAAA data keeps the file's
+ * spelling, as dnspython 2.3 stores it (`0:0:0:0:0:0:0:1`, `::FFFF:1.2.3.4`).
+ * @internal
+ */
+export const IMPORT_READING = Object.freeze({ soaMinimumDefault: true, aaaaAsWritten: true });
+
+/**
  * How an import reads its file: the zone's origin and records, or `undefined` when the file is
  * not a valid zone file.
  * @internal
@@ -212,13 +223,11 @@ export type ImportReader = (text: string, maxBytes: number) => { origin: string;
  * The import's reader: the parser fills columns, not the record objects of `parseZoneFile`. The
  * import reads each record once, and a million objects kept that long made most of the parse's
  * garbage-collection work. No CNAME rule: the conversion applies its own to the zone's names only
- * and reports it with dnspython's message (reference §8.4). Records that state no TTL take it as
- * dnspython gives it (the SOA minimum once the SOA is read, unless a `$TTL` came first), and AAAA
- * data keeps the file's spelling, as dnspython 2.3 stores it (`0:0:0:0:0:0:0:1`, `::FFFF:1.2.3.4`).
+ * and reports it with dnspython's message (reference §8.4); the rules of {@link IMPORT_READING}.
  * @internal
  */
 export const readColumns: ImportReader = (text, maxBytes) => {
-  const parsed = parseColumns(text, { maxBytes, soaMinimumDefault: true, aaaaAsWritten: true });
+  const parsed = parseColumns(text, { maxBytes, ...IMPORT_READING });
   return parsed.isOk() ? parsed.value : undefined;
 };
 
@@ -285,6 +294,13 @@ export function planColumns(text: string, origin: string, columns: RecordColumns
   const ownerFlags = new Uint8Array(total);
   const ownerFirstSet = new Int32Array(total);
   const big = new Map<number, Set<string>>();
+  const addOwner = (lower: string, h: number): number => {
+    const o = owners++;
+    ownerKey[o] = lower;
+    ownerHash[o] = h;
+    ownerFirstSet[o] = -1;
+    return o;
+  };
   const dataAt = (k: number): string => rdataChunks[k >>> COLUMN_SHIFT]![k & COLUMN_MASK]!;
   // Each AAAA record's address in one spelling, read once, and only for records compared with another.
   let addresses: string[] | undefined;
@@ -312,9 +328,7 @@ export function planColumns(text: string, origin: string, columns: RecordColumns
       // lower-case form: the usual case, with no `toLowerCase` copy.
       let inZone = name === lowerOrigin || name.endsWith(suffix);
       let end = name.length - suffix.length;
-      // The FNV basis as an int32, as the table stores hashes: the origin itself hashes no character.
-      const basis = 0x811c9dc5 | 0;
-      let h = basis;
+      let h = FNV_BASIS;
       for (let i = 0; inZone && i < end; i++) {
         const c = name.charCodeAt(i);
         if (c >= 65 && (c <= 90 || c > 127)) {
@@ -327,7 +341,7 @@ export function planColumns(text: string, origin: string, columns: RecordColumns
         lower = name.toLowerCase();
         inZone = lower === lowerOrigin || lower.endsWith(suffix);
         end = lower.length - suffix.length;
-        h = basis;
+        h = FNV_BASIS;
         for (let i = 0; inZone && i < end; i++) h = Math.imul(h ^ lower.charCodeAt(i), 16777619);
       }
       if (inZone && byName === undefined) {
@@ -335,11 +349,8 @@ export function planColumns(text: string, origin: string, columns: RecordColumns
         for (;;) {
           const at = slots[slot]!;
           if (at < 0) {
-            owner = owners++;
+            owner = addOwner(lower, h);
             slots[slot] = owner;
-            ownerKey[owner] = lower;
-            ownerHash[owner] = h;
-            ownerFirstSet[owner] = -1;
             break;
           }
           if (ownerHash[at] === h && ownerKey[at] === lower) {
@@ -356,12 +367,7 @@ export function planColumns(text: string, origin: string, columns: RecordColumns
       }
       if (inZone && byName !== undefined && owner < 0) {
         owner = byName.get(lower) ?? -1;
-        if (owner < 0) {
-          owner = owners++;
-          byName.set(lower, owner);
-          ownerKey[owner] = lower;
-          ownerFirstSet[owner] = -1;
-        }
+        if (owner < 0) byName.set(lower, (owner = addOwner(lower, h)));
       }
       prevName = name;
       prevOwner = owner;

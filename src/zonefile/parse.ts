@@ -331,28 +331,20 @@ class Reader implements RdataOut {
     // one stretch of the table (the polynomial hash is no secret) would make it quadratic.
     const set = cnameOwners(this.ownerHashes, cnames, 8 * n + 1024);
     if (set === null) return this.checkCnamesByName(records, 0);
-    // Names compared along the hash chains before a map of the CNAME owners is built instead:
-    // names made to collide on purpose would otherwise make the check quadratic.
+    // Names compared along the hash chains, within a budget: names made to collide on purpose
+    // would otherwise make the check quadratic. Past it, the names are checked in a map.
     let budget = cnames.length + 64;
-    let owners: Map<string, number> | null = null;
     for (let i = nextHashHit(this.ownerHashes, cnames, 0, n, set); i < n; i = nextHashHit(this.ownerHashes, cnames, i + 1, n, set)) {
       if (set.slot < 0) return this.checkCnamesByName(records, i);
       const r = records[i]!;
-      const t = r.type;
-      if (cnameNeutral(t)) continue;
-      // Same hash as a CNAME owner (the same name, or rarely a collision): compare the names.
+      if (cnameNeutral(r.type)) continue;
+      // Same hash as a CNAME owner (the same name, or rarely a collision): compare the names. The
+      // chain runs from the last CNAME to the first, so a clash names the last CNAME's line.
       const lower = r.name.toLowerCase();
-      let line: number | undefined;
-      if (budget > 0) {
-        for (let j = set.slots[2 * set.slot + 1]!; j >= 0 && line === undefined; j = set.chain[j]!) {
-          budget--;
-          if (records[cnames[2 * j]!]!.name.toLowerCase() === lower) line = cnames[2 * j + 1]!;
-        }
-      } else {
-        owners ??= cnameOwnerLines(records, cnames);
-        line = owners.get(lower);
+      for (let j = set.slots[2 * set.slot + 1]!; j >= 0; j = set.chain[j]!) {
+        if (--budget < 0) return this.checkCnamesByName(records, i);
+        if (records[cnames[2 * j]!]!.name.toLowerCase() === lower) this.cnameClash(r, cnames[2 * j + 1]!);
       }
-      if (line !== undefined) this.cnameClash(r, line);
     }
   }
 
@@ -374,6 +366,7 @@ class Reader implements RdataOut {
     }
   }
 
+  /** Fails at the CNAME's line: `r` stands beside it. */
   private cnameClash(r: ZoneRecord, line: number): never {
     return this.lx.failAt(line, 1, `${r.name} has a CNAME (line ${line}) and other data (${r.type}): a name with a CNAME can hold nothing else (RFC 1034 §3.6.2); move the other records or drop the CNAME`);
   }

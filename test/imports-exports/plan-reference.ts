@@ -4,7 +4,7 @@
  * planner's own bookkeeping (hash tables, chains, columns read by index) is checked against
  * something that shares none of it.
  */
-import { emailFromRname, IMPORT_MESSAGES, lineOfType, undefinedError, type ImportPlan, type ImportReader } from '../../src/imports/convert.js';
+import { emailFromRname, IMPORT_MESSAGES, IMPORT_READING, lineOfType, undefinedError, type ImportPlan, type ImportReader } from '../../src/imports/convert.js';
 import { SocketAddress } from 'node:net';
 import { blockBounds, type RecordsetColumns } from '../../src/recordsets/blocks.js';
 import { RecordColumns } from '../../src/zonefile/columns.js';
@@ -13,7 +13,7 @@ import { parse } from '../../src/zonefile/parse.js';
 import { typeFromText } from '../../src/zonefile/registry.js';
 
 /** The parser's rules for imports, as `readColumns` sets them, without the CNAME rule. */
-export const IMPORT_RULES = { cnameRule: false, soaMinimumDefault: true, aaaaAsWritten: true } as const;
+export const IMPORT_RULES = { cnameRule: false, ...IMPORT_READING } as const;
 
 /** The import's reader built on the parser's record objects, put into columns: what the columnar reader must equal. */
 export const readRecords: ImportReader = (text, maxBytes) => {

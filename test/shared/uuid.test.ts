@@ -50,7 +50,7 @@ describe('uuidV4Source', () => {
     }
   });
 
-  it('is what createDnsService uses by default: random v4 ids, never repeated', async () => {
+  it('createDnsService gives random v4 ids by default, never repeated', async () => {
     const dns = createDnsService();
     const ctx = { projectId: 'p', roles: ['member'] };
     const seen = new Set<string>();
