@@ -19,6 +19,7 @@ export type { Nameserver, NameserversBody, PoolConfig, PoolTargetPort } from './
 export type { ServiceSnapshot } from './dns/snapshot.js';
 export type { SelfLink, ZoneAction, ZoneBody, ZoneStatus, ZoneType } from './zones/zone.js';
 export type { ZoneLimits } from './zones/zone-input.js';
+export type { MasterAddress, MasterPort, MasterRecord, TransferLimits } from './secondary/master-port.js';
 export type { RecordsetBody } from './recordsets/recordset.js';
 export type {
   TransferAcceptBody,

@@ -28,6 +28,7 @@ import {
 } from './zone.js';
 import { checkTtlFloor, checkZoneName, nullTtl, parseZoneBody, validateZone } from './zone-input.js';
 import { applyReport } from './zone-status.js';
+import { requestTransfer } from '../secondary/xfr.js';
 
 /** The zone does not exist or the caller may not see it. @internal */
 export const zoneNotFound = (): ApiError => new ApiError(404, 'zone_not_found', 'Could not find Zone');
@@ -281,8 +282,8 @@ export function createZone(deps: DnsDeps, ctx: unknown, body: unknown): ResultAs
     if (valid.isErr()) return err(valid.error);
     const project = requireProject(caller);
     if (project.isErr()) return err(project.error);
-    const created = await runInTransaction(deps.storage, (uow) =>
-      insertZone(deps, uow, caller, {
+    const created = await runInTransaction(deps.storage, async (uow) => {
+      const inserted = await insertZone(deps, uow, caller, {
         projectId: project.value,
         name: input.name!,
         email: type === 'PRIMARY' ? input.email! : deps.limits.managedResourceEmail,
@@ -291,8 +292,11 @@ export function createZone(deps: DnsDeps, ctx: unknown, body: unknown): ResultAs
         type,
         masters: input.masters ?? NO_MASTERS,
         attributes: input.attributes ?? NO_ATTRIBUTES,
-      }),
-    );
+      });
+      // The real service asks its worker for a transfer of every new SECONDARY zone.
+      if (inserted.isOk() && type === 'SECONDARY') await requestTransfer(deps, uow, inserted.value.zone.id, false);
+      return inserted;
+    });
     if (created.isErr()) return err(created.error);
     return ok(answer(deps, created.value));
   });
@@ -390,7 +394,10 @@ export function updateZone(deps: DnsDeps, ctx: unknown, id: unknown, body: unkno
         changes.attributes = input.attributes;
         changes.transferredAt = null;
       }
-      return ok(await saveAndPush(deps, uow, bumpZone(zone, deps.clock(), changes), 'update', 'UPDATE'));
+      const saved = await saveAndPush(deps, uow, bumpZone(zone, deps.clock(), changes), 'update', 'UPDATE');
+      // Masters sent at all count as changed, as any assignment does there; a transfer follows.
+      if (zone.type === 'SECONDARY' && input.masters !== undefined) await requestTransfer(deps, uow, zone.id, false);
+      return ok(saved);
     });
     if (updated.isErr()) return err(updated.error);
     return ok(answer(deps, updated.value));
@@ -450,12 +457,17 @@ export function abandonZone(deps: DnsDeps, ctx: unknown, id: unknown): ResultAsy
 /** Stored recordsets of zones, in blocks (see `RecordsetBlock`), written by imports. @internal */
 export const RECORDSETS = 'dns.recordset_blocks';
 
-/** Removes a zone and everything stored under it. @internal */
-export async function removeZone(tx: StorageTransaction, zone: Zone): Promise<void> {
+/** Removes every stored recordset of a zone (a SECONDARY zone's before a transfer writes its new ones). @internal */
+export async function removeRecordsets(tx: StorageTransaction, zoneId: string): Promise<void> {
   for (;;) {
-    const batch = await tx.range(RECORDSETS, BLOCKS_BY_ZONE, { prefix: tupleKey(zone.id), limit: 512 });
+    const batch = await tx.range(RECORDSETS, BLOCKS_BY_ZONE, { prefix: tupleKey(zoneId), limit: 512 });
     if (batch.length === 0) break;
     for (const e of batch) await tx.delete(RECORDSETS, e.id);
   }
+}
+
+/** Removes a zone and everything stored under it. @internal */
+export async function removeZone(tx: StorageTransaction, zone: Zone): Promise<void> {
+  await removeRecordsets(tx, zone.id);
   await tx.delete(ZONES, zone.id);
 }
