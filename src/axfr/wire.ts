@@ -103,13 +103,10 @@ function decompressed(msg: Uint8Array, from: number, to: number, layout: readonl
   return Uint8Array.from(out);
 }
 
-const HEX = Array.from({ length: 256 }, (_, i) => i.toString(16).padStart(2, '0'));
-
 /** RFC 3597 generic data text of some bytes. */
 function genericText(b: Uint8Array, from: number, to: number): string {
-  let hex = '';
-  for (let i = from; i < to; i++) hex += HEX[b[i]!]!;
-  return to === from ? '\\# 0' : `\\# ${to - from} ${hex}`;
+  if (to === from) return '\\# 0';
+  return `\\# ${to - from} ${Buffer.from(b.buffer, b.byteOffset + from, to - from).toString('hex')}`;
 }
 
 /** The header fields a transfer checks. @internal */

@@ -23,15 +23,20 @@ const NAME_UNSAFE = /[\s;()"]/;
 const TYPE_TOKEN = /^[A-Za-z][A-Za-z0-9-]*$/;
 
 /**
- * Whether record data keeps to its own line: no parenthesis outside quotes (an open one would
- * join the next record's line to it).
+ * Whether record data keeps to its own line: no control character (a line break would start a
+ * new record or a `$INCLUDE`) and no parenthesis outside quotes (an open one would join the next
+ * record's line to it). One pass, as it runs over every byte of a transfer.
  */
 function staysOnItsLine(data: string): boolean {
   let quoted = false;
   for (let i = 0; i < data.length; i++) {
     const c = data.charCodeAt(i);
-    if (c === 92) i++; // backslash: the next character is escaped
-    else if (c === 34) quoted = !quoted;
+    if (c < 32 || c === 127) return false;
+    if (c === 92) {
+      // backslash: the next character is escaped, but must not be a control character either
+      const n = data.charCodeAt(++i);
+      if (n < 32 || n === 127) return false;
+    } else if (c === 34) quoted = !quoted;
     else if (!quoted && (c === 40 || c === 41)) return false;
   }
   return true;
@@ -73,7 +78,7 @@ export class TransferCollector {
       }
       if (typeof type !== 'string' || !TYPE_TOKEN.test(type)) return `record type ${JSON.stringify(String(type).slice(0, 20))} is not a type`;
       if (typeof ttl !== 'number' || !Number.isInteger(ttl) || ttl < 0 || ttl > 4294967295) return `record TTL ${String(ttl)} is not a TTL`;
-      if (typeof data !== 'string' || CONTROL.test(data) || !staysOnItsLine(data)) return `the data of ${name} ${type} is not one line of presentation text`;
+      if (typeof data !== 'string' || !staysOnItsLine(data)) return `the data of ${name} ${type} is not one line of presentation text`;
       if (++this.#records > this.#limits.maxRecords) return `more than ${this.#limits.maxRecords} records`;
       const line = `${name} ${ttl} IN ${type} ${data}\n`;
       // UTF-16 length: a lower bound of the UTF-8 size, and exact for the ASCII masters send.
