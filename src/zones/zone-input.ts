@@ -6,6 +6,7 @@ import {
   invalidKeys,
   invalidValue,
   isCleanText,
+  nullRefusedByStore,
   ownEntries,
   pyInt,
   pyText,
@@ -83,10 +84,7 @@ function isPlainName(name: string): boolean {
  * other check has passed (reference §4.2, probed), and nothing is written.
  * @internal
  */
-export const nullTtl = (): ApiError =>
-  new ApiError(500, 'unknown', 'ttl may not be null: the zone store refuses it (a NOT NULL column in the real service), so nothing was changed.', {
-    showMessage: false,
-  });
+export const nullTtl = (): ApiError => nullRefusedByStore('ttl', 'zone');
 
 /** Name rules applied while parsing the body (the real service's DomainField). @internal */
 export function checkNameSyntax(name: string): Result<string, ApiError> {
