@@ -213,6 +213,8 @@ export interface ZoneInput {
   type?: ZoneType;
   masters?: readonly string[];
   attributes?: Readonly<Record<string, string>>;
+  /** Set when an update body names the zone's own project: the real service refuses that as a move. */
+  projectId?: string;
 }
 
 function parseType(value: unknown): Result<ZoneType, ApiError> {
@@ -264,6 +266,9 @@ export function parseZoneBody(body: unknown, current: Zone | undefined, limits: 
         refused.push(key);
         break;
       }
+      // The real service's schema lets the zone's own project id through, and central then
+      // refuses the body as a move (see {@link ZoneInput.projectId}).
+      if (key === 'project_id' && current !== undefined) input.projectId = current.projectId;
       continue;
     }
     const set = setField(input, key, value, limits);
