@@ -9,7 +9,7 @@ import { listArray, parseListQuery, type ListSpec, type ParsedListQuery } from '
 import { isUuidLike } from '../shared/uuid.js';
 import { invalidUuid, RECORDSETS, visibleZone } from '../zones/zone-commands.js';
 import type { Zone } from '../zones/zone.js';
-import { BLOCKS_BY_ZONE, findId, managedRecordsets, presentRecordset, type RecordsetBlock, type RecordsetBody } from './recordset.js';
+import { BLOCKS_BY_ZONE, findId, managedCount, managedRecordsets, presentRecordset, type RecordsetBlock, type RecordsetBody } from './recordset.js';
 
 const recordsetNotFound = (): ApiError => new ApiError(404, 'recordset_not_found', 'Could not find RecordSet');
 const markerNotFound = (): ApiError => new ApiError(400, 'marker_not_found', 'Marker None could not be found');
@@ -156,7 +156,7 @@ export function listRecordsets(deps: DnsDeps, ctx: unknown, zoneId: unknown, que
           if (page.isErr()) return err(page.error);
           // The page is already cut; the envelope adds links, and the count comes from the zone.
           const body = listArray({ ...s, metadata: false }, page.value, { ...q, marker: undefined }, true, undefined, deps.baseUrl);
-          return body.map((b) => ({ ...b, metadata: { total_count: (z.soaRecordsetId === null ? 0 : 2) + z.recordsetCount } }));
+          return body.map((b) => ({ ...b, metadata: { total_count: managedCount(z) + z.recordsetCount } }));
         }
       }
       const all = await zoneRecordsets(deps, tx, z);

@@ -114,6 +114,8 @@ function transferred(deps: DnsDeps, zone: Zone, plan: TransferPlan, now: Date): 
     transferredAt: micros - (micros % 1_000_000),
     recordsetCount: plan.recordsetCount,
     recordCount: plan.recordCount,
+    // The master's SOA, stored with the other records, takes the place of the service's own.
+    soaRecordsetId: null,
   });
   return Object.freeze({ ...bumped, serial: plan.serial });
 }

@@ -240,7 +240,8 @@ export async function insertZone(
     expire: input.expire ?? 86400,
     minimum: 3600,
     parentZoneId: ancestors.find((z) => z.poolId === pool.id)?.id ?? null,
-    soaRecordsetId: primary ? deps.ids() : null,
+    // A SECONDARY zone too gets the service's own SOA until its first transfer (the real one does).
+    soaRecordsetId: deps.ids(),
     nsRecordsetId: primary ? deps.ids() : null,
     recordsetCount: 0,
     recordCount: 0,

@@ -66,6 +66,22 @@ describe('SECONDARY zones transfer from their masters', () => {
     ]);
   });
 
+  it('before its first transfer a SECONDARY zone has the service SOA alone (as the real one), then the master SOA', async () => {
+    const { dns, master } = service({ tasks: 'manual' });
+    master.serve('example.com.', ZONE);
+    const zone = await createSecondary(dns);
+    const own = (await dns.recordsets.list(alice, zone.id))._unsafeUnwrap() as { recordsets: { id: string; type: string; records: string[]; ttl: null }[]; metadata: { total_count: number } };
+    expect(own.recordsets.map((r) => [r.type, r.ttl])).toEqual([['SOA', null]]);
+    expect(own.recordsets[0]!.records[0]).toMatch(/^ns1\.example\.org\. hostmaster\.example\.com\. 1 \d+ 600 86400 3600$/);
+    expect(own.metadata.total_count).toBe(1);
+    expect((await dns.recordsets.get(alice, zone.id, own.recordsets[0]!.id))._unsafeUnwrap().type).toBe('SOA');
+    await dns.tasks.settle();
+    const after = (await dns.recordsets.list(alice, zone.id))._unsafeUnwrap() as { recordsets: { id: string; type: string }[]; metadata: { total_count: number } };
+    expect(after.recordsets.filter((r) => r.type === 'SOA')).toHaveLength(1);
+    expect(after.metadata.total_count).toBe(6);
+    expect((await dns.recordsets.get(alice, zone.id, own.recordsets[0]!.id))._unsafeUnwrapErr().status).toBe(404);
+  });
+
   it('manual mode: the push, then the transfer, each a step', async () => {
     const { dns, master } = service({ tasks: 'manual' });
     master.serve('example.com.', ZONE);
@@ -198,7 +214,10 @@ describe('SECONDARY zones transfer from their masters', () => {
       const zone = (await dns.zones.create(alice, { name: 'example.com.', type: 'SECONDARY', masters: ['192.0.2.1'] }))._unsafeUnwrap();
       await dns.tasks.settle();
       expect((await dns.zones.get(alice, zone.id))._unsafeUnwrap().serial).toBe(1);
-      expect(await recordsets(dns, zone.id)).toEqual([]);
+      // Only the service's own SOA, as before any transfer (refresh is random here).
+      const left = await recordsets(dns, zone.id);
+      expect(left).toHaveLength(1);
+      expect(left[0]).toMatch(/^example\.com\. - SOA ns1\.example\.org\. hostmaster\.example\.com\. 1 \d+ 600 86400 3600$/);
     });
   });
 });
