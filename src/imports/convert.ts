@@ -1,7 +1,7 @@
 import { blockBounds, type RecordsetColumns } from '../recordsets/blocks.js';
 import { COLUMN_MASK, COLUMN_SHIFT, type RecordColumns } from '../zonefile/columns.js';
 import { parseIPv6 } from '../zonefile/codec.js';
-import { parseColumns } from '../zonefile/parse.js';
+import { ORIGIN_NOT_FIRST, parseColumns } from '../zonefile/parse.js';
 import { typeFromText, typeToText } from '../zonefile/registry.js';
 
 /**
@@ -58,6 +58,8 @@ export const undefinedError = (detail: string): string => `${IMPORT_MESSAGES.und
 /** dnspython's two messages: a CNAME added to a name with other data, and other data added to a CNAME's name. */
 const CNAME_CLASH = 'CNAME rdataset is not compatible with a regular data node';
 const DATA_CLASH = 'rdataset type is not compatible with a CNAME node';
+/** dnspython's message for an SOA inside the zone but off its apex. */
+const SOA_OFF_APEX = 'add() has non-origin SOA';
 
 /** Owner flags of the CNAME rule: the owner has a CNAME, the owner has other data. */
 const CNAME = 1;
@@ -116,83 +118,6 @@ export interface ImportPlan {
   readonly largestRecordset: number;
 }
 
-/** Strips a `;` comment outside quotes and splits into tokens (quotes kept together). */
-function tokens(line: string): string[] {
-  const out: string[] = [];
-  let cur = '';
-  let quoted = false;
-  for (let i = 0; i < line.length; i++) {
-    const c = line[i]!;
-    if (c === '\\' && i + 1 < line.length) {
-      cur += c + line[i + 1]!;
-      i++;
-      continue;
-    }
-    if (c === '"') {
-      quoted = !quoted;
-      cur += c;
-      continue;
-    }
-    if (!quoted && c === ';') break;
-    if (!quoted && (c === ' ' || c === '\t' || c === '\r' || c === '(' || c === ')')) {
-      if (cur !== '') out.push(cur);
-      cur = '';
-      continue;
-    }
-    cur += c;
-  }
-  if (cur !== '') out.push(cur);
-  return out;
-}
-
-/**
- * Whether the first statement of the file is `$ORIGIN` (the real service learns the origin only
- * from a `$ORIGIN` before the first record). `$TTL` may come before it.
- */
-function originFirst(text: string): boolean {
-  let start = 0;
-  if (text.charCodeAt(0) === 0xfeff) start = 1;
-  while (start <= text.length) {
-    let end = text.indexOf('\n', start);
-    if (end < 0) end = text.length;
-    const t = tokens(text.slice(start, end));
-    start = end + 1;
-    const first = t[0];
-    if (first === undefined) continue;
-    const upper = first.toUpperCase();
-    if (upper === '$ORIGIN') return true;
-    if (upper === '$TTL') continue;
-    return false;
-  }
-  return false;
-}
-
-/** The 1-based line of the first record whose type token is `type` (best effort; 0 when not found). */
-export function lineOfType(text: string, type: string, nth = 1): number {
-  const wanted = type.toUpperCase();
-  let start = 0;
-  let line = 0;
-  let seen = 0;
-  while (start <= text.length) {
-    let end = text.indexOf('\n', start);
-    if (end < 0) end = text.length;
-    const raw = text.slice(start, end);
-    start = end + 1;
-    line++;
-    const t = tokens(raw);
-    if (t[0]?.startsWith('$') === true && t[0].toUpperCase() !== '$GENERATE') continue;
-    const from = /^[ \t]/.test(raw) ? 0 : 1;
-    for (let i = from; i < t.length; i++) {
-      if (t[i]!.toUpperCase() === wanted) {
-        seen++;
-        if (seen >= nth) return line;
-        break;
-      }
-    }
-  }
-  return 0;
-}
-
 /**
  * RNAME → email as the real service converts it (reference §8.3): the name without its final dot
  * (the root stays `.`), then its first dot becomes `@`, even an escaped one. So
@@ -206,18 +131,19 @@ export function emailFromRname(rname: string): string {
 
 /**
  * The reader's rules for imports, the real service's (reference §8.3): a record without a TTL takes
- * the SOA minimum once the SOA is read (unless a `$TTL` came first), and AAAA data keeps the file's
- * spelling, as dnspython 2.3 stores it (`0:0:0:0:0:0:0:1`, `::FFFF:1.2.3.4`).
+ * the SOA minimum once the SOA is read (unless a `$TTL` came first), AAAA data keeps the file's
+ * spelling, as dnspython 2.3 stores it (`0:0:0:0:0:0:0:1`, `::FFFF:1.2.3.4`), and the first
+ * statement after any `$TTL` must be `$ORIGIN` (reference §8.4).
  * @internal
  */
-export const IMPORT_READING = Object.freeze({ soaMinimumDefault: true, aaaaAsWritten: true });
+export const IMPORT_READING = Object.freeze({ soaMinimumDefault: true, aaaaAsWritten: true, originFirst: true });
 
 /**
- * How an import reads its file: the zone's origin and records, or `undefined` when the file is
- * not a valid zone file.
+ * How an import reads its file: the zone's origin and records, or why not: `origin` when the
+ * file's first statement is not `$ORIGIN`, `malformed` when it is not a valid zone file.
  * @internal
  */
-export type ImportReader = (text: string, maxBytes: number) => { origin: string; columns: RecordColumns } | undefined;
+export type ImportReader = (text: string, maxBytes: number) => { origin: string; columns: RecordColumns } | 'origin' | 'malformed';
 
 /**
  * The import's reader: the parser fills columns, not the record objects of `parseZoneFile`. The
@@ -228,8 +154,19 @@ export type ImportReader = (text: string, maxBytes: number) => { origin: string;
  */
 export const readColumns: ImportReader = (text, maxBytes) => {
   const parsed = parseColumns(text, { maxBytes, ...IMPORT_READING });
-  return parsed.isOk() ? parsed.value : undefined;
+  if (parsed.isOk()) return parsed.value;
+  return parsed.error.message === ORIGIN_NOT_FIRST ? 'origin' : 'malformed';
 };
+
+/**
+ * The line of record `index` of a file that {@link readColumns} read: the file is read again,
+ * keeping lines this time, as only an error message needs one. 0 where there is none.
+ * @internal
+ */
+export function lineOfRecord(text: string, maxBytes: number, index: number): number {
+  const again = parseColumns(text, { maxBytes, ...IMPORT_READING }, true, true);
+  return again.isOk() ? (again.value.columns.lines?.[index] ?? 0) : 0;
+}
 
 /**
  * Parses and converts an import file as the real service does (reference §8.3), with the fixes
@@ -238,26 +175,23 @@ export const readColumns: ImportReader = (text, maxBytes) => {
  * @internal
  */
 export function planImport(text: string, maxBytes: number, allowed: ReadonlySet<string>, read: ImportReader = readColumns): { ok: ImportPlan } | { error: string } {
-  if (!originFirst(text)) {
-    // A syntax error before the first record would be reported by the parser first; anything else
-    // lacks the origin the real service needs.
-    return { error: IMPORT_MESSAGES.origin };
-  }
   const parsed = read(text, maxBytes);
-  if (parsed === undefined) return { error: IMPORT_MESSAGES.malformed };
-  return planColumns(text, parsed.origin, parsed.columns, allowed);
+  if (parsed === 'origin') return { error: IMPORT_MESSAGES.origin };
+  if (parsed === 'malformed') return { error: IMPORT_MESSAGES.malformed };
+  return planColumns(parsed.origin, parsed.columns, allowed, (index) => lineOfRecord(text, maxBytes, index));
 }
 
 /**
  * The conversion of a parsed import file: groups its records into recordsets and applies the
- * import's rules. `text` is the file, for the line numbers of errors; `origin` the zone's.
+ * import's rules. `origin` is the zone's; `lineOf` gives a record's line, for error messages.
  * @internal
  */
-export function planColumns(text: string, origin: string, columns: RecordColumns, allowed: ReadonlySet<string>): { ok: ImportPlan } | { error: string } {
+export function planColumns(origin: string, columns: RecordColumns, allowed: ReadonlySet<string>, lineOf: (index: number) => number): { ok: ImportPlan } | { error: string } {
   const lowerOrigin = origin.toLowerCase();
   const suffix = lowerOrigin === '.' ? '.' : `.${lowerOrigin}`;
 
-  let soa = -1;
+  let soa = -1; // the last SOA at the apex: dnspython's SOA is a singleton, each one replaces the one before
+  let soaTtl = 0; // the smallest SOA TTL, as dnspython's rdataset keeps it
   const { owners: ownerChunks, rdata: rdataChunks, ttls, types } = columns;
   const total = columns.count;
   // Recordsets are numbered in creation order and held in arrays allocated once at their largest
@@ -375,6 +309,8 @@ export function planColumns(text: string, origin: string, columns: RecordColumns
     }
     if (owner < 0) continue;
     const type = types[index]!;
+    // dnspython refuses an SOA off the apex as it adds the record: before the CNAME rule looks at it.
+    if (type === TYPE_SOA && lower !== lowerOrigin) return { error: undefinedError(SOA_OFF_APEX) };
     let typeId = typeIds[type]!;
     if (typeId === UNSEEN) {
       const mnemonic = typeToText(type);
@@ -397,7 +333,8 @@ export function planColumns(text: string, origin: string, columns: RecordColumns
       }
     }
     if (type === TYPE_SOA) {
-      if (lower === lowerOrigin && soa < 0) soa = index;
+      soaTtl = soa < 0 ? ttls[index]! : Math.min(soaTtl, ttls[index]!);
+      soa = index;
       continue;
     }
     if (typeId < 0) {
@@ -465,11 +402,8 @@ export function planColumns(text: string, origin: string, columns: RecordColumns
     recordCount++;
   }
   if (refused >= 0) {
-    const type = types[refused]!;
-    let nth = 0;
-    for (let j = 0; j <= refused; j++) if (types[j] === type) nth++;
-    const line = lineOfType(text, typeToText(type), nth);
-    return { error: `Record type ${typeToText(type)}${line > 0 ? ` on line ${line}` : ''} is not supported by this service.` };
+    const line = lineOf(refused);
+    return { error: `Record type ${typeToText(types[refused]!)}${line > 0 ? ` on line ${line}` : ''} is not supported by this service.` };
   }
   if (soa < 0) return { error: IMPORT_MESSAGES.noSoa };
   const fields = dataAt(soa).split(' ');
@@ -509,7 +443,7 @@ export function planColumns(text: string, origin: string, columns: RecordColumns
     ok: {
       name: origin,
       email: emailFromRname(rname),
-      ttl: ttls[soa]!,
+      ttl: soaTtl,
       serial: Number(fields[2]),
       retry: Number(fields[4]),
       expire: Number(fields[5]),
