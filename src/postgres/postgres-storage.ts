@@ -409,16 +409,20 @@ function statements(t: Tables): Statements {
     // Entries a value keeps are left alone (ON CONFLICT DO NOTHING writes nothing), so a status
     // change or a version bump rewrites only the row; the DELETE and the INSERT see the same
     // snapshot but act on disjoint entries, and the counts move by exactly what they changed.
+    // A value that is new (xmax 0: inserted, not updated) has no entries to look for, so a create
+    // reads nothing of the index, whose pages concurrent creates are writing (under SERIALIZABLE
+    // such a read is a conflict).
     put: statement(`WITH input AS (
         SELECT * FROM unnest($1::text[], $2::bytea[], $3::json[]) AS v(collection, id, value)
       ), upserted AS (
         INSERT INTO ${t.rows} (collection, id, value) SELECT collection, id, value FROM input
         ON CONFLICT (collection, id) DO UPDATE SET value = EXCLUDED.value
+        RETURNING collection, id, xmax <> 0 AS replaced
       ), wanted AS (
         SELECT * FROM unnest($4::text[], $5::bytea[], $6::text[], $7::bytea[]) AS w(collection, id, index_name, key)
       ), dropped AS (
-        DELETE FROM ${t.index} x USING input v
-        WHERE x.collection = v.collection AND x.id = v.id
+        DELETE FROM ${t.index} x USING upserted v
+        WHERE v.replaced AND x.collection = v.collection AND x.id = v.id
           AND NOT EXISTS (
             SELECT 1 FROM wanted w
             WHERE w.collection = x.collection AND w.id = x.id AND w.index_name = x.index_name AND w.key = x.key
