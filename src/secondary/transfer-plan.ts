@@ -119,7 +119,8 @@ export class TransferCollector {
       } else if (type === TYPE_NS && apex) apexNs.push(i);
     }
     if (soa < 0) return { error: 'no SOA record' };
-    const planned = planColumns(text, this.#origin, columns, allowed);
+    // Line 1 is the $ORIGIN, then one line per record.
+    const planned = planColumns(this.#origin, columns, allowed, (index) => index + 2);
     if ('error' in planned) return planned;
     const plan = planned.ok;
     const dataAt = (k: number): string => columns.rdata[k >>> COLUMN_SHIFT]![k & COLUMN_MASK]!;

@@ -1,17 +1,16 @@
-import { err, ok, type Result, type ResultAsync } from 'neverthrow';
-import { dnsCommand } from '../dns/command.js';
+import { err, ok, safeTry, type ResultAsync } from 'neverthrow';
 import type { DnsDeps } from '../dns/deps.js';
 import { checkZoneQuota, readZoneQuotas, type ZoneQuotaLimits } from '../dns-quotas/index.js';
 import { DEFAULT_IMPORT_RECORD_TYPES, type ZoneImportOptions } from '../imports/convert.js';
 import { buildBlocks, drawSortedIds } from '../recordsets/blocks.js';
 import { blockKeys, blockRowId } from '../recordsets/recordset.js';
-import { ApiError } from '../shared/api-error.js';
-import { runInTransaction, type UnitOfWork } from '../shared/command.js';
-import { forbidden } from '../shared/context.js';
+import type { ApiError } from '../shared/api-error.js';
+import { command, runInTransaction, type UnitOfWork } from '../shared/command.js';
 import { enqueueTask, finishTask, type StoredTask, type TaskHandler } from '../shared/tasks.js';
 import { toMicros } from '../shared/time.js';
-import { isUuidLike } from '../shared/uuid.js';
-import { adminOrOwner, bumpZone, invalidUuid, RECORDSETS, removeRecordsets, saveAndPush, visibleZone } from '../zones/zone-commands.js';
+import { bumpZone, RECORDSETS, removeRecordsets, saveAndPush, visibleZone, zoneIdParam } from '../zones/zone-commands.js';
+import { xfrOfPrimary } from '../zones/zone-errors.js';
+import { authorizeZone } from '../zones/zone-policy.js';
 import { emailProblem } from '../zones/zone-input.js';
 import { ZONES, type Zone } from '../zones/zone.js';
 import { masterAddress, type MasterAddress, type MasterPort, type TransferLimits } from './master-port.js';
@@ -40,17 +39,16 @@ export async function requestTransfer(deps: DnsDeps, uow: UnitOfWork, zoneId: st
  * @internal
  */
 export function xfrZone(deps: DnsDeps, ctx: unknown, id: unknown): ResultAsync<void, ApiError> {
-  return dnsCommand(deps, ctx, async (caller): Promise<Result<void, ApiError>> => {
-    if (!isUuidLike(id)) return err(invalidUuid('zone_id', id));
-    return runInTransaction(deps.storage, async (uow): Promise<Result<void, ApiError>> => {
-      const found = await visibleZone(uow.tx, caller, id);
-      if (found.isErr()) return err(found.error);
-      const zone = found.value;
-      if (!adminOrOwner(caller, zone.projectId)) return err(forbidden(deps.forbiddenStatus, 'xfr_zone'));
-      if (zone.type !== 'SECONDARY') return err(new ApiError(400, 'bad_request', "Can't XFR a non Secondary zone."));
-      await requestTransfer(deps, uow, zone.id, true);
-      return ok(undefined);
-    });
+  return command(deps, ctx, {
+    parse: () => zoneIdParam(id),
+    transaction: (uow, caller, zoneId) =>
+      safeTry(async function* () {
+        const zone = yield* await visibleZone(uow.tx, caller, zoneId);
+        yield* authorizeZone('xfr_zone', deps.forbiddenStatus, caller, zone.projectId);
+        if (zone.type !== 'SECONDARY') return err(xfrOfPrimary());
+        await requestTransfer(deps, uow, zone.id, true);
+        return ok(undefined);
+      }),
   });
 }
 

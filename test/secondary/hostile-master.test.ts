@@ -63,7 +63,7 @@ afterAll(async () => {
 });
 
 async function recordsets(dns: DnsService, zoneId: string): Promise<string[]> {
-  const page = (await dns.recordsets.list(alice, zoneId, { limit: 1000 }))._unsafeUnwrap() as { recordsets: { name: string; type: string; records: string[] }[] };
+  const page = (await dns.recordsets.list(alice, zoneId, { limit: 1000 }))._unsafeUnwrap();
   return page.recordsets.map((r) => `${r.name} ${r.type} ${r.records.join(',')}`);
 }
 
@@ -162,7 +162,7 @@ describe('a hostile master cannot hurt the service', () => {
         expect(performance.now() - started).toBeLessThan(TIMEOUT_MS + 3000);
         const after = (await dns.zones.get(alice, zoneId))._unsafeUnwrap();
         const now = await recordsets(dns, zoneId);
-        if (mayBeValid !== undefined && after.serial !== serialBefore) {
+        if (mayBeValid !== undefined && JSON.stringify(now) !== JSON.stringify(before)) {
           // Taken whole: the zone's serial is its stored SOA's, and nothing of the old data is left.
           expect(now.find((l) => l.includes(' SOA '))?.split(' ')[4]).toBe(String(after.serial));
           expect(now.length).toBeGreaterThanOrEqual(1);

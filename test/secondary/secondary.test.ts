@@ -33,7 +33,7 @@ const createSecondary = async (dns: DnsService, masters: unknown = ['192.0.2.1',
   (await dns.zones.create(alice, { name: 'example.com.', type: 'SECONDARY', masters }))._unsafeUnwrap();
 
 async function recordsets(dns: DnsService, zoneId: string) {
-  const page = (await dns.recordsets.list(alice, zoneId, { limit: 1000 }))._unsafeUnwrap() as { recordsets: { name: string; type: string; ttl: number | null; records: string[] }[] };
+  const page = (await dns.recordsets.list(alice, zoneId, { limit: 1000 }))._unsafeUnwrap();
   return page.recordsets.map((r) => `${r.name} ${r.ttl ?? '-'} ${r.type} ${[...r.records].sort().join(' | ')}`);
 }
 
@@ -70,13 +70,13 @@ describe('SECONDARY zones transfer from their masters', () => {
     const { dns, master } = service({ tasks: 'manual' });
     master.serve('example.com.', ZONE);
     const zone = await createSecondary(dns);
-    const own = (await dns.recordsets.list(alice, zone.id))._unsafeUnwrap() as { recordsets: { id: string; type: string; records: string[]; ttl: null }[]; metadata: { total_count: number } };
+    const own = (await dns.recordsets.list(alice, zone.id))._unsafeUnwrap();
     expect(own.recordsets.map((r) => [r.type, r.ttl])).toEqual([['SOA', null]]);
     expect(own.recordsets[0]!.records[0]).toMatch(/^ns1\.example\.org\. hostmaster\.example\.com\. 1 \d+ 600 86400 3600$/);
     expect(own.metadata.total_count).toBe(1);
     expect((await dns.recordsets.get(alice, zone.id, own.recordsets[0]!.id))._unsafeUnwrap().type).toBe('SOA');
     await dns.tasks.settle();
-    const after = (await dns.recordsets.list(alice, zone.id))._unsafeUnwrap() as { recordsets: { id: string; type: string }[]; metadata: { total_count: number } };
+    const after = (await dns.recordsets.list(alice, zone.id))._unsafeUnwrap();
     expect(after.recordsets.filter((r) => r.type === 'SOA')).toHaveLength(1);
     expect(after.metadata.total_count).toBe(6);
     expect((await dns.recordsets.get(alice, zone.id, own.recordsets[0]!.id))._unsafeUnwrapErr().status).toBe(404);
