@@ -38,8 +38,9 @@ export interface ReaderOptions extends ParseZoneFileOptions {
   readonly aaaaAsWritten?: boolean;
   /**
    * Whether the zone rules that dnspython does not apply are checked: one SOA, at the apex
-   * (RFC 1035 §5.2), and one DNAME per owner (RFC 6672 §2.4). Imports read with `false`, as the
-   * real service keeps the last SOA or DNAME and refuses an SOA off the apex itself.
+   * (RFC 1035 §5.2), and one DNAME per owner (RFC 6672 §2.4). Imports read with `false`: the
+   * real service's dnspython keeps the last SOA or DNAME, and the import refuses an SOA off the
+   * apex with dnspython's own message.
    */
   readonly singletonRules?: boolean;
   /**
@@ -369,7 +370,7 @@ class Reader implements RdataOut {
     const lowerApex = apex.toLowerCase();
     let soa: ZoneRecord | null = null;
     let soaLine = 0;
-    let dnames: Map<string, { rdata: string; line: number }> | null = null;
+    let dnames: Map<string, { record: ZoneRecord; line: number }> | null = null;
     for (let k = 0; k < s.length; k += 4) {
       const r = records[s[k]!]!;
       const line = s[k + 1]!;
@@ -386,9 +387,9 @@ class Reader implements RdataOut {
           this.lx.failAt(line, s[k + 3]!, `a zone has one SOA record, and line ${soaLine} already gave a different one (RFC 1035 §5.2): keep one of them`);
         }
       } else {
-        const first = (dnames ??= new Map<string, { rdata: string; line: number }>()).get(lower);
-        if (first === undefined) dnames.set(lower, { rdata: r.rdata, line });
-        else if (first.rdata.toLowerCase() !== r.rdata.toLowerCase()) {
+        const first = (dnames ??= new Map<string, { record: ZoneRecord; line: number }>()).get(lower);
+        if (first === undefined) dnames.set(lower, { record: r, line });
+        else if (!sameData(first.record, r)) {
           this.lx.failAt(line, s[k + 3]!, `${r.name} already has a different DNAME (line ${first.line}): a name holds at most one DNAME (RFC 6672 §2.4); keep one of them`);
         }
       }
