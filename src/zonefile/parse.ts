@@ -2,7 +2,7 @@
 import { err, ok, type Result } from 'neverthrow';
 import { EOF, EOL, Lexer, QUOTED, WORD, ZoneSyntaxError } from './lexer.js';
 import { MAX_TTL, READERS, clampTtl, genericText, isMetaType, readGeneric, ttlValue, type RdataOut } from './rdata.js';
-import { prefixedNumber, typeFromText, typeOfPackedKey, typeToText } from './registry.js';
+import { mayStandBesideCname, prefixedNumber, typeFromText, typeOfPackedKey, typeToText } from './registry.js';
 import { fastRdata, hasFastReader } from './fast.js';
 import { BLANK, LineScanner, NOT_HANDLED } from './lines.js';
 import { lazyType, ParsedRecord } from './record.js';
@@ -430,7 +430,7 @@ class Reader implements RdataOut {
     for (let i = nextHashHit(this.ownerHashes, cnames, 0, n, set); i < n; i = nextHashHit(this.ownerHashes, cnames, i + 1, n, set)) {
       if (set.slot < 0) return this.checkCnamesByName(records, i, apex);
       const r = records[i]!;
-      if (cnameNeutral(r.type)) continue;
+      if (mayStandBesideCname(typeFromText(r.type))) continue;
       // Same hash as a CNAME owner (the same name, or rarely a collision): compare the names. The
       // chain runs from the last CNAME to the first, so a clash names the last CNAME's line.
       const lower = r.name.toLowerCase();
@@ -465,7 +465,7 @@ class Reader implements RdataOut {
         continue;
       }
       const r = records[i]!;
-      if (cnameNeutral(r.type)) continue;
+      if (mayStandBesideCname(typeFromText(r.type))) continue;
       const k = owners.get(r.name.toLowerCase());
       if (k !== undefined) this.cnameClash(r, cnames[k + 1]!);
     }
@@ -552,10 +552,6 @@ interface CnameOwners {
   probes: number;
 }
 
-/** Types that may sit beside a CNAME (RFC 4035 §2.5; dnspython agrees). */
-function cnameNeutral(t: string): boolean {
-  return t === 'NSEC' || t === 'NSEC3' || t === 'KEY' || t === 'RRSIG';
-}
 
 /** Whether `lower` is `apex` or below it (both in lower case). */
 function inZone(lower: string, apex: string): boolean {
