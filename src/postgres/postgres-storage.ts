@@ -318,10 +318,10 @@ async function once<T>(
   const alone = aloneWaitMs !== undefined && (await lockAlone(client, sql, aloneWaitMs));
   const unlock = alone ? `; ${sql.unlock}` : '';
   // Alone, every other transaction waits on this one: if its `work` stalls (awaits something
-  // that hangs), the server ends the session after `aloneWaitMs` idle, which frees the lock.
-  const begin = alone
-    ? `BEGIN ISOLATION LEVEL SERIALIZABLE; SET LOCAL idle_in_transaction_session_timeout = ${aloneWaitMs}`
-    : `BEGIN ISOLATION LEVEL SERIALIZABLE; ${sql.lockShared}`;
+  // that hangs), the server ends the session after `aloneWaitMs` idle, which frees the lock. That
+  // only holds inside a transaction, so alone (the rare, slow path) BEGIN is sent at once.
+  if (alone) await client.query(`BEGIN ISOLATION LEVEL SERIALIZABLE; SET LOCAL idle_in_transaction_session_timeout = ${aloneWaitMs}`);
+  const begin = alone ? undefined : `BEGIN ISOLATION LEVEL SERIALIZABLE; ${sql.lockShared}`;
   const attempt: Attempt = { open: true, failure: undefined };
   const { tx, commit, begun } = transactionOn(client, session, sql, attempt, begin);
   let outcome: Outcome<T>;
@@ -556,7 +556,7 @@ function transactionOn(
   session: Session,
   sql: Statements,
   attempt: Attempt,
-  begin: string,
+  begin: string | undefined,
 ): { tx: StorageTransaction; commit: (end: string, instead: string | undefined) => Promise<void>; begun: () => Promise<boolean> } {
   // One message at a time, in call order, even when `work` starts several calls at once.
   let tail: Promise<unknown> = Promise.resolve();
@@ -744,7 +744,7 @@ function transactionOn(
    */
   const commit = async (end: string, instead: string | undefined): Promise<void> => {
     const puts = takePuts();
-    if (!sent && puts.length === 0) {
+    if (!sent && puts.length === 0 && opening !== undefined) {
       attempt.open = false;
       if (instead !== undefined) await client.query(instead);
       return;
