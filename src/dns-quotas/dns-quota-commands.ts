@@ -2,7 +2,7 @@ import { err, ok, type Result, type ResultAsync } from 'neverthrow';
 import type { ApiError } from '../shared/api-error.js';
 import { command, type CommandEnv } from '../shared/command.js';
 import { forbidden, type Caller } from '../shared/context.js';
-import { emptyRequestBody } from '../shared/errors.js';
+import { emptyRequestBody, intField, nullRefusedByStore, ownEntries } from '../shared/validation.js';
 import { invalidProjectId, invalidQuota, patchNeedsAllProjects } from './dns-quota-errors.js';
 import { isProjectId } from '../quotas/project-id.js';
 import {
@@ -45,24 +45,29 @@ function authorize(
 
 const projectParam = (projectId: unknown): Result<string, ApiError> => (isProjectId(projectId) ? ok(projectId) : err(invalidProjectId()));
 
-/** Parses the flat PATCH body: every key a resource, every value an integer in -1..2147483647. */
+/**
+ * Parses the flat PATCH body as the real service does: every key a resource, every value through
+ * Python's `int()` (so `"5"`, `true` and `5.9` are limits) and then the -1..2147483647 range check.
+ * A null passes those checks and fails later, in the real service's store: after every other field.
+ */
 function parseQuotaPatch(body: unknown): Result<Partial<ZoneQuotaLimits>, ApiError> {
   if (body === undefined || body === null) return err(emptyRequestBody());
-  if (typeof body !== 'object' || Array.isArray(body)) return err(invalidQuota('the body must be an object of resource limits'));
-  const proto: unknown = Object.getPrototypeOf(body);
-  if (proto !== Object.prototype && proto !== null) return err(invalidQuota('the body must be an object of resource limits'));
-  const patch: Partial<ZoneQuotaLimits> = {};
-  for (const key of Object.keys(body)) {
-    if (!isZoneQuotaResource(key)) return err(invalidQuota(`Field value ${key} is invalid`));
-    const value: unknown = (body as Record<string, unknown>)[key];
-    if (typeof value !== 'number' || !Number.isInteger(value)) {
-      return err(invalidQuota('Value must be an integer for field hard_limit'));
+  return ownEntries(body).andThen((fields) => {
+    const patch: Partial<ZoneQuotaLimits> = {};
+    let hasNull = false;
+    for (const [key, value] of Object.entries(fields)) {
+      if (!isZoneQuotaResource(key)) return err(invalidQuota(`Field value ${key} is invalid`));
+      if (value === null) {
+        hasNull = true;
+        continue;
+      }
+      const limit = intField(value, 'hard_limit', -1, MAX_HARD_LIMIT);
+      if (limit.isErr()) return err(limit.error);
+      patch[key] = limit.value;
     }
-    if (value < -1) return err(invalidQuota('Value must be >= -1 for field hard_limit'));
-    if (value > MAX_HARD_LIMIT) return err(invalidQuota(`Value must be <= ${MAX_HARD_LIMIT} for field hard_limit`));
-    patch[key] = value === 0 ? 0 : value; // -0 becomes 0: JSON and the real service know no -0
-  }
-  return ok(patch);
+    // The real service has then already stored the fields before the null one; nothing is here.
+    return hasNull ? err(nullRefusedByStore('hard_limit', 'quota')) : ok(patch);
+  });
 }
 
 /**

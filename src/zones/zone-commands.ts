@@ -7,7 +7,8 @@ import { BLOCKS_BY_ZONE } from '../recordsets/recordset.js';
 import type { ApiError } from '../shared/api-error.js';
 import { command, insertNew, type UnitOfWork } from '../shared/command.js';
 import { requireProject, type Caller } from '../shared/context.js';
-import { emptyRequestBody, invalidUuid } from '../shared/errors.js';
+import { invalidUuid } from '../shared/errors.js';
+import { emptyRequestBody } from '../shared/validation.js';
 import { tupleKey } from '../shared/keys.js';
 import type { ListSpec } from '../shared/list-query.js';
 import { enqueueTask, type StoredTask } from '../shared/tasks.js';
@@ -18,6 +19,7 @@ import {
   illegalChild,
   illegalParent,
   noServersConfigured,
+  movingZone,
   renamingZone,
   updatingDeletingZone,
   zoneHasSubzone,
@@ -385,6 +387,7 @@ export function updateZone(deps: DnsDeps, ctx: unknown, id: unknown, body: unkno
           input,
         );
         yield* authorizeZone('update_zone', deps.forbiddenStatus, caller, zone.projectId);
+        if (input.projectId !== undefined) return err(movingZone());
         if (input.name !== undefined) return err(renamingZone());
         if (input.ttl !== undefined && input.ttl !== null && input.ttl !== zone.ttl) {
           yield* checkTtlFloor(input.ttl, deps.limits, caller.isAdmin);

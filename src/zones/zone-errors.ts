@@ -43,3 +43,6 @@ export const invalidZoneName = (reason: 'Name too long' | 'More than one label i
 
 /** A TTL below `limits.minTtl` from a caller who is not an admin. @internal */
 export const ttlBelowMinimum = (minTtl: number): ApiError => new ApiError(400, 'invalid_ttl', `TTL is below the minimum: ${minTtl}`);
+
+/** PATCH that sends `project_id` (even the zone's own): zones move only by transfer. @internal */
+export const movingZone = (): ApiError => new ApiError(400, 'bad_request', 'Moving a zone between tenants is not allowed');
