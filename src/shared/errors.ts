@@ -17,3 +17,31 @@ export const invalidUuid = (param: string, value: unknown): ApiError =>
  * @internal
  */
 export const markerNotFound = (): ApiError => new ApiError(400, 'marker_not_found', 'Marker None could not be found');
+
+/** List parameters that are not an object of query-string values. @internal */
+export const listParametersNotAnObject = (): ApiError =>
+  new ApiError(400, 'bad_request', 'List parameters must be an object of query-string values.');
+
+/** A list parameter that is neither text nor a number. @internal */
+export const listParameterNotText = (name: string): ApiError =>
+  new ApiError(400, 'bad_request', `Query parameter ${name.slice(0, 100)} must be a string.`);
+
+/** A list parameter the storage could not hold faithfully. @internal */
+export const listParameterNotClean = (): ApiError =>
+  new ApiError(400, 'bad_request', 'Query parameters must be UTF-8 text without NUL characters or lone surrogates.');
+
+/** A `marker` that is not UUID-shaped (answered bare, as the real service). @internal */
+export const invalidMarker = (): ApiError => new ApiError(400, 'invalid_marker', 'The marker is not a UUID.', { showMessage: false });
+
+/** A `limit` that is not an integer from 1 to `max` (nor `max`). @internal */
+export const invalidLimit = (max: number): ApiError => new ApiError(400, 'invalid_limit', `limit should be an integer between 1 and ${max}`);
+
+/** A `sort_key` the resource does not sort by. @internal */
+export const invalidSortKey = (keys: readonly string[]): ApiError =>
+  new ApiError(400, 'invalid_sort_key', `sort key must be one of [${keys.map((k) => `'${k}'`).join(', ')}]`);
+
+/** A `sort_dir` other than `asc` or `desc`. @internal */
+export const invalidSortDir = (): ApiError => new ApiError(400, 'invalid_sort_dir', "Unknown sort direction, must be 'desc' or 'asc'");
+
+/** Filters the resource does not know. @internal */
+export const invalidFilters = (names: readonly string[]): ApiError => new ApiError(400, 'bad_request', `Invalid filters ${names.join(', ')}`);

@@ -5,6 +5,7 @@ import { checkZoneQuota, readZoneQuotas } from '../dns-quotas/index.js';
 import type { StorageTransaction } from '../ports/storage.js';
 import type { ApiError } from '../shared/api-error.js';
 import { command, insertNew } from '../shared/command.js';
+import type { RequestBody } from '../shared/body.js';
 import { requireProject, type Caller, type RequestContext } from '../shared/context.js';
 import { invalidUuid } from '../shared/errors.js';
 import { emptyRequestBody } from '../shared/validation.js';
@@ -24,6 +25,7 @@ import {
   transferAcceptKeys,
   type StoredTransferAccept,
   type TransferAcceptBody,
+  type TransferAcceptInput,
 } from './transfer-accept.js';
 import {
   detailedView,
@@ -39,6 +41,7 @@ import {
   transferRequestKeys,
   type StoredTransferRequest,
   type TransferRequestBody,
+  type TransferRequestInput,
 } from './transfer-request.js';
 import {
   acceptNotFound,
@@ -98,13 +101,13 @@ export interface TransferAcceptList {
  */
 export interface TransferRequestCommands {
   /** `POST /v2/zones/{zone_id}/tasks/transfer_requests` (201): owner view with the key; a missing body is `{}`. */
-  create(ctx: RequestContext, zoneId: string, body?: unknown): ResultAsync<TransferRequestBody, ApiError>;
+  create<B = unknown>(ctx: RequestContext, zoneId: string, body?: RequestBody<TransferRequestInput, B>): ResultAsync<TransferRequestBody, ApiError>;
   /** `GET /v2/zones/tasks/transfer_requests/{id}`: any project for an untargeted request (reduced view). */
   get(ctx: RequestContext, id: string): ResultAsync<TransferRequestBody, ApiError>;
   /** `GET /v2/zones/tasks/transfer_requests`: requests the caller created or is targeted by. */
   list(ctx: RequestContext, query?: ListQuery): ResultAsync<TransferRequestList, ApiError>;
   /** `PATCH /v2/zones/tasks/transfer_requests/{id}` (200): description, and the target while unset. */
-  update(ctx: RequestContext, id: string, body: unknown): ResultAsync<TransferRequestBody, ApiError>;
+  update<B = unknown>(ctx: RequestContext, id: string, body: RequestBody<TransferRequestInput, B>): ResultAsync<TransferRequestBody, ApiError>;
   /** `DELETE /v2/zones/tasks/transfer_requests/{id}` (204): creator or admin; the target gets 403. */
   delete(ctx: RequestContext, id: string): ResultAsync<void, ApiError>;
 }
@@ -116,7 +119,7 @@ export interface TransferRequestCommands {
  */
 export interface TransferAcceptCommands {
   /** `POST /v2/zones/tasks/transfer_accepts` (201): moves the zone, closes the request, all or nothing. */
-  create(ctx: RequestContext, body: unknown): ResultAsync<TransferAcceptBody, ApiError>;
+  create<B = unknown>(ctx: RequestContext, body: RequestBody<TransferAcceptInput, B>): ResultAsync<TransferAcceptBody, ApiError>;
   /** `GET /v2/zones/tasks/transfer_accepts/{id}`: the accepting project's own (others 404); `key` null. */
   get(ctx: RequestContext, id: string): ResultAsync<TransferAcceptBody, ApiError>;
   /** `GET /v2/zones/tasks/transfer_accepts`: admin only; without all-projects only the admin's project. */
