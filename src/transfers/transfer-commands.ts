@@ -301,33 +301,39 @@ export function createTransferRequestCommands(deps: DnsDeps): TransferRequestCom
 }
 
 /** The accept flow of the real service, first failure wins; runs inside one transaction. */
-async function acceptTransfer(
+function acceptTransfer(
   deps: DnsDeps,
   tx: StorageTransaction,
   caller: Caller,
   requestId: string | undefined,
   key: string,
-): Promise<Result<{ accept: StoredTransferAccept; request: StoredTransferRequest; zone: Zone }, ApiError>> {
-  if (requestId === undefined) return err(requestNotFound());
-  const found = await readableRequest(deps, tx, caller, requestId);
-  if (found.isErr()) return err(found.error);
-  const request = found.value;
-  if (request.status === 'COMPLETE') return err(requestUsed());
-  if (request.status !== 'ACTIVE') return err(requestInvalid());
-  if (!keysMatch(key, request.key)) return err(keyMismatch(deps.forbiddenStatus));
-  const allowed = authorizeTransfer('create_zone_transfer_accept', deps.forbiddenStatus, caller, request);
-  if (allowed.isErr()) return err(allowed.error);
-  const project = requireProject(caller);
-  if (project.isErr()) return err(project.error);
-  const acceptor = project.value;
-  const zone = (await tx.get(ZONES, request.zoneId)) as Zone | undefined;
-  if (zone === undefined) return err(zoneNotFound());
-  if (zone.action === 'DELETE') return err(transferringDeletingZone());
-  const quotas = await readZoneQuotas(tx, acceptor, deps.quotaDefaults);
-  const owned = await tx.count(ZONES, BY_PROJECT, tupleKey(acceptor));
-  const quota = checkZoneQuota(quotas, 'zones', owned + 1);
-  if (quota.isErr()) return err(quota.error);
+): ResultAsync<{ accept: StoredTransferAccept; request: StoredTransferRequest; zone: Zone }, ApiError> {
+  return safeTry(async function* () {
+    if (requestId === undefined) return err(requestNotFound());
+    const request = yield* await readableRequest(deps, tx, caller, requestId);
+    if (request.status === 'COMPLETE') return err(requestUsed());
+    if (request.status !== 'ACTIVE') return err(requestInvalid());
+    if (!keysMatch(key, request.key)) return err(keyMismatch(deps.forbiddenStatus));
+    yield* authorizeTransfer('create_zone_transfer_accept', deps.forbiddenStatus, caller, request);
+    const acceptor = yield* requireProject(caller);
+    const zone = (await tx.get(ZONES, request.zoneId)) as Zone | undefined;
+    if (zone === undefined) return err(zoneNotFound());
+    if (zone.action === 'DELETE') return err(transferringDeletingZone());
+    const quotas = await readZoneQuotas(tx, acceptor, deps.quotaDefaults);
+    const owned = await tx.count(ZONES, BY_PROJECT, tupleKey(acceptor));
+    yield* checkZoneQuota(quotas, 'zones', owned + 1);
+    return ok(await moveZone(deps, tx, zone, request, acceptor));
+  });
+}
 
+/** The writes of an accept: the zone to its new project, the request closed, the accept recorded. */
+async function moveZone(
+  deps: DnsDeps,
+  tx: StorageTransaction,
+  zone: Zone,
+  request: StoredTransferRequest,
+  acceptor: string,
+): Promise<{ accept: StoredTransferAccept; request: StoredTransferRequest; zone: Zone }> {
   const now = toMicros(deps.clock());
   // Ownership only: status, action, serial and transferred_at (a SECONDARY zone's AXFR time) stay.
   // Recordsets carry no project of their own, so they move with this one write.
@@ -345,7 +351,7 @@ async function acceptTransfer(
     updatedAt: now,
   });
   await insertNew(tx, TRANSFER_ACCEPTS, accept.id, accept, transferAcceptKeys(accept));
-  return ok({ accept, request: closed, zone: moved });
+  return { accept, request: closed, zone: moved };
 }
 
 /**
@@ -363,7 +369,7 @@ export function createTransferAcceptCommands(deps: DnsDeps): TransferAcceptComma
         parse: () => (body === undefined || body === null ? err(emptyRequestBody()) : parseTransferAcceptBody(body)),
         transaction: (uow, caller, { requestId, key }) =>
           safeTry(async function* () {
-            const done = yield* await acceptTransfer(deps, uow.tx, caller, requestId, key);
+            const done = yield* acceptTransfer(deps, uow.tx, caller, requestId, key);
             const shown = presentTransferAccept(done.accept, deps.baseUrl, key);
             uow.afterCommit(() => deps.events.emit('dns.zone_transfer_accept.create', shown));
             return ok(shown);
