@@ -1,4 +1,6 @@
+import { err, ok, type Result } from 'neverthrow';
 import { ApiError } from './api-error.js';
+import { isUuidLike } from './uuid.js';
 
 /**
  * Errors of the shared kernel that any concept answers with: path ids and list markers (an empty
@@ -9,6 +11,9 @@ import { ApiError } from './api-error.js';
 /** A path id that is not UUID-shaped (reference §13): 400 `invalid_uuid` naming the parameter. @internal */
 export const invalidUuid = (param: string, value: unknown): ApiError =>
   new ApiError(400, 'invalid_uuid', `Invalid UUID ${param}: ${typeof value === 'string' ? value.slice(0, 100) : String(value)}`);
+
+/** A path id, or 400 `invalid_uuid` naming the parameter. @internal */
+export const uuidParam = (param: string, id: unknown): Result<string, ApiError> => (isUuidLike(id) ? ok(id) : err(invalidUuid(param, id)));
 
 /**
  * A list `marker` that names nothing in the caller's scope. The real service formats the

@@ -7,12 +7,11 @@ import type { ApiError } from '../shared/api-error.js';
 import { command, insertNew } from '../shared/command.js';
 import type { RequestBody } from '../shared/body.js';
 import { requireProject, type Caller, type RequestContext } from '../shared/context.js';
-import { invalidUuid } from '../shared/errors.js';
+import { uuidParam } from '../shared/errors.js';
 import { emptyRequestBody } from '../shared/validation.js';
 import { tupleKey } from '../shared/keys.js';
 import { listArray, listPage, parseListQuery, type ListQuery, type ListScope, type ListSpec } from '../shared/list-query.js';
 import { toMicros } from '../shared/time.js';
-import { isUuidLike } from '../shared/uuid.js';
 import { putZone, visibleZone } from '../zones/zone-commands.js';
 import { zoneNotFound } from '../zones/zone-errors.js';
 import { BY_PROJECT, ZONES, type Zone } from '../zones/zone.js';
@@ -144,9 +143,6 @@ async function readableRequest(
   return authorizeTransfer('get_zone_transfer_request', deps.forbiddenStatus, caller, r).map(() => r);
 }
 
-/** A path id of the given parameter name, or 400 `invalid_uuid`. */
-const idParam = (param: string, id: unknown): Result<string, ApiError> => (isUuidLike(id) ? ok(id) : err(invalidUuid(param, id)));
-
 /** Whether an ACTIVE request for the zone exists among those the caller's scope holds (the real check). */
 async function activeRequestVisible(tx: StorageTransaction, caller: Caller, zoneId: string): Promise<boolean> {
   // The partial index holds only ACTIVE requests, normally at most one per zone.
@@ -218,7 +214,7 @@ export function createTransferRequestCommands(deps: DnsDeps): TransferRequestCom
   return {
     create: (ctx, zoneId, body) =>
       command(deps, ctx, {
-        parse: () => idParam('zone_id', zoneId).andThen((id) => parseTransferRequestBody(body, undefined, deps.baseUrl).map((input) => ({ id, input }))),
+        parse: () => uuidParam('zone_id', zoneId).andThen((id) => parseTransferRequestBody(body, undefined, deps.baseUrl).map((input) => ({ id, input }))),
         transaction: (uow, caller, { id, input }) =>
           safeTry(async function* () {
             const zone = yield* await visibleZone(uow.tx, caller, id);
@@ -248,7 +244,7 @@ export function createTransferRequestCommands(deps: DnsDeps): TransferRequestCom
 
     get: (ctx, id) =>
       command(deps, ctx, {
-        parse: () => idParam('zone_transfer_request_id', id),
+        parse: () => uuidParam('zone_transfer_request_id', id),
         transaction: async ({ tx }, caller, requestId) =>
           (await readableRequest(deps, tx, caller, requestId)).map((r) =>
             presentTransferRequest(r, deps.baseUrl, detailedView(caller.isAdmin, caller.projectId, r)),
@@ -263,7 +259,7 @@ export function createTransferRequestCommands(deps: DnsDeps): TransferRequestCom
 
     update: (ctx, id, body) =>
       command(deps, ctx, {
-        parse: () => idParam('zone_transfer_request_id', id),
+        parse: () => uuidParam('zone_transfer_request_id', id),
         transaction: (uow, caller, requestId) =>
           safeTry(async function* () {
             const current = yield* await readableRequest(deps, uow.tx, caller, requestId);
@@ -285,7 +281,7 @@ export function createTransferRequestCommands(deps: DnsDeps): TransferRequestCom
 
     delete: (ctx, id) =>
       command(deps, ctx, {
-        parse: () => idParam('zone_transfer_request_id', id),
+        parse: () => uuidParam('zone_transfer_request_id', id),
         transaction: (uow, caller, requestId) =>
           safeTry(async function* () {
             const r = await readRequest(uow.tx, requestId);
@@ -378,7 +374,7 @@ export function createTransferAcceptCommands(deps: DnsDeps): TransferAcceptComma
 
     get: (ctx, id) =>
       command(deps, ctx, {
-        parse: () => idParam('transfer_accept_id', id),
+        parse: () => uuidParam('transfer_accept_id', id),
         transaction: async ({ tx }, caller, acceptId): Promise<Result<TransferAcceptBody, ApiError>> => {
           const a = (await tx.get(TRANSFER_ACCEPTS, acceptId)) as StoredTransferAccept | undefined;
           if (a === undefined || !(caller.allProjects || caller.projectId === a.projectId)) return err(acceptNotFound());

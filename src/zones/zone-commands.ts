@@ -7,13 +7,12 @@ import { BLOCKS_BY_ZONE } from '../recordsets/recordset.js';
 import type { ApiError } from '../shared/api-error.js';
 import { command, insertNew, type UnitOfWork } from '../shared/command.js';
 import { requireProject, type Caller } from '../shared/context.js';
-import { invalidUuid } from '../shared/errors.js';
+import { uuidParam } from '../shared/errors.js';
 import { emptyRequestBody } from '../shared/validation.js';
 import { tupleKey } from '../shared/keys.js';
 import type { ListSpec } from '../shared/list-query.js';
 import { enqueueTask, type StoredTask } from '../shared/tasks.js';
 import { toMicros, unixSeconds } from '../shared/time.js';
-import { isUuidLike } from '../shared/uuid.js';
 import {
   duplicateZone,
   illegalChild,
@@ -275,8 +274,7 @@ export function bumpZone(zone: Zone, now: Date, changes: Partial<Zone>): Zone {
 /** The zone body a command answers: as it stands now (ACTIVE when the push already happened). */
 const answer = (deps: DnsDeps, pushed: { zone: Zone }): ZoneBody => presentZone(pushed.zone, deps.baseUrl);
 
-/** A path's zone id, or 400 `invalid_uuid`. */
-const zoneIdParam = (id: unknown): Result<string, ApiError> => (isUuidLike(id) ? ok(id) : err(invalidUuid('zone_id', id)));
+const zoneIdParam = (id: unknown): Result<string, ApiError> => uuidParam('zone_id', id);
 
 /** A create body, parsed and checked as the real service's schema and object do. */
 function parseCreate(body: unknown, deps: DnsDeps): Result<ZoneInput & { name: string; type: 'PRIMARY' | 'SECONDARY' }, ApiError> {
