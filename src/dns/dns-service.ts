@@ -24,7 +24,8 @@ import {
   zoneNameservers,
   type ZoneList,
 } from '../zones/zone-commands.js';
-import { DEFAULT_ZONE_LIMITS, type ZoneLimits } from '../zones/zone-input.js';
+import { DEFAULT_ZONE_LIMITS, type ZoneCreateInput, type ZoneLimits, type ZoneUpdateInput } from '../zones/zone-input.js';
+import type { RequestBody } from '../shared/body.js';
 import { zonePushHandler } from '../zones/zone-push.js';
 import { ZONES, zoneKeys, type Zone, type ZoneBody } from '../zones/zone.js';
 import {
@@ -114,13 +115,13 @@ export interface DnsService {
   /** Zones: `/v2/zones`. */
   readonly zones: {
     /** `POST /v2/zones`: creates a zone; `ACTIVE` in auto mode with the default targets, else `PENDING`. */
-    create(ctx: RequestContext, body: unknown): ResultAsync<ZoneBody, ApiError>;
+    create<B = unknown>(ctx: RequestContext, body: RequestBody<ZoneCreateInput, B>): ResultAsync<ZoneBody, ApiError>;
     /** `GET /v2/zones/{id}`: 404 for another project's zone. */
     get(ctx: RequestContext, id: string): ResultAsync<ZoneBody, ApiError>;
     /** `GET /v2/zones`: `{ zones, links, metadata }`, with `limit`, `marker`, `sort_key`, `sort_dir` and filters. */
     list(ctx: RequestContext, query?: ListQuery): ResultAsync<ZoneList, ApiError>;
     /** `PATCH /v2/zones/{id}`: email, description, ttl, masters, attributes. */
-    update(ctx: RequestContext, id: string, body: unknown): ResultAsync<ZoneBody, ApiError>;
+    update<B = unknown>(ctx: RequestContext, id: string, body: RequestBody<ZoneUpdateInput, B>): ResultAsync<ZoneBody, ApiError>;
     /** `DELETE /v2/zones/{id}`: answered `DELETE/PENDING`; the zone goes once the targets removed it. */
     delete(ctx: RequestContext, id: string): ResultAsync<ZoneBody, ApiError>;
     /** `POST /v2/zones/{id}/tasks/abandon`: admin only; removed at once, targets untouched. */
@@ -154,7 +155,7 @@ export interface DnsService {
     /** `GET`: the project's effective quotas. */
     get(ctx: RequestContext, projectId: string): ResultAsync<ZoneQuotaLimits, ApiError>;
     /** `PATCH`: overrides some; answers the full effective map. */
-    set(ctx: RequestContext, projectId: string, body: unknown): ResultAsync<ZoneQuotaLimits, ApiError>;
+    set<B = unknown>(ctx: RequestContext, projectId: string, body: RequestBody<Partial<ZoneQuotaLimits>, B>): ResultAsync<ZoneQuotaLimits, ApiError>;
     /** `DELETE`: removes the overrides. */
     reset(ctx: RequestContext, projectId: string): ResultAsync<void, ApiError>;
   };

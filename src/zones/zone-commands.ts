@@ -7,18 +7,18 @@ import { BLOCKS_BY_ZONE } from '../recordsets/recordset.js';
 import type { ApiError } from '../shared/api-error.js';
 import { command, insertNew, type UnitOfWork } from '../shared/command.js';
 import { requireProject, type Caller } from '../shared/context.js';
-import { emptyRequestBody, invalidUuid } from '../shared/errors.js';
+import { uuidParam } from '../shared/errors.js';
+import { emptyRequestBody } from '../shared/validation.js';
 import { tupleKey } from '../shared/keys.js';
 import type { ListSpec } from '../shared/list-query.js';
 import { enqueueTask, type StoredTask } from '../shared/tasks.js';
 import { toMicros, unixSeconds } from '../shared/time.js';
-import { isUuidLike } from '../shared/uuid.js';
 import {
   duplicateZone,
   illegalChild,
   illegalParent,
   noServersConfigured,
-  movingZoneBetweenProjects,
+  movingZone,
   renamingZone,
   updatingDeletingZone,
   zoneHasSubzone,
@@ -279,7 +279,7 @@ export function bumpZone(zone: Zone, now: Date, changes: Partial<Zone>): Zone {
 const answer = (deps: DnsDeps, pushed: { zone: Zone }): ZoneBody => presentZone(pushed.zone, deps.baseUrl);
 
 /** A path's zone id, or 400 `invalid_uuid`. @internal */
-export const zoneIdParam = (id: unknown): Result<string, ApiError> => (isUuidLike(id) ? ok(id) : err(invalidUuid('zone_id', id)));
+export const zoneIdParam = (id: unknown): Result<string, ApiError> => uuidParam('zone_id', id);
 
 /** A create body, parsed and checked as the real service's schema and object do. */
 function parseCreate(body: unknown, deps: DnsDeps): Result<ZoneInput & { name: string; type: 'PRIMARY' | 'SECONDARY' }, ApiError> {
@@ -392,7 +392,7 @@ export function updateZone(deps: DnsDeps, ctx: unknown, id: unknown, body: unkno
           input,
         );
         yield* authorizeZone('update_zone', deps.forbiddenStatus, caller, zone.projectId);
-        if (input.projectId !== undefined) return err(movingZoneBetweenProjects());
+        if (input.projectId !== undefined) return err(movingZone());
         if (input.name !== undefined) return err(renamingZone());
         if (input.ttl !== undefined && input.ttl !== null && input.ttl !== zone.ttl) {
           yield* checkTtlFloor(input.ttl, deps.limits, caller.isAdmin);
