@@ -159,6 +159,14 @@ export interface DnsService {
   snapshot(): Promise<ServiceSnapshot>;
   /** Back to empty; configuration is kept. */
   reset(): Promise<void>;
+  /**
+   * The same service (same state, tasks, events and options) whose answers' links start with
+   * `baseUrl` instead of the configured one: what an HTTP front uses to link to the origin a
+   * client called (the real service links to the host of each request).
+   *
+   * @param baseUrl - scheme, host and any mount prefix, e.g. `http://127.0.0.1:8080/dns`
+   */
+  withBaseUrl(baseUrl: string): DnsService;
 }
 
 const DEFAULT_POOL: PoolConfig = Object.freeze({
@@ -177,6 +185,8 @@ const alwaysSucceeds: PoolTargetPort = Object.freeze({
 const realClock = (): Date => new Date();
 const getRandomValues = globalThis.crypto.getRandomValues.bind(globalThis.crypto);
 const cryptoRandom = (): number => getRandomValues(new Uint32Array(1))[0]! / 4294967296;
+
+const trimBase = (baseUrl: string): string => baseUrl.replace(/\/+$/, '');
 
 /** The DNS service's collections and how each one's index keys derive from its values. @internal */
 export const DNS_COLLECTIONS: CollectionKeys = {
@@ -220,7 +230,7 @@ export function createDnsDeps(options: DnsServiceOptions = {}): DnsDeps {
     from === undefined ? Promise.resolve() : restoreSnapshot(storage, from, DNS_COLLECTIONS).then(() => tasks.recount());
   const deps: DnsDeps = {
     storage,
-    baseUrl: (options.baseUrl ?? 'http://localhost:9001').replace(/\/+$/, ''),
+    baseUrl: trimBase(options.baseUrl ?? 'http://localhost:9001'),
     clock: options.clock ?? realClock,
     ids: options.ids ?? uuidV4Source(getRandomValues),
     random: options.random ?? cryptoRandom,
@@ -262,9 +272,13 @@ export function createDnsDeps(options: DnsServiceOptions = {}): DnsDeps {
  */
 export function createDnsService(options: DnsServiceOptions = {}): DnsService {
   if (options.from !== undefined) checkSnapshot(options.from);
-  const deps = createDnsDeps(options);
-  const { storage, tasks, ready } = deps;
   const importOptions = options.importRecordTypes === undefined ? {} : { recordTypes: options.importRecordTypes };
+  return serviceOver(createDnsDeps(options), importOptions);
+}
+
+/** The commands over one set of deps; views from `withBaseUrl` share everything but the link base. */
+function serviceOver(deps: DnsDeps, importOptions: { recordTypes?: readonly string[] }): DnsService {
+  const { storage, tasks, ready } = deps;
   const quotaDeps = { storage, forbiddenStatus: deps.forbiddenStatus, defaults: deps.quotaDefaults };
 
   return {
@@ -305,5 +319,6 @@ export function createDnsService(options: DnsServiceOptions = {}): DnsService {
       await clearCollections(storage, DNS_COLLECTIONS);
       tasks.cleared();
     },
+    withBaseUrl: (baseUrl) => serviceOver({ ...deps, baseUrl: trimBase(baseUrl) }, importOptions),
   };
 }

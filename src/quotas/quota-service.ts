@@ -205,6 +205,13 @@ export interface QuotaService {
   snapshot(): Promise<QuotaSnapshot>;
   /** Removes every configured record (the options are kept); rejects only when the storage does. */
   reset(): Promise<void>;
+  /**
+   * The same service (same state and options) whose list links start with `baseUrl` instead of
+   * the configured one: what an HTTP front uses to link to the origin a client called.
+   *
+   * @param baseUrl - scheme, host and any mount prefix, e.g. `http://127.0.0.1:8080/keys`
+   */
+  withBaseUrl(baseUrl: string): QuotaService;
 }
 
 const RECORDS = 'quotas.project_quotas';
@@ -313,7 +320,8 @@ function checkSnapshot(snapshot: unknown): readonly ProjectQuotasRecord[] {
  */
 export function createQuotaService(options: QuotaServiceOptions = {}): QuotaService {
   const storage = options.storage ?? memoryStorage();
-  const baseUrl = (options.baseUrl ?? 'http://localhost:9311').replace(/\/$/, '');
+  const trimBase = (base: string): string => base.replace(/\/$/, '');
+  const baseUrl = trimBase(options.baseUrl ?? 'http://localhost:9311');
   const defaultLimit = checkInteger('paging.defaultLimit', options.paging?.defaultLimit ?? 10, 1);
   const maxLimit = checkInteger('paging.maxLimit', options.paging?.maxLimit ?? 100, 1);
   const forbiddenStatus = options.forbiddenStatus ?? 401;
@@ -360,7 +368,26 @@ export function createQuotaService(options: QuotaServiceOptions = {}): QuotaServ
 
   const isCount = (n: unknown): n is number => typeof n === 'number' && Number.isSafeInteger(n) && n >= 0;
 
-  return {
+  const listAt =
+    (linkBase: string): QuotaService['projectQuotas']['list'] =>
+    (ctx, query) =>
+      command(async (tx) => {
+        const page = authorize(ctx, [SERVICE_ADMIN], 'Project Quotas').andThen(() => normalisePage(query, defaultLimit, maxLimit));
+        if (page.isErr()) return err(page.error);
+        const { offset, limit } = page.value;
+        const total = await tx.count(RECORDS, BY_CREATION);
+        // An offset past the end (it may be up to 2^63 - 1) needs no read at all.
+        const entries =
+          offset < BigInt(total) ? await tx.range(RECORDS, BY_CREATION, { offset: Number(offset), limit: Number(limit) }) : [];
+        const items: ProjectQuotasRecord[] = [];
+        for (const entry of entries) {
+          const record = toRecord(entry.value);
+          if (record !== undefined) items.push(listItem(record));
+        }
+        return ok({ project_quotas: items, ...pageLinks(linkBase, page.value, total), total });
+      });
+
+  const service: QuotaService = {
     effective: (ctx) =>
       command(async (tx) => {
         const project = authorize(ctx, EFFECTIVE_ROLES, 'Quotas').andThen((caller) => requireProject(caller, 'quota'));
@@ -369,22 +396,7 @@ export function createQuotaService(options: QuotaServiceOptions = {}): QuotaServ
       }),
 
     projectQuotas: {
-      list: (ctx, query) =>
-        command(async (tx) => {
-          const page = authorize(ctx, [SERVICE_ADMIN], 'Project Quotas').andThen(() => normalisePage(query, defaultLimit, maxLimit));
-          if (page.isErr()) return err(page.error);
-          const { offset, limit } = page.value;
-          const total = await tx.count(RECORDS, BY_CREATION);
-          // An offset past the end (it may be up to 2^63 - 1) needs no read at all.
-          const entries =
-            offset < BigInt(total) ? await tx.range(RECORDS, BY_CREATION, { offset: Number(offset), limit: Number(limit) }) : [];
-          const items: ProjectQuotasRecord[] = [];
-          for (const entry of entries) {
-            const record = toRecord(entry.value);
-            if (record !== undefined) items.push(listItem(record));
-          }
-          return ok({ project_quotas: items, ...pageLinks(baseUrl, page.value, total), total });
-        }),
+      list: listAt(baseUrl),
 
       get: (ctx, projectId) =>
         command(async (tx) => {
@@ -467,5 +479,8 @@ export function createQuotaService(options: QuotaServiceOptions = {}): QuotaServ
       });
       if (result.isErr()) throw result.error;
     },
+
+    withBaseUrl: (linkBase) => ({ ...service, projectQuotas: { ...service.projectQuotas, list: listAt(trimBase(linkBase)) } }),
   };
+  return service;
 }
