@@ -432,8 +432,9 @@ export function deleteZone(deps: DnsDeps, ctx: unknown, id: unknown): ResultAsyn
 /** `POST /v2/zones/{id}/tasks/abandon`: admin only; gone at once, targets untouched. @internal */
 export function abandonZone(deps: DnsDeps, ctx: unknown, id: unknown): ResultAsync<void, ApiError> {
   return dnsCommand(deps, ctx, async (caller): Promise<Result<void, ApiError>> => {
-    if (!caller.isAdmin) return err(forbidden(deps.forbiddenStatus, 'abandon_zone'));
+    // The real service's route checks the id before central checks the policy.
     if (!isUuidLike(id)) return err(invalidUuid('zone_id', id));
+    if (!caller.isAdmin) return err(forbidden(deps.forbiddenStatus, 'abandon_zone'));
     return runInTransaction(deps.storage, async (uow): Promise<Result<void, ApiError>> => {
       const found = await visibleZone(uow.tx, caller, id);
       if (found.isErr()) return err(found.error);
