@@ -1,11 +1,11 @@
-import type { ResultAsync } from 'neverthrow';
+import type { Result, ResultAsync } from 'neverthrow';
 import { memoryStorage } from '../adapters/memory/memory-storage.js';
 import { DEFAULT_ZONE_QUOTAS, getDnsQuotas, resetDnsQuotas, setDnsQuotas, type ZoneQuotaLimits } from '../dns-quotas/index.js';
 import type { Storage } from '../ports/storage.js';
 import { getRecordset, listRecordsets } from '../recordsets/recordset-commands.js';
 import { blockKeys, type RecordsetBlock, type RecordsetBody } from '../recordsets/recordset.js';
 import type { ApiError } from '../shared/api-error.js';
-import type { RequestContext } from '../shared/context.js';
+import { resolveCaller, type RequestContext } from '../shared/context.js';
 import { EventBus, type DnsEventListener } from '../shared/events.js';
 import { tupleKey } from '../shared/keys.js';
 import type { ListQuery } from '../shared/list-query.js';
@@ -159,6 +159,14 @@ export interface DnsService {
   snapshot(): Promise<ServiceSnapshot>;
   /** Back to empty; configuration is kept. */
   reset(): Promise<void>;
+  /**
+   * Checks a caller as every command does first: credentials, then the admin-only elevations
+   * (`allProjects`, `sudoProjectId`). The real service refuses those in its middleware, before
+   * it routes or reads a request; an HTTP front calls this first to answer in the same order.
+   *
+   * @returns Ok, or the error any command would answer for this caller (401, or 401/403 `forbidden`)
+   */
+  authorize(ctx: RequestContext): Result<void, ApiError>;
   /**
    * The same service (same state, tasks, events and options) whose answers' links start with
    * `baseUrl` instead of the configured one: what an HTTP front uses to link to the origin a
@@ -319,6 +327,7 @@ function serviceOver(deps: DnsDeps, importOptions: { recordTypes?: readonly stri
       await clearCollections(storage, DNS_COLLECTIONS);
       tasks.cleared();
     },
+    authorize: (ctx) => resolveCaller(ctx, deps.forbiddenStatus).map(() => undefined),
     withBaseUrl: (baseUrl) => serviceOver({ ...deps, baseUrl: trimBase(baseUrl) }, importOptions),
   };
 }

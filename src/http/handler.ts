@@ -59,6 +59,10 @@ type Action = (x: Exchange, params: readonly string[]) => Promise<Response>;
 interface Route {
   readonly pattern: readonly string[];
   readonly methods: Readonly<Record<string, Action>>;
+  /** Methods the real service answers 404 rather than 405 here (its router finds no handler). */
+  readonly notFound?: readonly string[];
+  /** For a route with no methods of its own (404 by default): those the real router answers 405. */
+  readonly notAllowed?: readonly string[];
 }
 
 const JSON_TYPE = 'application/json';
@@ -150,6 +154,12 @@ function errorResponse(x: Exchange, error: ApiError, headers: Record<string, str
 const notFound = (dialect: Dialect): ApiError =>
   dialect === 'dns' ? new ApiError(404, 'not_found', 'resource not found') : new ApiError(404, 'not_found', '', { dialect: 'quota' });
 
+/** The quota service's router describes a GET it cannot route with `""`, any other method with `null`. */
+function notFoundResponse(x: Exchange, method: string): Response {
+  if (x.dialect === 'quota' && method !== 'GET') return jsonResponse(x, 404, { code: 404, title: 'Not Found', description: null });
+  return errorResponse(x, notFound(x.dialect));
+}
+
 const methodNotAllowed = (dialect: Dialect): ApiError =>
   new ApiError(405, 'method_not_allowed', '', { showMessage: false, dialect });
 
@@ -219,7 +229,9 @@ export function createHttpHandler(options: HttpHandlerOptions): HttpHandler {
   const quotaViews = viewCache(quotas);
   const fallbackDialect: Dialect = dns === undefined && quotas !== undefined ? 'quota' : 'dns';
 
-  const caller = async (x: Exchange): Promise<RequestContext | ApiError> => {
+  // Once per request, however many steps ask: `authenticate` may be a costly token check.
+  const callers = new WeakMap<Exchange, Promise<RequestContext | ApiError>>();
+  const authenticateOnce = async (x: Exchange): Promise<RequestContext | ApiError> => {
     routedTo.set(x.request, x.dialect);
     try {
       const ctx = await authenticate(x.request);
@@ -229,8 +241,16 @@ export function createHttpHandler(options: HttpHandlerOptions): HttpHandler {
       return authenticationFailed(x.dialect);
     }
   };
+  const caller = (x: Exchange): Promise<RequestContext | ApiError> => {
+    let known = callers.get(x);
+    if (known === undefined) {
+      known = authenticateOnce(x);
+      callers.set(x, known);
+    }
+    return known;
+  };
 
-  const dnsRoutes = dns === undefined ? [] : dnsRouteTable(caller, dnsViews);
+  const dnsTable = dns === undefined ? undefined : dnsRouteTable(dns, caller, dnsViews);
   const quotaRoutes = quotas === undefined ? [] : quotaRouteTable(caller, quotaViews);
 
   const route = async (request: Request, requestId: string): Promise<Response> => {
@@ -246,9 +266,9 @@ export function createHttpHandler(options: HttpHandlerOptions): HttpHandler {
     let dialect: Dialect = fallbackDialect;
     let routes: readonly Route[] = [];
     let rest = path;
-    if (dns !== undefined && (path === '/v2' || path.startsWith('/v2/'))) {
+    if (dnsTable !== undefined && (path === '/v2' || path.startsWith('/v2/'))) {
       dialect = 'dns';
-      routes = dnsRoutes;
+      routes = dnsTable.routes;
       rest = path.slice(3);
     } else if (quotas !== undefined && (path === '/v1' || path.startsWith('/v1/'))) {
       dialect = 'quota';
@@ -260,13 +280,21 @@ export function createHttpHandler(options: HttpHandlerOptions): HttpHandler {
       return fallbackDialect === 'dns' ? jsonResponse(x, 200, dnsVersions(base)) : jsonResponse(x, 300, quotaVersions(base));
     }
     const x = exchange(dialect);
+    if (dialect === 'dns') {
+      const refused = await dnsTable!.elevationFirst(x);
+      if (refused !== undefined) return refused;
+    }
     const parts = segments(rest);
     if (dialect === 'quota' && parts.length === 0 && (method === 'GET' || method === 'HEAD')) {
       return jsonResponse(x, 200, { version: quotaVersion(base) });
     }
     const found = match(routes, parts);
-    if (found === undefined) return errorResponse(x, notFound(dialect));
+    if (found === undefined) return notFoundResponse(x, method);
     const action = found.route.methods[method];
+    const noMethods = Object.keys(found.route.methods).length === 0;
+    if (action === undefined && (found.route.notFound?.includes(method) || (noMethods && !found.route.notAllowed?.includes(method)))) {
+      return notFoundResponse(x, method);
+    }
     if (action === undefined) {
       const allow = Object.keys(found.route.methods).sort().join(', ');
       return errorResponse(x, methodNotAllowed(dialect), dialect === 'quota' ? { allow } : {});
@@ -386,7 +414,23 @@ async function dnsJsonBody(x: Exchange): Promise<BodyRead> {
 const tooLarge = (x: Exchange): ApiError =>
   new ApiError(413, 'request_too_large', `The request body is larger than ${x.maxBodyBytes} bytes.`, { dialect: x.dialect });
 
-function dnsRouteTable(caller: Caller, view: (base: string) => DnsService): Route[] {
+/**
+ * Commands that other work adds to the DNS service (recordset writes, SECONDARY zone transfer):
+ * their routes are served as soon as the service has them.
+ */
+interface LaterCommands {
+  readonly zones: { readonly xfr?: (ctx: RequestContext, id: string) => ResultAsync<unknown, ApiError> };
+  readonly recordsets: {
+    readonly create?: (ctx: RequestContext, zoneId: string, body: unknown) => ResultAsync<unknown, ApiError>;
+    readonly update?: (ctx: RequestContext, zoneId: string, id: string, body: unknown) => ResultAsync<unknown, ApiError>;
+    readonly delete?: (ctx: RequestContext, zoneId: string, id: string) => ResultAsync<unknown, ApiError>;
+    readonly listAll?: (ctx: RequestContext, query?: Parameters<DnsService['zones']['list']>[1]) => ResultAsync<unknown, ApiError>;
+  };
+}
+const later = (dns: DnsService): LaterCommands => dns as unknown as LaterCommands;
+const when = (present: boolean, methods: Record<string, Action>): Record<string, Action> => (present ? methods : {});
+
+function dnsRouteTable(dns: DnsService, caller: Caller, view: (base: string) => DnsService): { routes: Route[]; elevationFirst: (x: Exchange) => Promise<Response | undefined> } {
   /** Authenticates, applies the query flags and runs `work` on the view for this origin. */
   const withCtx =
     (work: (dns: DnsService, ctx: RequestContext, x: Exchange, params: readonly string[]) => Promise<Response>): Action =>
@@ -395,6 +439,16 @@ function dnsRouteTable(caller: Caller, view: (base: string) => DnsService): Rout
       if (ctx instanceof ApiError) return errorResponse(x, ctx);
       return work(view(x.base), withQueryFlags(x, ctx), x, params);
     };
+  /**
+   * The real service refuses a non-admin's all-projects or sudo before it routes or reads
+   * anything, the header's all-projects even when the query string then turns it off.
+   */
+  const elevationFirst = async (x: Exchange): Promise<Response | undefined> => {
+    const ctx = await caller(x);
+    if (ctx instanceof ApiError) return undefined;
+    const checked = dns.authorize(ctx).andThen(() => dns.authorize(withQueryFlags(x, ctx)));
+    return checked.isErr() && checked.error.type === 'forbidden' ? errorResponse(x, checked.error) : undefined;
+  };
   /** As `withCtx`, with a JSON body read first (Designate reads it before any policy). */
   const withBody = (
     work: (dns: DnsService, ctx: RequestContext, body: unknown, x: Exchange, params: readonly string[]) => Promise<Response>,
@@ -430,7 +484,7 @@ function dnsRouteTable(caller: Caller, view: (base: string) => DnsService): Rout
   type Q = Parameters<DnsService['zones']['list']>[1];
   const q = (query: Record<string, string | string[]>): Q => query as Q;
 
-  return [
+  const routes: Route[] = [
     {
       pattern: ['zones'],
       methods: {
@@ -441,6 +495,7 @@ function dnsRouteTable(caller: Caller, view: (base: string) => DnsService): Rout
     {
       pattern: ['zones', 'tasks', 'transfer_requests'],
       methods: { GET: list((dns, ctx, query) => dns.transferRequests.list(ctx, q(query))) },
+      notFound: ['POST'],
     },
     {
       pattern: ['zones', 'tasks', 'transfer_requests', '*'],
@@ -509,6 +564,10 @@ function dnsRouteTable(caller: Caller, view: (base: string) => DnsService): Rout
         ),
       },
     },
+    // Task names the real router does not know, before the patterns that take `tasks` for an id.
+    { pattern: ['zones', 'tasks'], methods: {} },
+    { pattern: ['zones', 'tasks', '*'], methods: {} },
+    { pattern: ['zones', 'tasks', '*', '*'], methods: {} },
     {
       pattern: ['zones', '*'],
       methods: {
@@ -526,7 +585,14 @@ function dnsRouteTable(caller: Caller, view: (base: string) => DnsService): Rout
     },
     {
       pattern: ['zones', '*', 'tasks', 'abandon'],
-      methods: { POST: gone((dns, ctx, [id]) => dns.zones.abandon(ctx, id!)) },
+      methods: {
+        POST: gone((d, ctx, [id]) => d.zones.abandon(ctx, id!)),
+        // The real router checks the id of a GET here before it finds no GET handler.
+        GET: async (x, params) => {
+          if (isUuidLike(params[0])) return errorResponse(x, methodNotAllowed('dns'));
+          return gone((d, ctx, [id]) => d.zones.abandon(ctx, id!))(x, params);
+        },
+      },
     },
     {
       pattern: ['zones', '*', 'tasks', 'transfer_requests'],
@@ -537,19 +603,54 @@ function dnsRouteTable(caller: Caller, view: (base: string) => DnsService): Rout
           true,
         ),
       },
+      notFound: ['GET'],
     },
     {
       pattern: ['zones', '*', 'tasks', 'export'],
       methods: { POST: withCtx((dns, ctx, x, [id]) => answer(x, dns.exports.create(ctx, id!), (e) => created(x, 202, e))) },
     },
     {
+      pattern: ['zones', '*', 'tasks', 'xfr'],
+      methods: when(later(dns).zones.xfr !== undefined, {
+        POST: withCtx((d, ctx, x, [id]) => answer(x, later(d).zones.xfr!(ctx, id!), () => jsonResponse(x, 202, ''))),
+      }),
+    },
+    {
       pattern: ['zones', '*', 'recordsets'],
-      methods: { GET: list((dns, ctx, query, [zoneId]) => dns.recordsets.list(ctx, zoneId!, q(query))) },
+      methods: {
+        GET: list((d, ctx, query, [zoneId]) => d.recordsets.list(ctx, zoneId!, q(query))),
+        ...when(later(dns).recordsets.create !== undefined, {
+          POST: withIdThenBody(
+            (d, ctx, [zoneId]) => later(d).recordsets.create!(ctx, zoneId!, {}),
+            (d, ctx, body, x, [zoneId]) => answer(x, later(d).recordsets.create!(ctx, zoneId!, body), (r) => created(x, pendingOr(201)(r), r)),
+          ),
+        }),
+      },
     },
     {
       pattern: ['zones', '*', 'recordsets', '*'],
-      methods: { GET: show((dns, ctx, [zoneId, id]) => dns.recordsets.get(ctx, zoneId!, id!)) },
+      methods: {
+        GET: show((d, ctx, [zoneId, id]) => d.recordsets.get(ctx, zoneId!, id!)),
+        ...when(later(dns).recordsets.update !== undefined, {
+          PUT: withIdThenBody(
+            (d, ctx, [zoneId, id]) => later(d).recordsets.update!(ctx, zoneId!, id!, {}),
+            (d, ctx, body, x, [zoneId, id]) => answer(x, later(d).recordsets.update!(ctx, zoneId!, id!, body), (r) => jsonResponse(x, pendingOr(200)(r), r)),
+          ),
+        }),
+        ...when(later(dns).recordsets.delete !== undefined, {
+          DELETE: withCtx((d, ctx, x, [zoneId, id]) => answer(x, later(d).recordsets.delete!(ctx, zoneId!, id!), (r) => jsonResponse(x, 202, r))),
+        }),
+      },
     },
+    {
+      pattern: ['recordsets'],
+      methods: when(later(dns).recordsets.listAll !== undefined, {
+        GET: list((d, ctx, query) => later(d).recordsets.listAll!(ctx, q(query))),
+      }),
+    },
+    // Below a zone, a name the router does not know: 404, but 405 for the methods it takes as `post`/`put` of the zone.
+    { pattern: ['zones', '*', 'tasks'], methods: {} },
+    { pattern: ['zones', '*', '*'], methods: {}, notAllowed: ['POST', 'PUT'] },
     {
       pattern: ['quotas'],
       methods: { GET: show((dns, ctx) => dns.quotas.get(ctx, ctx.sudoProjectId ?? ctx.projectId ?? '')) },
@@ -563,6 +664,7 @@ function dnsRouteTable(caller: Caller, view: (base: string) => DnsService): Rout
       },
     },
   ];
+  return { routes, elevationFirst };
 }
 
 function dnsVersions(base: string): object {
@@ -625,7 +727,31 @@ async function quotaJsonBody(x: Exchange): Promise<BodyRead> {
   }
   const parsed = parseJson(text);
   if (!parsed.ok) return { error: new ApiError(400, 'malformed_json', 'Malformed JSON', { dialect: 'quota' }) };
-  return { body: parsed.value };
+  return { body: stripStrings(parsed.value) };
+}
+
+/** What Python's `str.strip()` removes: its whitespace, which is not quite JavaScript's. */
+const PY_SPACE = '[\\t\\n\\v\\f\\r\\x1c-\\x20\\x85\\xa0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000]';
+const PY_STRIP = new RegExp(`^${PY_SPACE}+|${PY_SPACE}+$`, 'g');
+
+/**
+ * Barbican strips every string value of a body (not the keys) before it validates it, so
+ * `" 5 "` is reported as `'5'`. Iterative: the body may nest as deep as the reader allows.
+ */
+function stripStrings(value: unknown): unknown {
+  if (typeof value === 'string') return value.replace(PY_STRIP, '');
+  const stack: unknown[] = [value];
+  while (stack.length > 0) {
+    const node = stack.pop();
+    if (node === null || typeof node !== 'object') continue;
+    const record = node as Record<string, unknown>;
+    for (const key of Object.keys(record)) {
+      const v = record[key];
+      if (typeof v === 'string') record[key] = v.replace(PY_STRIP, '');
+      else if (v !== null && typeof v === 'object') stack.push(v);
+    }
+  }
+  return value;
 }
 
 /** Errors that come from who is calling, which the quota service reports before any body error. */
