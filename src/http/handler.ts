@@ -446,8 +446,17 @@ function dnsRouteTable(dns: DnsService, caller: Caller, view: (base: string) => 
   const elevationFirst = async (x: Exchange): Promise<Response | undefined> => {
     const ctx = await caller(x);
     if (ctx instanceof ApiError) return undefined;
-    const checked = dns.authorize(ctx).andThen(() => dns.authorize(withQueryFlags(x, ctx)));
-    return checked.isErr() && checked.error.type === 'forbidden' ? errorResponse(x, checked.error) : undefined;
+    // Each flag is applied (and checked) in turn: the header, then all_projects, then all_tenants.
+    const steps = [ctx];
+    for (const name of ['all_projects', 'all_tenants']) {
+      const value = x.query.get(name);
+      if (value !== null) steps.push({ ...ctx, allProjects: isTrueString(value) });
+    }
+    for (const step of steps) {
+      const checked = dns.authorize(step);
+      if (checked.isErr() && checked.error.type === 'forbidden') return errorResponse(x, checked.error);
+    }
+    return undefined;
   };
   /** As `withCtx`, with a JSON body read first (Designate reads it before any policy). */
   const withBody = (
