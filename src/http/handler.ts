@@ -77,13 +77,13 @@ const newRequestId = (): string => `req-${globalThis.crypto.randomUUID()}`;
 /** The media type as the real services read it: before any `;`, trimmed, case kept. */
 const mediaType = (header: string | null): string => (header ?? '').split(';', 1)[0]!.trim();
 
-class TooLarge extends Error {}
-
 /**
  * Reads at most `limit` bytes of the body. `truncate`: keep the first `limit` bytes (the quota
- * service's reader); otherwise a longer body throws {@link TooLarge}.
+ * service's reader); otherwise a longer body is an error (413), read no further. A body stream
+ * that fails (a client gone mid-request) is a 400, never a rejection.
  */
-async function readBody(request: Request, limit: number, truncate: boolean): Promise<Uint8Array> {
+async function readBody(x: Exchange, limit: number, truncate: boolean): Promise<Uint8Array | ApiError> {
+  const request = x.request;
   if (request.body === null) return new Uint8Array(0);
   const reader: ReadableStreamDefaultReader<Uint8Array> = request.body.getReader();
   const chunks: Uint8Array[] = [];
@@ -96,9 +96,11 @@ async function readBody(request: Request, limit: number, truncate: boolean): Pro
       length += value.byteLength;
       if (length > limit) {
         if (truncate) break;
-        throw new TooLarge();
+        return new ApiError(413, 'request_too_large', `The request body is larger than ${limit} bytes.`, { dialect: x.dialect });
       }
     }
+  } catch (cause) {
+    return new ApiError(400, 'bad_request', 'The request body could not be read.', { dialect: x.dialect, cause });
   } finally {
     reader.cancel().catch(() => undefined);
   }
@@ -394,13 +396,8 @@ async function dnsJsonBody(x: Exchange): Promise<BodyRead> {
   if (!DNS_JSON_TYPES.has(mediaType(x.request.headers.get('content-type')))) {
     return { error: new ApiError(415, 'unsupported_content_type', 'Content-type must be application/json') };
   }
-  let bytes: Uint8Array;
-  try {
-    bytes = await readBody(x.request, x.maxBodyBytes, false);
-  } catch (e) {
-    if (e instanceof TooLarge) return { error: tooLarge(x) };
-    throw e;
-  }
+  const bytes = await readBody(x, x.maxBodyBytes, false);
+  if (bytes instanceof ApiError) return { error: bytes };
   if (bytes.length === 0) return { error: new ApiError(400, 'empty_request_body', 'Request Body is empty') };
   let text: string;
   try {
@@ -413,9 +410,6 @@ async function dnsJsonBody(x: Exchange): Promise<BodyRead> {
   if (parsed.value === null) return { error: new ApiError(400, 'empty_request_body', 'Request Body is empty') };
   return { body: parsed.value };
 }
-
-const tooLarge = (x: Exchange): ApiError =>
-  new ApiError(413, 'request_too_large', `The request body is larger than ${x.maxBodyBytes} bytes.`, { dialect: x.dialect });
 
 /**
  * Commands that other work adds to the DNS service (recordset writes, SECONDARY zone transfer):
@@ -541,13 +535,8 @@ function dnsRouteTable(dns: DnsService, caller: Caller, view: (base: string) => 
       methods: {
         GET: list((dns, ctx, query) => dns.imports.list(ctx, q(query))),
         POST: withCtx(async (dns, ctx, x) => {
-          let bytes: Uint8Array;
-          try {
-            bytes = await readBody(x.request, x.maxBodyBytes, false);
-          } catch (e) {
-            if (e instanceof TooLarge) return errorResponse(x, tooLarge(x));
-            throw e;
-          }
+          const bytes = await readBody(x, x.maxBodyBytes, false);
+          if (bytes instanceof ApiError) return errorResponse(x, bytes);
           const contentType = x.request.headers.get('content-type') ?? '';
           return answer(x, dns.imports.create(ctx, bytes, contentType), (i) => created(x, 202, i));
         }),
@@ -734,7 +723,8 @@ async function quotaJsonBody(x: Exchange): Promise<BodyRead> {
       }),
     };
   }
-  const bytes = await readBody(x.request, QUOTA_BODY_LIMIT, true);
+  const bytes = await readBody(x, QUOTA_BODY_LIMIT, true);
+  if (bytes instanceof ApiError) return { error: bytes };
   if (bytes.length === 0) return { body: undefined };
   let text: string;
   try {
