@@ -6,10 +6,10 @@
  */
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { dirname, join, resolve } from 'node:path';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
+import { freePort } from '../secondary/nsd.js';
 
 const PYTHON = '/usr/bin/python3';
 const TOOLS = process.env['ZONEWARD_TOOLS_DIR'] ?? resolve(dirname(fileURLToPath(import.meta.url)), '../../../shared/tools');
@@ -22,18 +22,6 @@ const MODULE: Record<WireService, string> = { 'designate-api': 'designate.api.v2
 export function wireAvailable(service: WireService): boolean {
   if (!existsSync(join(TOOLS, service, 'serve.py'))) return false;
   return spawnSync(PYTHON, ['-c', `import ${MODULE[service]}`], { stdio: 'ignore' }).status === 0;
-}
-
-async function freePort(): Promise<number> {
-  return new Promise((resolvePort, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      const port = typeof address === 'object' && address !== null ? address.port : 0;
-      server.close(() => resolvePort(port));
-    });
-  });
 }
 
 /** One running real API. */
