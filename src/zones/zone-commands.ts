@@ -445,8 +445,9 @@ export function deleteZone(deps: DnsDeps, ctx: unknown, id: unknown): ResultAsyn
 /** `POST /v2/zones/{id}/tasks/abandon`: admin only; gone at once, targets untouched. @internal */
 export function abandonZone(deps: DnsDeps, ctx: unknown, id: unknown): ResultAsync<void, ApiError> {
   return command(deps, ctx, {
-    // abandon_zone is refused before the id is even looked at (reference §11.1).
-    parse: (caller) => authorizeZone('abandon_zone', deps.forbiddenStatus, caller, null).andThen(() => zoneIdParam(id)),
+    // The real service's route checks the id before central checks abandon_zone (observed on the
+    // wire: a member's POST /v2/zones/abc/tasks/abandon is a 400 invalid_uuid).
+    parse: (caller) => zoneIdParam(id).andThen((zoneId) => authorizeZone('abandon_zone', deps.forbiddenStatus, caller, null).map(() => zoneId)),
     transaction: (uow, caller, zoneId) =>
       safeTry(async function* () {
         const zone = yield* await visibleZone(uow.tx, caller, zoneId);
