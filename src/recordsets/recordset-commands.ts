@@ -1,7 +1,7 @@
 import { err, ok, type Result, type ResultAsync } from 'neverthrow';
 import type { DnsDeps } from '../dns/deps.js';
 import { dnsCommand } from '../dns/command.js';
-import type { IndexPosition, StorageTransaction, StoredEntry } from '../ports/storage.js';
+import type { IndexPosition, StorageTransaction } from '../ports/storage.js';
 import { ApiError } from '../shared/api-error.js';
 import { runInTransaction } from '../shared/command.js';
 import { tupleKey } from '../shared/keys.js';
@@ -9,24 +9,11 @@ import { listArray, parseListQuery, type ListSpec, type ParsedListQuery } from '
 import { isUuidLike } from '../shared/uuid.js';
 import { invalidUuid, RECORDSETS, visibleZone } from '../zones/zone-commands.js';
 import type { Zone } from '../zones/zone.js';
-import { BLOCKS_BY_ZONE, findId, managedRecordsets, presentRecordset, type RecordsetBlock, type RecordsetBody } from './recordset.js';
+import { BLOCKS_BY_ZONE, findId, managedCount, managedRecordsets, presentRecordset, type RecordsetBlock, type RecordsetBody } from './recordset.js';
+import { blockAt } from './recordset-store.js';
+import { recordsetNotFound, targetZone } from './recordset-writes.js';
 
-const recordsetNotFound = (): ApiError => new ApiError(404, 'recordset_not_found', 'Could not find RecordSet');
 const markerNotFound = (): ApiError => new ApiError(400, 'marker_not_found', 'Marker None could not be found');
-
-/** A stored block and where its index entry sits. */
-interface PlacedBlock {
-  readonly block: RecordsetBlock;
-  readonly at: IndexPosition;
-}
-
-const placed = (e: StoredEntry): PlacedBlock => ({ block: e.value as RecordsetBlock, at: { key: e.key, id: e.id } });
-
-/** The block of `zone` that holds `id` if any holds it: the first whose last id is not below `id`. */
-async function blockAt(tx: StorageTransaction, zone: Zone, id: string): Promise<PlacedBlock | undefined> {
-  const found = await tx.range(RECORDSETS, BLOCKS_BY_ZONE, { prefix: tupleKey(zone.id), after: { key: tupleKey(zone.id, id), id: '' }, limit: 1 });
-  return found[0] === undefined ? undefined : placed(found[0]);
-}
 
 /** Every recordset of a zone, managed ones first, then stored ones in creation order. @internal */
 export async function zoneRecordsets(deps: DnsDeps, tx: StorageTransaction, zone: Zone): Promise<RecordsetBody[]> {
@@ -49,7 +36,7 @@ const spec = (zoneId: string): ListSpec<RecordsetBody> => ({
     name: (r) => r.name,
     type: (r) => r.type,
     ttl: (r) => r.ttl,
-    data: (r) => r.records.join(' '),
+    data: (r) => r.records,
     status: (r) => r.status,
     description: (r) => r.description,
   },
@@ -97,14 +84,14 @@ async function idOrderPage(
   };
   if (marker !== undefined) {
     const inManaged = managed.some((r) => r.id === marker);
-    const at = await blockAt(tx, zone, marker);
+    const at = await blockAt(tx, zone.id, marker);
     const pos = at === undefined ? -1 : findId(at.block, marker);
     if (!inManaged && pos < 0) return err(markerNotFound());
     if (at === undefined) {
       // Every stored id is below the marker.
       more = !asc;
     } else {
-      if (at.block.createdAt !== zone.createdAt) return undefined;
+      if (at.block.createdAt !== zone.createdAt || at.block.meta !== undefined) return undefined;
       const first = pos >= 0 ? (asc ? pos + 1 : pos - 1) : asc ? -pos - 1 : -pos - 2;
       take(at.block, first);
       next = at.at;
@@ -119,7 +106,7 @@ async function idOrderPage(
     });
     for (const e of batch) {
       const b = e.value as RecordsetBlock;
-      if (b.createdAt !== zone.createdAt) return undefined;
+      if (b.createdAt !== zone.createdAt || b.meta !== undefined) return undefined;
       take(b, asc ? 0 : b.names.length - 1);
     }
     const last = batch[batch.length - 1];
@@ -156,7 +143,7 @@ export function listRecordsets(deps: DnsDeps, ctx: unknown, zoneId: unknown, que
           if (page.isErr()) return err(page.error);
           // The page is already cut; the envelope adds links, and the count comes from the zone.
           const body = listArray({ ...s, metadata: false }, page.value, { ...q, marker: undefined }, true, undefined, deps.baseUrl);
-          return body.map((b) => ({ ...b, metadata: { total_count: (z.soaRecordsetId === null ? 0 : 2) + z.recordsetCount } }));
+          return body.map((b) => ({ ...b, metadata: { total_count: managedCount(z) + z.recordsetCount } }));
         }
       }
       const all = await zoneRecordsets(deps, tx, z);
@@ -172,7 +159,7 @@ export function getRecordset(deps: DnsDeps, ctx: unknown, zoneId: unknown, id: u
     if (!isUuidLike(zoneId)) return err(invalidUuid('zone_id', zoneId));
     if (!isUuidLike(id)) return err(invalidUuid('recordset_id', id));
     return runInTransaction(deps.storage, async ({ tx }): Promise<Result<RecordsetBody, ApiError>> => {
-      const zone = await visibleZone(tx, caller, zoneId);
+      const zone = await targetZone(tx, caller, zoneId, recordsetNotFound);
       if (zone.isErr()) return err(zone.error);
       const z = zone.value;
       if (id === z.soaRecordsetId || id === z.nsRecordsetId) {
@@ -180,7 +167,7 @@ export function getRecordset(deps: DnsDeps, ctx: unknown, zoneId: unknown, id: u
         const found = managedRecordsets(z, pool, deps.baseUrl).find((r) => r.id === id);
         return found === undefined ? err(recordsetNotFound()) : ok(found);
       }
-      const at = await blockAt(tx, z, id);
+      const at = await blockAt(tx, z.id, id);
       const i = at === undefined ? -1 : findId(at.block, id);
       if (at === undefined || i < 0) return err(recordsetNotFound());
       return ok(presentRecordset(at.block, i, z, deps.baseUrl));

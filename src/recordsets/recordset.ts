@@ -77,6 +77,26 @@ export interface RecordsetBlock {
   readonly ends: readonly number[];
   /** The records of every recordset of the block, in order. */
   readonly data: readonly string[];
+  /**
+   * What a recordset written through the API has of its own (null for one an import or a
+   * transfer created); absent while the block holds none, so imported zones pay nothing for it.
+   */
+  readonly meta?: readonly (RecordsetMeta | null)[];
+}
+
+/**
+ * The fields of a recordset written through the API that imported ones share with their zone.
+ * @internal
+ */
+export interface RecordsetMeta {
+  readonly createdAt: number;
+  readonly updatedAt: number | null;
+  readonly version: number;
+  readonly description: string | null;
+  /** `CREATE` or `UPDATE` while the write waits for the pool targets; `NONE` with no records. */
+  readonly action: 'CREATE' | 'UPDATE' | 'NONE';
+  /** The zone serial the write made: the write is served once the zone is ACTIVE at or past it. */
+  readonly serial: number;
 }
 
 /** Index: blocks of a zone, keyed by (zone, last id). @internal */
@@ -128,9 +148,12 @@ const status = (zone: Zone): { status: string; action: string } => ({
   action: zone.action,
 });
 
+/** How many managed recordsets a zone has: SOA and NS for PRIMARY zones, unless an admin deleted the NS one. @internal */
+export const managedCount = (zone: Zone): number => (zone.soaRecordsetId === null ? 0 : 1) + (zone.nsRecordsetId === null ? 0 : 1);
+
 /** The managed recordsets of a PRIMARY zone: SOA first, then NS, as the real service creates them. @internal */
 export function managedRecordsets(zone: Zone, pool: PoolConfig, baseUrl: string): RecordsetBody[] {
-  if (zone.soaRecordsetId === null || zone.nsRecordsetId === null) return [];
+  if (zone.soaRecordsetId === null) return [];
   const common = {
     zone_id: zone.id,
     project_id: zone.projectId,
@@ -141,7 +164,7 @@ export function managedRecordsets(zone: Zone, pool: PoolConfig, baseUrl: string)
     description: null,
     created_at: formatTimestamp(zone.createdAt),
   };
-  return [
+  const out: RecordsetBody[] = [
     {
       id: zone.soaRecordsetId,
       ...common,
@@ -151,7 +174,9 @@ export function managedRecordsets(zone: Zone, pool: PoolConfig, baseUrl: string)
       updated_at: zone.updatedAt === null ? null : formatTimestamp(zone.updatedAt),
       links: { self: `${baseUrl}/v2/zones/${zone.id}/recordsets/${zone.soaRecordsetId}` },
     },
-    {
+  ];
+  if (zone.nsRecordsetId !== null) {
+    out.push({
       id: zone.nsRecordsetId,
       ...common,
       type: 'NS',
@@ -159,13 +184,27 @@ export function managedRecordsets(zone: Zone, pool: PoolConfig, baseUrl: string)
       version: 1,
       updated_at: null,
       links: { self: `${baseUrl}/v2/zones/${zone.id}/recordsets/${zone.nsRecordsetId}` },
-    },
-  ].map((r) => reorder(r));
+    });
+  }
+  return out.map((r) => reorder(r));
+}
+
+/**
+ * Status and action of a written recordset, from its own write and the zone's state: pending
+ * until the zone has been served at (or past) the serial the write made, failed with the zone.
+ */
+function writtenState(m: RecordsetMeta, zone: Zone): { status: string; action: string } {
+  if (m.action === 'NONE') return { status: 'ACTIVE', action: 'NONE' };
+  if (zone.status === 'DELETED') return { status: 'DELETED', action: zone.action };
+  if (zone.status === 'ACTIVE' && zone.serial >= m.serial) return { status: 'ACTIVE', action: 'NONE' };
+  return { status: zone.status === 'ERROR' ? 'ERROR' : 'PENDING', action: m.action };
 }
 
 /** The API body of the `i`-th recordset of a block. @internal */
 export function presentRecordset(b: RecordsetBlock, i: number, zone: Zone, baseUrl: string): RecordsetBody {
   const id = idAt(b, i);
+  const m = b.meta?.[i] ?? null;
+  const state = m === null ? status(zone) : writtenState(m, zone);
   return {
     id,
     zone_id: zone.id,
@@ -175,12 +214,11 @@ export function presentRecordset(b: RecordsetBlock, i: number, zone: Zone, baseU
     type: b.types[i]!,
     records: b.data.slice(i === 0 ? 0 : b.ends[i - 1]!, b.ends[i]),
     ttl: b.ttls[i]!,
-    status: zone.status === 'DELETED' ? 'DELETED' : zone.status,
-    action: zone.action,
-    version: 1,
-    description: null,
-    created_at: formatTimestamp(b.createdAt),
-    updated_at: null,
+    ...state,
+    version: m === null ? 1 : m.version,
+    description: m === null ? null : m.description,
+    created_at: formatTimestamp(m === null ? b.createdAt : m.createdAt),
+    updated_at: m === null || m.updatedAt === null ? null : formatTimestamp(m.updatedAt),
     links: { self: `${baseUrl}/v2/zones/${zone.id}/recordsets/${id}` },
   };
 }
