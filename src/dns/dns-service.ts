@@ -3,6 +3,7 @@ import { memoryStorage } from '../adapters/memory/memory-storage.js';
 import { DEFAULT_ZONE_QUOTAS, getDnsQuotas, resetDnsQuotas, setDnsQuotas, type ZoneQuotaLimits } from '../dns-quotas/index.js';
 import type { Storage } from '../ports/storage.js';
 import { getRecordset, listRecordsets } from '../recordsets/recordset-commands.js';
+import { nameRowKeys, RECORDSET_NAMES, type NameMarker, type NameRow } from '../recordsets/name-directory.js';
 import { createRecordset, deleteRecordset, listAllRecordsets, updateRecordset } from '../recordsets/recordset-writes.js';
 import { blockKeys, type RecordsetBlock, type RecordsetBody } from '../recordsets/recordset.js';
 import type { ApiError } from '../shared/api-error.js';
@@ -194,6 +195,7 @@ const cryptoRandom = (): number => getRandomValues(new Uint32Array(1))[0]! / 429
 export const DNS_COLLECTIONS: CollectionKeys = {
   [ZONES]: (z: Zone) => zoneKeys(z),
   [RECORDSETS]: (b: RecordsetBlock) => blockKeys(b),
+  [RECORDSET_NAMES]: (r: NameRow | NameMarker) => nameRowKeys(r),
   [TASKS]: (t: StoredTask) => ({ queue: tupleKey(t.seq) }),
   'dns.meta': () => ({}),
   'dns.quotas': () => ({}),

@@ -136,24 +136,3 @@ export async function removeRecordset(tx: StorageTransaction, placed: PlacedBloc
   rows.splice(i, 1);
   await storeRows(tx, placed.block.zoneId, placed.block.createdAt, placed.rowId, rows, () => '');
 }
-
-/**
- * The stored recordsets of a zone bearing exactly `name` (the real service compares names as
- * stored, case included). Reads the zone's blocks: names are not indexed (see the report in
- * docs/benchmarks.md), so this is the one O(zone) step of a create.
- * @internal
- */
-export async function recordsetsNamed(tx: StorageTransaction, zoneId: string, name: string): Promise<RecordsetRow[]> {
-  const out: RecordsetRow[] = [];
-  let after: IndexPosition | undefined;
-  for (;;) {
-    const batch = await tx.range(RECORDSETS, BLOCKS_BY_ZONE, { prefix: tupleKey(zoneId), limit: 64, ...(after === undefined ? {} : { after }) });
-    for (const e of batch) {
-      const b = e.value as RecordsetBlock;
-      for (let i = 0; i < b.names.length; i++) if (b.names[i] === name) out.push(rowAt(b, i));
-    }
-    const last = batch[batch.length - 1];
-    if (last === undefined || batch.length < 64) return out;
-    after = { key: last.key, id: last.id };
-  }
-}

@@ -15,7 +15,8 @@ import { bumpZone, canSee, invalidUuid, putZone, saveAndPush, zoneNotFound } fro
 import { BY_CREATED, BY_PARENT, BY_PROJECT, ZONES, type Zone } from '../zones/zone.js';
 import { parseRecordsetBody, type RecordsetInput } from './recordset-input.js';
 import { managedCount, managedRecordsets, presentRecordset, type RecordsetBlock, type RecordsetBody, type RecordsetMeta } from './recordset.js';
-import { findRecordset, insertRecordset, recordsetsNamed, removeRecordset, replaceRecordset, rowAt, type PlacedBlock, type RecordsetRow } from './recordset-store.js';
+import { keepCurrent, noteName, typesAtName } from './name-directory.js';
+import { findRecordset, insertRecordset, removeRecordset, replaceRecordset, rowAt, type PlacedBlock, type RecordsetRow } from './recordset-store.js';
 import { zoneRecordsets } from './recordset-commands.js';
 
 /** @internal */
@@ -82,9 +83,9 @@ async function checkPlacement(
     if (name.length > MAX_RECORDSET_NAME) return err(new ApiError(400, 'invalid_recordset_name', 'Name too long'));
     if (name !== zone.name && !name.endsWith(`.${zone.name}`)) return err(badLocation("RecordSet is not contained within it's parent zone"));
     if (input.type === 'CNAME' && name === zone.name) return err(badLocation('CNAME recordsets may not be created at the zone apex'));
-    const here = await recordsetsNamed(tx, zone.id, name);
+    const here = await typesAtName(tx, zone, name, deps.ids);
     const managedHere = name === zone.name ? managedRecordsets(zone, deps.defaultPool, deps.baseUrl).map((r) => r.type) : [];
-    const types = [...here.map((r) => r.type), ...managedHere];
+    const types = [...here, ...managedHere];
     if (input.type === 'CNAME' ? types.length > 0 : types.includes('CNAME')) {
       return err(badLocation('CNAME recordsets may not share a name with any other records'));
     }
@@ -159,6 +160,7 @@ export function createRecordset(deps: DnsDeps, ctx: unknown, zoneId: unknown, bo
       });
       const row: RecordsetRow = { id: deps.ids(), name: input.name!, type, ttl: input.ttl ?? null, records: Object.freeze(records), meta };
       await insertRecordset(tx, zone, row, deps.ids);
+      await noteName(tx, zone, written, row.name, row.type, true, deps.ids);
       emitRecordset(deps, uow, 'create', present(deps, written, row));
       return ok(present(deps, await storeZone(deps, uow, written, records.length > 0), row));
     });
@@ -238,6 +240,7 @@ export function updateRecordset(deps: DnsDeps, ctx: unknown, zoneId: unknown, id
       });
       const row: RecordsetRow = { ...old, ttl, records: Object.freeze([...records]), meta };
       await replaceRecordset(tx, named.placed, named.i, row, deps.ids);
+      await keepCurrent(tx, zone, written);
       emitRecordset(deps, uow, 'update', present(deps, written, row));
       return ok(present(deps, await storeZone(deps, uow, written, true), row));
     });
@@ -261,9 +264,11 @@ export function deleteRecordset(deps: DnsDeps, ctx: unknown, zoneId: unknown, id
       let written: Zone;
       if (named.managed) {
         written = bumpZone(zone, now, { nsRecordsetId: null });
+        await keepCurrent(tx, zone, written);
       } else {
         written = bumpZone(zone, now, { recordsetCount: zone.recordsetCount - 1, recordCount: zone.recordCount - named.row.records.length });
         await removeRecordset(tx, named.placed, named.i);
+        await noteName(tx, zone, written, named.row.name, named.row.type, false, deps.ids);
       }
       const pending = named.body.records.length > 0;
       const answer: RecordsetBody = {

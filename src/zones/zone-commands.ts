@@ -3,6 +3,7 @@ import type { DnsDeps, NameserversBody } from '../dns/deps.js';
 import { dnsCommand, listOwned } from '../dns/command.js';
 import { checkZoneQuota, readZoneQuotas } from '../dns-quotas/index.js';
 import type { StorageTransaction } from '../ports/storage.js';
+import { dropNameDirectory } from '../recordsets/name-directory.js';
 import { BLOCKS_BY_ZONE } from '../recordsets/recordset.js';
 import { ApiError } from '../shared/api-error.js';
 import { runInTransaction, type UnitOfWork } from '../shared/command.js';
@@ -458,5 +459,6 @@ export async function removeZone(tx: StorageTransaction, zone: Zone): Promise<vo
     if (batch.length === 0) break;
     for (const e of batch) await tx.delete(RECORDSETS, e.id);
   }
+  await dropNameDirectory(tx, zone.id);
   await tx.delete(ZONES, zone.id);
 }
