@@ -152,6 +152,33 @@ describe('recordset writes', () => {
     expect(((await dns.recordsets.listAll(bob))._unsafeUnwrap() as { recordsets: unknown[] }).recordsets).toEqual([]);
   });
 
+  it('an imported zone: its names count for the CNAME and duplicate rules; writes announce themselves', async () => {
+    const dns = service();
+    const file = '$ORIGIN imp.test.\n$TTL 300\n@ IN SOA ns1.example.org. h.imp.test. 1 3600 600 86400 300\n@ IN NS ns1.example.org.\nwww IN A 192.0.2.1\nalias IN CNAME www\n';
+    const imp = (await dns.imports.create(alice, file, 'text/dns'))._unsafeUnwrap();
+    await dns.tasks.settle();
+    const z = (await dns.imports.get(alice, imp.id))._unsafeUnwrap().zone_id!;
+    const events: string[] = [];
+    dns.events.subscribe((e) => events.push(`${e.type} ${String((e.payload as { name?: string }).name)}`));
+    expect(error(await dns.recordsets.create(alice, z, { name: 'www.imp.test.', type: 'A', records: ['192.0.2.9'] }))).toBe('409 duplicate_recordset: Duplicate RecordSet');
+    expect(error(await dns.recordsets.create(alice, z, { name: 'alias.imp.test.', type: 'TXT', records: ['"x"'] }))).toBe(
+      '400 invalid_recordset_location: CNAME recordsets may not share a name with any other records',
+    );
+    const txt = (await dns.recordsets.create(alice, z, { name: 'www.imp.test.', type: 'TXT', records: ['"x"'] }))._unsafeUnwrap();
+    (await dns.recordsets.update(alice, z, txt.id, { ttl: 60 }))._unsafeUnwrap();
+    (await dns.recordsets.delete(alice, z, txt.id))._unsafeUnwrap();
+    // Deleted, the name is free again for that type; the imported A is still there.
+    expect((await dns.recordsets.create(alice, z, { name: 'www.imp.test.', type: 'TXT', records: ['"y"'] })).isOk()).toBe(true);
+    expect(error(await dns.recordsets.create(alice, z, { name: 'www.imp.test.', type: 'A', records: ['192.0.2.9'] }))).toBe('409 duplicate_recordset: Duplicate RecordSet');
+    expect(events.filter((e) => e.startsWith('dns.recordset.'))).toEqual([
+      'dns.recordset.create www.imp.test.',
+      'dns.recordset.update www.imp.test.',
+      'dns.recordset.delete www.imp.test.',
+      'dns.recordset.create www.imp.test.',
+    ]);
+    expect(events.filter((e) => e.startsWith('dns.zone.update')).length).toBeGreaterThanOrEqual(4);
+  });
+
   it('blocks split and stay ordered: every written recordset is found, listed and paged (model)', async () => {
     await fc.assert(
       fc.asyncProperty(fc.array(fc.tuple(fc.integer({ min: 0, max: 2 }), fc.nat(10_000)), { minLength: 1, maxLength: 40 }), async (ops) => {
