@@ -11,7 +11,7 @@ import { listArray, parseListQuery, type ListSpec } from '../shared/list-query.j
 import { formatTimestamp, toMicros } from '../shared/time.js';
 import { isUuidLike } from '../shared/uuid.js';
 import { checkTtlFloor } from '../zones/zone-input.js';
-import { bumpZone, canSee, invalidUuid, putZone, saveAndPush, zoneNotFound } from '../zones/zone-commands.js';
+import { bumpZone, canSee, invalidUuid, saveAndPush, zoneNotFound } from '../zones/zone-commands.js';
 import { BY_CREATED, BY_PARENT, BY_PROJECT, ZONES, type Zone } from '../zones/zone.js';
 import { parseRecordsetBody, type RecordsetInput } from './recordset-input.js';
 import { managedCount, managedRecordsets, presentRecordset, type RecordsetBlock, type RecordsetBody, type RecordsetMeta } from './recordset.js';
@@ -110,15 +110,11 @@ async function checkRecordQuota(deps: DnsDeps, tx: StorageTransaction, zone: Zon
 }
 
 /**
- * Stores the zone a recordset write changed: with its serial raised, pushed to the pool targets
- * like any zone update; a write of no records (which the real service serves without raising the
- * serial) only stores the zone's counts. Returns the zone as it now stands.
+ * Stores the zone a recordset write changed and hands it to the pool targets, as the real
+ * service does after every write, even one of no records that left the serial alone (its report
+ * then only adds one to the zone's version). Returns the zone as it now stands.
  */
-async function storeZone(deps: DnsDeps, uow: UnitOfWork, zone: Zone, bumped: boolean): Promise<Zone> {
-  if (!bumped) {
-    await putZone(uow.tx, zone);
-    return zone;
-  }
+async function storeZone(deps: DnsDeps, uow: UnitOfWork, zone: Zone): Promise<Zone> {
   return (await saveAndPush(deps, uow, zone, 'update', 'UPDATE')).zone;
 }
 
@@ -162,7 +158,7 @@ export function createRecordset(deps: DnsDeps, ctx: unknown, zoneId: unknown, bo
       await insertRecordset(tx, zone, row, deps.ids);
       await noteName(tx, zone, written, row.name, row.type, true, deps.ids);
       emitRecordset(deps, uow, 'create', present(deps, written, row));
-      return ok(present(deps, await storeZone(deps, uow, written, records.length > 0), row));
+      return ok(present(deps, await storeZone(deps, uow, written), row));
     });
   });
 }
@@ -242,7 +238,7 @@ export function updateRecordset(deps: DnsDeps, ctx: unknown, zoneId: unknown, id
       await replaceRecordset(tx, named.placed, named.i, row, deps.ids);
       await keepCurrent(tx, zone, written);
       emitRecordset(deps, uow, 'update', present(deps, written, row));
-      return ok(present(deps, await storeZone(deps, uow, written, true), row));
+      return ok(present(deps, await storeZone(deps, uow, written), row));
     });
   });
 }
@@ -279,7 +275,7 @@ export function deleteRecordset(deps: DnsDeps, ctx: unknown, zoneId: unknown, id
         updated_at: formatTimestamp(toMicros(now)),
       };
       emitRecordset(deps, uow, 'delete', answer);
-      await storeZone(deps, uow, written, true);
+      await storeZone(deps, uow, written);
       return ok(answer);
     });
   });

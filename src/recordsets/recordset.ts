@@ -170,7 +170,7 @@ export function managedRecordsets(zone: Zone, pool: PoolConfig, baseUrl: string)
       ...common,
       type: 'SOA',
       records: [soaRecord(zone, pool)],
-      version: zone.version,
+      version: zone.soaVersion ?? 1,
       updated_at: zone.updatedAt === null ? null : formatTimestamp(zone.updatedAt),
       links: { self: `${baseUrl}/v2/zones/${zone.id}/recordsets/${zone.soaRecordsetId}` },
     },

@@ -263,6 +263,8 @@ export function bumpZone(zone: Zone, now: Date, changes: Partial<Zone>): Zone {
     action: 'UPDATE',
     status: 'PENDING',
     serial: zone.type === 'PRIMARY' ? nextSerial(zone.serial, unixSeconds(micros)) : zone.serial,
+    // The real service rewrites the SOA recordset with every serial it raises.
+    ...(zone.type === 'PRIMARY' ? { soaVersion: (zone.soaVersion ?? 1) + 1 } : {}),
     version: zone.version + 1,
     updatedAt: micros,
   });

@@ -145,6 +145,18 @@ describe.skipIf(!available)('recordset writes against the real API', () => {
     ];
   }
 
+  /** The zone's version and its SOA recordset's version and status, once settled. */
+  async function theirVersions(c: Caller, z: Pair): Promise<string> {
+    const zone = (await real.call(c, 'GET', `/v2/zones/${z.theirs}`)).body as { version: number; status: string };
+    const soa = ((await real.call(c, 'GET', `/v2/zones/${z.theirs}/recordsets?type=SOA`)).body as { recordsets: { version: number; status: string }[] }).recordsets[0]!;
+    return `zone v${zone.version} ${zone.status}, SOA v${soa.version} ${soa.status}`;
+  }
+  async function versions(c: Caller, z: Pair): Promise<string> {
+    const zone = (await dns.zones.get(ctxOf(c), z.ours))._unsafeUnwrap();
+    const list = (await dns.recordsets.list(ctxOf(c), z.ours, { type: 'SOA' }))._unsafeUnwrap() as { recordsets: { version: number; status: string }[] };
+    return `zone v${zone.version} ${zone.status}, SOA v${list.recordsets[0]!.version} ${list.recordsets[0]!.status}`;
+  }
+
   const settle = async (): Promise<void> => {
     await new Promise((r) => setTimeout(r, 150));
     await dns.tasks.settle();
@@ -236,6 +248,8 @@ describe.skipIf(!available)('recordset writes against the real API', () => {
     const gone = await real.call(owner, 'GET', `/v2/zones/${z.theirs}/recordsets/${tid!}`);
     steps.push([reduce(gone.status, gone.body), await ours(dns.recordsets.get(ctxOf(owner), z.ours, oid!))]);
     for (const [theirs, mine] of steps) expect(mine).toBe(theirs);
+    await settle();
+    expect(await versions(owner, z)).toEqual(await theirVersions(owner, z));
   });
 
   it('managed SOA and NS, and editManagedRecords', async () => {
@@ -267,6 +281,7 @@ describe.skipIf(!available)('recordset writes against the real API', () => {
       expect({ c, method, type, body, answer: o }).toEqual({ c, method, type, body, answer: reduce(t.status, t.body) });
     }
     await settle();
+    expect(await versions(owner, z)).toEqual(await theirVersions(owner, z));
     const t = await real.call(owner, 'GET', `/v2/zones/${z.theirs}/recordsets?type=NS`);
     expect(await ours(dns.recordsets.list(ctxOf(owner), z.ours, { type: 'NS' }))).toBe(reduce(t.status, t.body));
     const soa = await real.call(owner, 'POST', `/v2/zones/${z.theirs}/recordsets`, { name: `x.${z.name}`, type: 'SOA', records: ['a. b. 1 2 3 4 5'] });
