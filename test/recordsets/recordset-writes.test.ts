@@ -153,11 +153,16 @@ describe('recordset writes', () => {
   });
 
   it('an imported zone: its names count for the CNAME and duplicate rules; writes announce themselves', async () => {
-    const dns = service();
+    // Ids that fall as they are drawn, so that id order is the reverse of creation order.
+    let next = 0xffffff;
+    const falling = (): string => `00000000-0000-4000-8000-${(next--).toString(16).padStart(12, '0')}`;
+    const clock = manualClock('2026-01-01T00:00:00Z');
+    const dns = createDnsService({ clock, ids: falling, random: seededRandom(1) });
     const file = '$ORIGIN imp.test.\n$TTL 300\n@ IN SOA ns1.example.org. h.imp.test. 1 3600 600 86400 300\n@ IN NS ns1.example.org.\nwww IN A 192.0.2.1\nalias IN CNAME www\n';
     const imp = (await dns.imports.create(alice, file, 'text/dns'))._unsafeUnwrap();
     await dns.tasks.settle();
     const z = (await dns.imports.get(alice, imp.id))._unsafeUnwrap().zone_id!;
+    clock.advance(1);
     const events: string[] = [];
     dns.events.subscribe((e) => events.push(`${e.type} ${String((e.payload as { name?: string }).name)}`));
     expect(error(await dns.recordsets.create(alice, z, { name: 'www.imp.test.', type: 'A', records: ['192.0.2.9'] }))).toBe('409 duplicate_recordset: Duplicate RecordSet');
@@ -177,6 +182,13 @@ describe('recordset writes', () => {
       'dns.recordset.create www.imp.test.',
     ]);
     expect(events.filter((e) => e.startsWith('dns.zone.update')).length).toBeGreaterThanOrEqual(4);
+    // The export lists recordsets in creation order (reference §9.3): imported ones, then written ones.
+    clock.advance(1);
+    (await dns.recordsets.create(alice, z, { name: 'a.imp.test.', type: 'A', records: ['192.0.2.7'] }))._unsafeUnwrap();
+    const exp = (await dns.exports.create(alice, z))._unsafeUnwrap();
+    await dns.tasks.settle();
+    const lines = (await dns.exports.file(alice, exp.id))._unsafeUnwrap().split('\n').filter((l) => /^(www|alias|a)\.imp/.test(l));
+    expect(lines).toEqual(['www.imp.test. 300 IN A 192.0.2.1', 'alias.imp.test. 300 IN CNAME www.imp.test.', 'www.imp.test.  IN TXT "y"', 'a.imp.test.  IN A 192.0.2.7']);
   });
 
   it('blocks split and stay ordered: every written recordset is found, listed and paged (model)', async () => {
