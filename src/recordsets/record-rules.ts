@@ -1,4 +1,5 @@
 import { parseIPv4, parseIPv6 } from '../zonefile/codec.js';
+import { DEFAULT_IMPORT_RECORD_TYPES } from '../imports/convert.js';
 import { pyInt } from '../shared/validation.js';
 
 /**
@@ -17,23 +18,12 @@ import { pyInt } from '../shared/validation.js';
  */
 export type RecordVerdict = 'ok' | 'bad' | { readonly crash: string };
 
-/** The record types the real service accepts through the API, in its configuration's order. @internal */
-export const API_RECORD_TYPES: ReadonlySet<string> = new Set([
-  'A',
-  'AAAA',
-  'CNAME',
-  'MX',
-  'SRV',
-  'TXT',
-  'SPF',
-  'NS',
-  'PTR',
-  'SSHFP',
-  'SOA',
-  'NAPTR',
-  'CAA',
-  'CERT',
-]);
+/**
+ * The record types the real service accepts through the API: its configured list, the same one
+ * imports keep to by default.
+ * @internal
+ */
+export const API_RECORD_TYPES: ReadonlySet<string> = new Set(DEFAULT_IMPORT_RECORD_TYPES);
 
 /** Python's `str.isspace()` characters (the information separators U+001C–U+001F among them). */
 const PY_SPACES = '\t\n\v\f\r\x1c\x1d\x1e\x1f \x85\xa0\u1680\u2000\u2001\u2002\u2003\u2004\u2005\u2006\u2007\u2008\u2009\u200a\u2028\u2029\u202f\u205f\u3000';

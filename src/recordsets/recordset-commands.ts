@@ -9,7 +9,7 @@ import { listArray, parseListQuery, type ListSpec, type ParsedListQuery } from '
 import { isUuidLike } from '../shared/uuid.js';
 import { invalidUuid, RECORDSETS, visibleZone } from '../zones/zone-commands.js';
 import type { Zone } from '../zones/zone.js';
-import { BLOCKS_BY_ZONE, findId, managedCount, managedRecordsets, presentRecordset, type RecordsetBlock, type RecordsetBody } from './recordset.js';
+import { BLOCKS_BY_ZONE, findId, managedCount, managedRecordsets, presentRecordset, RECORDSET_FILTERS, type RecordsetBlock, type RecordsetBody } from './recordset.js';
 import { blockAt } from './recordset-store.js';
 import { recordsetNotFound, targetZone } from './recordset-writes.js';
 
@@ -32,14 +32,7 @@ const spec = (zoneId: string): ListSpec<RecordsetBody> => ({
   path: `/v2/zones/${zoneId}/recordsets`,
   envelope: 'recordsets',
   metadata: true,
-  filters: {
-    name: (r) => r.name,
-    type: (r) => r.type,
-    ttl: (r) => r.ttl,
-    data: (r) => r.records,
-    status: (r) => r.status,
-    description: (r) => r.description,
-  },
+  filters: RECORDSET_FILTERS,
   sortKeys: {
     created_at: (r) => r.created_at,
     id: (r) => r.id,

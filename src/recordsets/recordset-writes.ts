@@ -14,7 +14,7 @@ import { checkTtlFloor } from '../zones/zone-input.js';
 import { bumpZone, canSee, invalidUuid, saveAndPush, zoneNotFound } from '../zones/zone-commands.js';
 import { BY_CREATED, BY_PARENT, BY_PROJECT, ZONES, type Zone } from '../zones/zone.js';
 import { parseRecordsetBody, type RecordsetInput } from './recordset-input.js';
-import { managedCount, managedRecordsets, presentRecordset, type RecordsetBlock, type RecordsetBody, type RecordsetMeta } from './recordset.js';
+import { managedCount, managedRecordsets, presentRecordset, RECORDSET_FILTERS, type RecordsetBlock, type RecordsetBody, type RecordsetMeta } from './recordset.js';
 import { keepCurrent, noteName, typesAtName } from './name-directory.js';
 import { findRecordset, insertRecordset, removeRecordset, replaceRecordset, rowAt, type PlacedBlock, type RecordsetRow } from './recordset-store.js';
 import { zoneRecordsets } from './recordset-commands.js';
@@ -195,89 +195,97 @@ async function zoneAndRecordset(
   return ok({ zone: found.value, named });
 }
 
-/** `PUT /v2/zones/{zone_id}/recordsets/{id}`. @internal */
-export function updateRecordset(deps: DnsDeps, ctx: unknown, zoneId: unknown, id: unknown, body: unknown): ResultAsync<RecordsetBody, ApiError> {
+/**
+ * The frame of an update or delete: the ids checked, then, in one transaction, the zone and the
+ * recordset they name read with the real service's 404s, then `work`.
+ */
+function onRecordset(
+  deps: DnsDeps,
+  ctx: unknown,
+  zoneId: unknown,
+  id: unknown,
+  work: (uow: UnitOfWork, caller: Caller, zone: Zone, named: Named) => Promise<Result<RecordsetBody, ApiError>>,
+): ResultAsync<RecordsetBody, ApiError> {
   return dnsCommand(deps, ctx, async (caller): Promise<Result<RecordsetBody, ApiError>> => {
     if (!isUuidLike(zoneId)) return err(invalidUuid('zone_id', zoneId));
     if (!isUuidLike(id)) return err(invalidUuid('recordset_id', id));
     return runInTransaction(deps.storage, async (uow): Promise<Result<RecordsetBody, ApiError>> => {
-      const { tx } = uow;
-      const target = await zoneAndRecordset(deps, tx, caller, zoneId, id);
+      const target = await zoneAndRecordset(deps, uow.tx, caller, zoneId, id);
       if (target.isErr()) return err(target.error);
-      const { zone, named } = target.value;
-      // Checked before the body is read, as the real service does.
-      if (named.managed && caller.editManagedRecords !== true) return err(badRequest('Managed records may not be updated'));
-      if (named.body.type === 'SOA') return err(badRequest('Updating SOA recordsets is not allowed'));
-      if (named.body.type === 'NS' && named.body.name === zone.name) return err(badRequest('Updating a root zone NS record is not allowed'));
-      if (named.managed) return err(recordsetNotFound());
-      const parsed = parseRecordsetBody(body, named.body);
-      if (parsed.isErr()) return err(parsed.error);
-      const input = parsed.value;
-      if (zone.action === 'DELETE') return err(badRequest('Can not update a deleting zone'));
-      const old = named.row;
-      const records = input.records ?? old.records;
-      const ttl = input.ttl === undefined ? old.ttl : input.ttl;
-      const changedTtl = input.ttl !== undefined && input.ttl !== old.ttl ? input.ttl : undefined;
-      const placed = await checkPlacement(deps, tx, caller, zone, { name: old.name, type: old.type, ttl: changedTtl, records }, false);
-      if (placed.isErr()) return err(placed.error);
-      const now = deps.clock();
-      const written = bumpZone(zone, now, { recordCount: zone.recordCount - old.records.length + records.length });
-      if (records.length > 0) {
-        const quota = await checkRecordQuota(deps, tx, zone, records.length, old.records.length);
-        if (quota.isErr()) return err(quota.error);
-      }
-      const meta: RecordsetMeta = Object.freeze({
-        createdAt: old.meta?.createdAt ?? named.placed.block.createdAt,
-        updatedAt: toMicros(now),
-        version: (old.meta?.version ?? 1) + 1,
-        description: input.description === undefined ? (old.meta?.description ?? null) : input.description,
-        action: records.length > 0 ? 'UPDATE' : 'NONE',
-        serial: written.serial,
-      });
-      const row: RecordsetRow = { ...old, ttl, records: Object.freeze([...records]), meta };
-      await replaceRecordset(tx, named.placed, named.i, row, deps.ids);
-      await keepCurrent(tx, zone, written);
-      emitRecordset(deps, uow, 'update', present(deps, written, row));
-      return ok(present(deps, await storeZone(deps, uow, written), row));
+      return work(uow, caller, target.value.zone, target.value.named);
     });
+  });
+}
+
+/** `PUT /v2/zones/{zone_id}/recordsets/{id}`. @internal */
+export function updateRecordset(deps: DnsDeps, ctx: unknown, zoneId: unknown, id: unknown, body: unknown): ResultAsync<RecordsetBody, ApiError> {
+  return onRecordset(deps, ctx, zoneId, id, async (uow, caller, zone, named): Promise<Result<RecordsetBody, ApiError>> => {
+    const { tx } = uow;
+    // Checked before the body is read, as the real service does.
+    if (named.managed && caller.editManagedRecords !== true) return err(badRequest('Managed records may not be updated'));
+    if (named.body.type === 'SOA') return err(badRequest('Updating SOA recordsets is not allowed'));
+    if (named.body.type === 'NS' && named.body.name === zone.name) return err(badRequest('Updating a root zone NS record is not allowed'));
+    if (named.managed) return err(recordsetNotFound());
+    const parsed = parseRecordsetBody(body, named.body);
+    if (parsed.isErr()) return err(parsed.error);
+    const input = parsed.value;
+    if (zone.action === 'DELETE') return err(badRequest('Can not update a deleting zone'));
+    const old = named.row;
+    const records = input.records ?? old.records;
+    const ttl = input.ttl === undefined ? old.ttl : input.ttl;
+    const changedTtl = input.ttl !== undefined && input.ttl !== old.ttl ? input.ttl : undefined;
+    const placed = await checkPlacement(deps, tx, caller, zone, { name: old.name, type: old.type, ttl: changedTtl, records }, false);
+    if (placed.isErr()) return err(placed.error);
+    const now = deps.clock();
+    const written = bumpZone(zone, now, { recordCount: zone.recordCount - old.records.length + records.length });
+    if (records.length > 0) {
+      const quota = await checkRecordQuota(deps, tx, zone, records.length, old.records.length);
+      if (quota.isErr()) return err(quota.error);
+    }
+    const meta: RecordsetMeta = Object.freeze({
+      createdAt: old.meta?.createdAt ?? named.placed.block.createdAt,
+      updatedAt: toMicros(now),
+      version: (old.meta?.version ?? 1) + 1,
+      description: input.description === undefined ? (old.meta?.description ?? null) : input.description,
+      action: records.length > 0 ? 'UPDATE' : 'NONE',
+      serial: written.serial,
+    });
+    const row: RecordsetRow = { ...old, ttl, records: Object.freeze([...records]), meta };
+    await replaceRecordset(tx, named.placed, named.i, row, deps.ids);
+    await keepCurrent(tx, zone, written);
+    emitRecordset(deps, uow, 'update', present(deps, written, row));
+    return ok(present(deps, await storeZone(deps, uow, written), row));
   });
 }
 
 /** `DELETE /v2/zones/{zone_id}/recordsets/{id}`: answered DELETE/PENDING, gone at once. @internal */
 export function deleteRecordset(deps: DnsDeps, ctx: unknown, zoneId: unknown, id: unknown): ResultAsync<RecordsetBody, ApiError> {
-  return dnsCommand(deps, ctx, async (caller): Promise<Result<RecordsetBody, ApiError>> => {
-    if (!isUuidLike(zoneId)) return err(invalidUuid('zone_id', zoneId));
-    if (!isUuidLike(id)) return err(invalidUuid('recordset_id', id));
-    return runInTransaction(deps.storage, async (uow): Promise<Result<RecordsetBody, ApiError>> => {
-      const { tx } = uow;
-      const target = await zoneAndRecordset(deps, tx, caller, zoneId, id);
-      if (target.isErr()) return err(target.error);
-      const { zone, named } = target.value;
-      if (named.body.type === 'SOA') return err(badRequest('Deleting a SOA recordset is not allowed'));
-      if (zone.action === 'DELETE') return err(badRequest('Can not update a deleting zone'));
-      if (named.managed && caller.editManagedRecords !== true) return err(badRequest('Managed records may not be deleted'));
-      const now = deps.clock();
-      let written: Zone;
-      if (named.managed) {
-        written = bumpZone(zone, now, { nsRecordsetId: null });
-        await keepCurrent(tx, zone, written);
-      } else {
-        written = bumpZone(zone, now, { recordsetCount: zone.recordsetCount - 1, recordCount: zone.recordCount - named.row.records.length });
-        await removeRecordset(tx, named.placed, named.i);
-        await noteName(tx, zone, written, named.row.name, named.row.type, false, deps.ids);
-      }
-      const pending = named.body.records.length > 0;
-      const answer: RecordsetBody = {
-        ...named.body,
-        status: pending ? 'PENDING' : 'ACTIVE',
-        action: pending ? 'DELETE' : 'NONE',
-        version: named.body.version + 1,
-        updated_at: formatTimestamp(toMicros(now)),
-      };
-      emitRecordset(deps, uow, 'delete', answer);
-      await storeZone(deps, uow, written);
-      return ok(answer);
-    });
+  return onRecordset(deps, ctx, zoneId, id, async (uow, caller, zone, named): Promise<Result<RecordsetBody, ApiError>> => {
+    const { tx } = uow;
+    if (named.body.type === 'SOA') return err(badRequest('Deleting a SOA recordset is not allowed'));
+    if (zone.action === 'DELETE') return err(badRequest('Can not update a deleting zone'));
+    if (named.managed && caller.editManagedRecords !== true) return err(badRequest('Managed records may not be deleted'));
+    const now = deps.clock();
+    let written: Zone;
+    if (named.managed) {
+      written = bumpZone(zone, now, { nsRecordsetId: null });
+      await keepCurrent(tx, zone, written);
+    } else {
+      written = bumpZone(zone, now, { recordsetCount: zone.recordsetCount - 1, recordCount: zone.recordCount - named.row.records.length });
+      await removeRecordset(tx, named.placed, named.i);
+      await noteName(tx, zone, written, named.row.name, named.row.type, false, deps.ids);
+    }
+    const pending = named.body.records.length > 0;
+    const answer: RecordsetBody = {
+      ...named.body,
+      status: pending ? 'PENDING' : 'ACTIVE',
+      action: pending ? 'DELETE' : 'NONE',
+      version: named.body.version + 1,
+      updated_at: formatTimestamp(toMicros(now)),
+    };
+    emitRecordset(deps, uow, 'delete', answer);
+    await storeZone(deps, uow, written);
+    return ok(answer);
   });
 }
 
@@ -287,14 +295,7 @@ const allSpec: ListSpec<RecordsetBody> = {
   path: '/v2/recordsets',
   envelope: 'recordsets',
   metadata: true,
-  filters: {
-    name: (r) => r.name,
-    type: (r) => r.type,
-    ttl: (r) => r.ttl,
-    data: (r) => r.records,
-    status: (r) => r.status,
-    description: (r) => r.description,
-  },
+  filters: RECORDSET_FILTERS,
   sortKeys: {
     created_at: (r) => r.created_at,
     updated_at: (r) => r.updated_at,

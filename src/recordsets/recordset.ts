@@ -1,4 +1,5 @@
 import { tupleKey } from '../shared/keys.js';
+import type { ListSpec } from '../shared/list-query.js';
 import { formatTimestamp } from '../shared/time.js';
 import type { PoolConfig } from '../dns/deps.js';
 import type { SelfLink, Zone } from '../zones/zone.js';
@@ -243,3 +244,17 @@ function reorder(r: RecordsetBody): RecordsetBody {
     links: r.links,
   };
 }
+
+/**
+ * The filters of both recordset lists (the per-zone one and `GET /v2/recordsets`); `data`
+ * matches one record and lists the whole recordset.
+ * @internal
+ */
+export const RECORDSET_FILTERS: ListSpec<RecordsetBody>['filters'] = {
+  name: (r) => r.name,
+  type: (r) => r.type,
+  ttl: (r) => r.ttl,
+  data: (r) => r.records,
+  status: (r) => r.status,
+  description: (r) => r.description,
+};
