@@ -7,7 +7,6 @@ import {
   invalidValue,
   isCleanText,
   ownEntries,
-  pyRepr,
   pyStr,
   pyText,
   pyTypeName,
@@ -78,13 +77,12 @@ function parseName(value: unknown): Result<string | null, ApiError> {
 
 /** The records list: every item a string (scalars become their Python text), duplicates dropped. */
 function parseRecords(value: unknown): Result<string[] | { notAList: unknown }, ApiError> {
-  if (typeof value === 'string' || (typeof value === 'object' && value !== null && !Array.isArray(value))) return ok({ notAList: value });
-  if (!Array.isArray(value)) {
-    return err(invalidValue('TypeError', `'${pyTypeName(value)}' object is not iterable`));
-  }
+  if (!Array.isArray(value)) return ok({ notAList: value });
   const seen = new Set<string>();
   const out: string[] = [];
   for (const item of value) {
+    // The real service makes a set of the records first: lists and objects cannot be hashed.
+    if (typeof item === 'object' && item !== null) return err(invalidValue('TypeError', `unhashable type: '${pyTypeName(item)}'`));
     const s = item === null ? 'None' : pyStr(item);
     if (s === undefined) return err(invalidValue('ValueError', `A string is required in field data, not a ${pyTypeName(item)}`));
     if (!isCleanText(s)) return err(invalidValue('ValueError', 'Field data must be UTF-8 text without NUL characters or lone surrogates'));
@@ -141,7 +139,8 @@ export function parseRecordsetBody(body: unknown, current: RecordsetBody | undef
         break;
       }
       case 'type': {
-        if (value === null) return err(invalidValue('ValueError', "Field `type' cannot be None"));
+        // A null type stays unset, and is then no valid record type.
+        if (value === null) break;
         const t = coerceString(value, 'type', 255);
         if (t.isErr()) return err(t.error);
         input.type = t.value;
@@ -191,9 +190,7 @@ export function parseRecordsetBody(body: unknown, current: RecordsetBody | undef
     }
   }
   if (notAList !== undefined) {
-    const v = notAList.notAList;
-    const shown = typeof v === 'string' ? pyRepr(v) : pyText(v);
-    return err(schemaErrors([{ path: 'records', message: `${shown} is not a valid list of records` }]));
+    return err(schemaErrors([{ path: 'records', message: `'${pyText(notAList.notAList)}' is not a valid list of records` }]));
   }
   const problems: FieldError[] = [];
   for (const [i, data] of (input.records ?? []).entries()) {

@@ -49,9 +49,11 @@ function emitRecordset(deps: DnsDeps, uow: UnitOfWork, verb: 'create' | 'update'
 }
 
 /**
- * The zone a recordset command names (exported for get). Create and list answer 404 `zone_not_found` for a zone the
- * caller may not see; get, update and delete look the recordset up first in the real service,
- * so another project's zone is `recordset_not_found` there.
+ * The zone a recordset command names, or its 404: `zone_not_found` when it does not exist, else
+ * `hidden()` when the caller may not see it. Create and list answer `zone_not_found` there too;
+ * get, update and delete look the recordset up first in the real service, so another project's
+ * zone is `recordset_not_found` for them.
+ * @internal
  */
 export async function targetZone(tx: StorageTransaction, caller: Caller, zoneId: string, hidden: () => ApiError): Promise<Result<Zone, ApiError>> {
   const zone = (await tx.get(ZONES, zoneId)) as Zone | undefined;
@@ -79,12 +81,15 @@ async function checkPlacement(
   }
   if (checkName) {
     const name = input.name;
-    if (name === null || name === undefined) return err(new ApiError(400, 'invalid_object', 'Provided object does not match schema'));
+    // The real service raises its schema error bare here: no message in the body.
+    if (name === null || name === undefined) {
+      return err(new ApiError(400, 'invalid_object', 'A recordset needs a name.', { showMessage: false }));
+    }
     if (name.length > MAX_RECORDSET_NAME) return err(new ApiError(400, 'invalid_recordset_name', 'Name too long'));
     if (name !== zone.name && !name.endsWith(`.${zone.name}`)) return err(badLocation("RecordSet is not contained within it's parent zone"));
     if (input.type === 'CNAME' && name === zone.name) return err(badLocation('CNAME recordsets may not be created at the zone apex'));
     const here = await typesAtName(tx, zone, name, deps.ids);
-    const managedHere = name === zone.name ? managedRecordsets(zone, deps.defaultPool, deps.baseUrl).map((r) => r.type) : [];
+    const managedHere = name !== zone.name ? [] : [...(zone.soaRecordsetId === null ? [] : ['SOA']), ...(zone.nsRecordsetId === null ? [] : ['NS'])];
     const types = [...here, ...managedHere];
     if (input.type === 'CNAME' ? types.length > 0 : types.includes('CNAME')) {
       return err(badLocation('CNAME recordsets may not share a name with any other records'));

@@ -194,6 +194,14 @@ describe.skipIf(!available)('recordset writes against the real API', () => {
       { name: `*.${n}`, type: 'NS', records: ['ns.example.com.'] },
       { name: n, type: 'CNAME', records: ['x.example.com.'] },
       { name: `c.${n}`, type: 'CNAME', records: ['x.example.com.', 'y.example.com.'] },
+      { type: 'A', records: ['192.0.2.1'] },
+      { name: null, type: 'A', records: ['192.0.2.1'] },
+      { name: `a.${n}`, type: null },
+      { name: `a.${n}`, type: 'A', records: [null] },
+      { name: `a.${n}`, type: 'TXT', records: [{ a: 1 }] },
+      { name: `a.${n}`, type: 'A', records: null },
+      { name: `a.${n}`, type: 'A', records: { a: 1 } },
+      { name: `a.${n}`, type: 'A', records: 5 },
       [],
     ];
     for (const body of bodies) {
