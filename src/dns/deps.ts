@@ -1,10 +1,10 @@
-import type { Storage } from '../ports/storage.js';
-import type { ForbiddenStatus } from '../shared/context.js';
+import type { CommandEnv } from '../shared/command.js';
 import type { EventBus } from '../shared/events.js';
 import type { TaskRunner } from '../shared/tasks.js';
 import type { ZoneLimits } from '../zones/zone-input.js';
 import type { ZoneQuotaLimits } from '../dns-quotas/index.js';
 import type { ZoneBody } from '../zones/zone.js';
+import type { MasterPort } from '../secondary/master-port.js';
 
 /**
  * A pool of nameservers zones are served from.
@@ -58,13 +58,11 @@ export interface NameserversBody {
 }
 
 /** Everything a DNS command needs, injected once per service. @internal */
-export interface DnsDeps {
-  readonly storage: Storage;
+export interface DnsDeps extends CommandEnv {
   readonly baseUrl: string;
   readonly clock: () => Date;
   readonly ids: () => string;
   readonly random: () => number;
-  readonly forbiddenStatus: ForbiddenStatus;
   readonly limits: ZoneLimits;
   readonly quotaDefaults: ZoneQuotaLimits;
   readonly pools: readonly PoolConfig[];
@@ -72,9 +70,9 @@ export interface DnsDeps {
   readonly events: EventBus;
   readonly tasks: TaskRunner;
   readonly poolTargets: PoolTargetPort;
+  /** How SECONDARY zones reach their masters; none: they never transfer. */
+  readonly masters: MasterPort | undefined;
   /** Whether zone pushes finish inside the command (auto mode with the default targets). */
   readonly inlinePush: boolean;
-  /** Resolves once a restored snapshot has been written to storage. */
-  readonly ready: Promise<void>;
 }
 

@@ -1,8 +1,8 @@
-import type { ResultAsync } from 'neverthrow';
+import { err, ok, type Result, type ResultAsync } from 'neverthrow';
 import { memoryStorage } from '../adapters/memory/memory-storage.js';
 import { DEFAULT_ZONE_QUOTAS, getDnsQuotas, resetDnsQuotas, setDnsQuotas, type ZoneQuotaLimits } from '../dns-quotas/index.js';
 import type { Storage } from '../ports/storage.js';
-import { getRecordset, listRecordsets } from '../recordsets/recordset-commands.js';
+import { getRecordset, listRecordsets, type RecordsetList } from '../recordsets/recordset-commands.js';
 import { nameRowKeys, RECORDSET_NAMES, type NameMarker, type NameRow } from '../recordsets/name-directory.js';
 import { createRecordset, deleteRecordset, listAllRecordsets, updateRecordset } from '../recordsets/recordset-writes.js';
 import { blockKeys, type RecordsetBlock, type RecordsetBody } from '../recordsets/recordset.js';
@@ -12,7 +12,8 @@ import { EventBus, type DnsEventListener } from '../shared/events.js';
 import { tupleKey } from '../shared/keys.js';
 import type { ListQuery } from '../shared/list-query.js';
 import { TaskRunner, TASKS, type StoredTask } from '../shared/tasks.js';
-import { uuidV4Source } from '../shared/uuid.js';
+import { isUuidLike, uuidV4Source } from '../shared/uuid.js';
+import { abort, invalidIdSource, restoreFailed } from '../shared/command.js';
 import {
   abandonZone,
   createZone,
@@ -23,6 +24,7 @@ import {
   updateZone,
   ZONE_PUSH,
   zoneNameservers,
+  type ZoneList,
 } from '../zones/zone-commands.js';
 import { DEFAULT_ZONE_LIMITS, type ZoneLimits } from '../zones/zone-input.js';
 import { zonePushHandler } from '../zones/zone-push.js';
@@ -49,6 +51,8 @@ import {
   type ZoneImportCommands,
 } from '../imports/index.js';
 import type { DnsDeps, NameserversBody, PoolConfig, PoolTargetPort } from './deps.js';
+import type { MasterPort } from '../secondary/master-port.js';
+import { xfrZone, ZONE_XFR_TASK, zoneXfrHandler } from '../secondary/xfr.js';
 import { clearCollections, restoreSnapshot, takeSnapshot, type CollectionKeys, type ServiceSnapshot } from './snapshot.js';
 
 /**
@@ -93,6 +97,13 @@ export interface DnsServiceOptions {
    * @defaultValue A, AAAA, CNAME, MX, SRV, TXT, SPF, NS, PTR, SSHFP, SOA, NAPTR, CAA, CERT
    */
   readonly importRecordTypes?: readonly string[];
+  /**
+   * How SECONDARY zones reach their masters: `axfrMasters()` from `zoneward/axfr` (DNS zone
+   * transfer over TCP) or `scriptedMaster()` from `zoneward/testing`. Transferred records obey
+   * the import's rules and limits (`importRecordTypes`, `limits.maxZoneFileBytes`, the quotas).
+   * @defaultValue none: SECONDARY zones are never transferred, as when no master answers
+   */
+  readonly masters?: MasterPort;
 }
 
 /**
@@ -109,7 +120,7 @@ export interface DnsService {
     /** `GET /v2/zones/{id}`: 404 for another project's zone. */
     get(ctx: RequestContext, id: string): ResultAsync<ZoneBody, ApiError>;
     /** `GET /v2/zones`: `{ zones, links, metadata }`, with `limit`, `marker`, `sort_key`, `sort_dir` and filters. */
-    list(ctx: RequestContext, query?: ListQuery): ResultAsync<object, ApiError>;
+    list(ctx: RequestContext, query?: ListQuery): ResultAsync<ZoneList, ApiError>;
     /** `PATCH /v2/zones/{id}`: email, description, ttl, masters, attributes. */
     update(ctx: RequestContext, id: string, body: unknown): ResultAsync<ZoneBody, ApiError>;
     /** `DELETE /v2/zones/{id}`: answered `DELETE/PENDING`; the zone goes once the targets removed it. */
@@ -118,6 +129,12 @@ export interface DnsService {
     abandon(ctx: RequestContext, id: string): ResultAsync<void, ApiError>;
     /** `GET /v2/zones/{id}/nameservers`. */
     nameservers(ctx: RequestContext, id: string): ResultAsync<NameserversBody, ApiError>;
+    /**
+     * `POST /v2/zones/{id}/tasks/xfr` (HTTP 202, empty body): asks a master of a SECONDARY zone
+     * for its serial and transfers the zone when it is newer, as a task (`dns.tasks`). 400 for a
+     * PRIMARY zone; 404 for a zone the caller may not see.
+     */
+    xfr(ctx: RequestContext, id: string): ResultAsync<void, ApiError>;
   };
   /** Zone transfer requests: `/v2/zones/tasks/transfer_requests` (created on `/v2/zones/{id}/tasks/transfer_requests`). */
   readonly transferRequests: TransferRequestCommands;
@@ -130,7 +147,7 @@ export interface DnsService {
   /** Recordsets: the managed SOA and NS, imported ones, and those written through the API. */
   readonly recordsets: {
     /** `GET /v2/zones/{zone_id}/recordsets`. */
-    list(ctx: RequestContext, zoneId: string, query?: ListQuery): ResultAsync<object, ApiError>;
+    list(ctx: RequestContext, zoneId: string, query?: ListQuery): ResultAsync<RecordsetList, ApiError>;
     /** `GET /v2/zones/{zone_id}/recordsets/{id}`. */
     get(ctx: RequestContext, zoneId: string, id: string): ResultAsync<RecordsetBody, ApiError>;
     /**
@@ -219,6 +236,24 @@ function checkSnapshot(from: ServiceSnapshot): void {
 }
 
 /**
+ * A caller's id source, checked at every draw: an id that is not UUID-shaped would create what
+ * no path can ever name again, so the command drawing it fails instead (500 `invalid_id_source`).
+ * Ids are drawn only inside a command's transaction, where {@link abort} rolls it back.
+ */
+const checkedIds =
+  (source: () => string): (() => string) =>
+  () => {
+    const id = source();
+    return isUuidLike(id) ? id : abort(invalidIdSource(id));
+  };
+
+/** Throws what the restore failed with, for the service methods that are plain promises. */
+async function whenRestored(restored: Promise<Result<void, ApiError>>): Promise<void> {
+  const r = await restored;
+  if (r.isErr()) throw r.error;
+}
+
+/**
  * Builds what every DNS command needs from the service options, with the task handlers
  * registered and a restore of `options.from` under way (`deps.ready`). The one place where
  * defaults are applied, shared by {@link createDnsService} and tests of single command groups.
@@ -228,15 +263,25 @@ export function createDnsDeps(options: DnsServiceOptions = {}): DnsDeps {
   const storage = options.storage ?? memoryStorage();
   const pools = options.pools !== undefined && options.pools.length > 0 ? options.pools : [DEFAULT_POOL];
   const mode = options.tasks ?? 'auto';
-  const tasks = new TaskRunner(storage, mode);
   const from = options.from;
-  const restored: Promise<void> =
-    from === undefined ? Promise.resolve() : restoreSnapshot(storage, from, DNS_COLLECTIONS).then(() => tasks.recount());
+  const tasks = new TaskRunner(storage, mode);
+  const restored: Promise<Result<void, ApiError>> =
+    from === undefined
+      ? Promise.resolve(ok(undefined))
+      : restoreSnapshot(storage, from, DNS_COLLECTIONS)
+          .then(() => tasks.recount())
+          .then(
+            () => ok(undefined),
+            (cause: unknown) => err(restoreFailed(cause)),
+          );
+  tasks.waitFor(restored, from?.collections[TASKS]?.length ?? 0);
   const deps: DnsDeps = {
     storage,
+    restored,
+    dialect: 'dns',
     baseUrl: (options.baseUrl ?? 'http://localhost:9001').replace(/\/+$/, ''),
     clock: options.clock ?? realClock,
-    ids: options.ids ?? uuidV4Source(getRandomValues),
+    ids: options.ids === undefined ? uuidV4Source(getRandomValues) : checkedIds(options.ids),
     random: options.random ?? cryptoRandom,
     forbiddenStatus: options.forbiddenStatus ?? 401,
     limits: { ...DEFAULT_ZONE_LIMITS, ...options.limits },
@@ -246,14 +291,14 @@ export function createDnsDeps(options: DnsServiceOptions = {}): DnsDeps {
     events: new EventBus(),
     tasks,
     poolTargets: options.poolTargets ?? alwaysSucceeds,
+    masters: options.masters,
     inlinePush: mode === 'auto' && options.poolTargets === undefined,
-    // A failed restore surfaces on every command as a storage failure, never as an unhandled rejection.
-    ready: restored.catch(() => undefined),
   };
   const importOptions = options.importRecordTypes === undefined ? {} : { recordTypes: options.importRecordTypes };
   tasks.register(ZONE_PUSH, zonePushHandler(deps));
   tasks.register(ZONE_IMPORT_TASK, importTaskHandler(deps, importOptions));
   tasks.register(ZONE_EXPORT_TASK, exportTaskHandler(deps));
+  tasks.register(ZONE_XFR_TASK, zoneXfrHandler(deps, importOptions));
   return deps;
 }
 
@@ -277,9 +322,9 @@ export function createDnsDeps(options: DnsServiceOptions = {}): DnsDeps {
 export function createDnsService(options: DnsServiceOptions = {}): DnsService {
   if (options.from !== undefined) checkSnapshot(options.from);
   const deps = createDnsDeps(options);
-  const { storage, tasks, ready } = deps;
+  const { storage, tasks, restored } = deps;
   const importOptions = options.importRecordTypes === undefined ? {} : { recordTypes: options.importRecordTypes };
-  const quotaDeps = { storage, forbiddenStatus: deps.forbiddenStatus, defaults: deps.quotaDefaults };
+  const quotaDeps = { ...deps, defaults: deps.quotaDefaults };
 
   return {
     zones: {
@@ -290,6 +335,7 @@ export function createDnsService(options: DnsServiceOptions = {}): DnsService {
       delete: (ctx, id) => deleteZone(deps, ctx, id),
       abandon: (ctx, id) => abandonZone(deps, ctx, id),
       nameservers: (ctx, id) => zoneNameservers(deps, ctx, id),
+      xfr: (ctx, id) => xfrZone(deps, ctx, id),
     },
     transferRequests: createTransferRequestCommands(deps),
     transferAccepts: createTransferAcceptCommands(deps),
@@ -315,11 +361,11 @@ export function createDnsService(options: DnsServiceOptions = {}): DnsService {
     },
     events: { subscribe: (listener) => deps.events.subscribe(listener) },
     snapshot: async () => {
-      await ready;
+      await whenRestored(restored);
       return takeSnapshot(storage, 'dns', DNS_COLLECTIONS);
     },
     reset: async () => {
-      await ready;
+      await whenRestored(restored);
       await clearCollections(storage, DNS_COLLECTIONS);
       tasks.cleared();
     },

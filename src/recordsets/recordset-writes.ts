@@ -1,26 +1,28 @@
 import { err, ok, type Result, type ResultAsync } from 'neverthrow';
 import type { DnsDeps } from '../dns/deps.js';
-import { dnsCommand, listCaller } from '../dns/command.js';
+import { listCaller } from '../dns/command.js';
 import { checkZoneQuota, readZoneQuotas } from '../dns-quotas/index.js';
 import type { StorageTransaction } from '../ports/storage.js';
 import { ApiError } from '../shared/api-error.js';
-import { runInTransaction, type UnitOfWork } from '../shared/command.js';
+import { command, type UnitOfWork } from '../shared/command.js';
+import { invalidUuid } from '../shared/errors.js';
 import type { Caller } from '../shared/context.js';
 import { tupleKey } from '../shared/keys.js';
 import { listArray, parseListQuery, type ListSpec } from '../shared/list-query.js';
 import { formatTimestamp, toMicros } from '../shared/time.js';
 import { isUuidLike } from '../shared/uuid.js';
 import { checkTtlFloor } from '../zones/zone-input.js';
-import { bumpZone, canSee, invalidUuid, saveAndPush, zoneNotFound } from '../zones/zone-commands.js';
+import { bumpZone, saveAndPush, zoneIdParam } from '../zones/zone-commands.js';
+import { zoneNotFound } from '../zones/zone-errors.js';
+import { canSee } from '../zones/zone-policy.js';
 import { BY_CREATED, BY_PARENT, BY_PROJECT, ZONES, type Zone } from '../zones/zone.js';
 import { parseRecordsetBody, type RecordsetInput } from './recordset-input.js';
 import { managedCount, managedRecordsets, presentRecordset, RECORDSET_FILTERS, type RecordsetBlock, type RecordsetBody, type RecordsetMeta } from './recordset.js';
 import { keepCurrent, noteName, typesAtName } from './name-directory.js';
 import { findRecordset, insertRecordset, removeRecordset, replaceRecordset, rowAt, type PlacedBlock, type RecordsetRow } from './recordset-store.js';
 import { zoneRecordsets } from './recordset-commands.js';
+import { recordsetNotFound } from './recordset-errors.js';
 
-/** @internal */
-export const recordsetNotFound = (): ApiError => new ApiError(404, 'recordset_not_found', 'Could not find RecordSet');
 const badRequest = (message: string): ApiError => new ApiError(400, 'bad_request', message);
 const badLocation = (message: string): ApiError => new ApiError(400, 'invalid_recordset_location', message);
 const MAX_RECORDSET_NAME = 255;
@@ -125,15 +127,17 @@ async function storeZone(deps: DnsDeps, uow: UnitOfWork, zone: Zone): Promise<Zo
 
 /** `POST /v2/zones/{zone_id}/recordsets`. @internal */
 export function createRecordset(deps: DnsDeps, ctx: unknown, zoneId: unknown, body: unknown): ResultAsync<RecordsetBody, ApiError> {
-  return dnsCommand(deps, ctx, async (caller): Promise<Result<RecordsetBody, ApiError>> => {
-    if (!isUuidLike(zoneId)) return err(invalidUuid('zone_id', zoneId));
-    const parsed = parseRecordsetBody(body, undefined);
-    if (parsed.isErr()) return err(parsed.error);
-    const input: RecordsetInput = parsed.value;
-    const type = input.type!;
-    if (type === 'SOA') return err(badRequest('Creating a SOA recordset is not allowed'));
-    const records = input.records ?? [];
-    return runInTransaction(deps.storage, async (uow): Promise<Result<RecordsetBody, ApiError>> => {
+  return command(deps, ctx, {
+    // The whole body is read before the zone is looked up, as the real service does.
+    parse: () =>
+      zoneIdParam(zoneId).andThen((id) =>
+        parseRecordsetBody(body, undefined).andThen((input: RecordsetInput) =>
+          input.type === 'SOA' ? err(badRequest('Creating a SOA recordset is not allowed')) : ok({ id, input }),
+        ),
+      ),
+    transaction: async (uow, caller, { id: zoneId, input }): Promise<Result<RecordsetBody, ApiError>> => {
+      const type = input.type!;
+      const records = input.records ?? [];
       const { tx } = uow;
       const found = await targetZone(tx, caller, zoneId, zoneNotFound);
       if (found.isErr()) return err(found.error);
@@ -164,7 +168,7 @@ export function createRecordset(deps: DnsDeps, ctx: unknown, zoneId: unknown, bo
       await noteName(tx, zone, written, row.name, row.type, true, deps.ids);
       emitRecordset(deps, uow, 'create', present(deps, written, row));
       return ok(present(deps, await storeZone(deps, uow, written), row));
-    });
+    },
   });
 }
 
@@ -211,14 +215,13 @@ function onRecordset(
   id: unknown,
   work: (uow: UnitOfWork, caller: Caller, zone: Zone, named: Named) => Promise<Result<RecordsetBody, ApiError>>,
 ): ResultAsync<RecordsetBody, ApiError> {
-  return dnsCommand(deps, ctx, async (caller): Promise<Result<RecordsetBody, ApiError>> => {
-    if (!isUuidLike(zoneId)) return err(invalidUuid('zone_id', zoneId));
-    if (!isUuidLike(id)) return err(invalidUuid('recordset_id', id));
-    return runInTransaction(deps.storage, async (uow): Promise<Result<RecordsetBody, ApiError>> => {
-      const target = await zoneAndRecordset(deps, uow.tx, caller, zoneId, id);
+  return command(deps, ctx, {
+    parse: () => zoneIdParam(zoneId).andThen((zid) => (isUuidLike(id) ? ok({ zid, id }) : err(invalidUuid('recordset_id', id)))),
+    transaction: async (uow, caller, ids): Promise<Result<RecordsetBody, ApiError>> => {
+      const target = await zoneAndRecordset(deps, uow.tx, caller, ids.zid, ids.id);
       if (target.isErr()) return err(target.error);
       return work(uow, caller, target.value.zone, target.value.named);
-    });
+    },
   });
 }
 
@@ -319,14 +322,10 @@ const allSpec: ListSpec<RecordsetBody> = {
  * @internal
  */
 export function listAllRecordsets(deps: DnsDeps, ctx: unknown, query: unknown): ResultAsync<object, ApiError> {
-  return dnsCommand(deps, ctx, async (resolved): Promise<Result<object, ApiError>> => {
-    const elevated = listCaller(deps, resolved, query);
-    if (elevated.isErr()) return err(elevated.error);
-    const caller = elevated.value;
-    const parsed = parseListQuery(allSpec, query, caller.allProjects);
-    if (parsed.isErr()) return err(parsed.error);
-    const q = parsed.value;
-    return runInTransaction(deps.storage, async ({ tx }) => {
+  return command(deps, ctx, {
+    parse: (resolved) =>
+      listCaller(deps, resolved, query).andThen((caller) => parseListQuery(allSpec, query, caller.allProjects).map((q) => ({ caller, q }))),
+    transaction: async ({ tx }, _resolved, { caller, q }): Promise<Result<object, ApiError>> => {
       const all: RecordsetBody[] = [];
       if (caller.allProjects || caller.projectId !== null) {
         const zones = caller.allProjects
@@ -336,6 +335,6 @@ export function listAllRecordsets(deps: DnsDeps, ctx: unknown, query: unknown): 
       }
       const marker = q.marker === undefined ? undefined : all.find((r) => r.id === q.marker);
       return listArray(allSpec, all, q, q.marker === undefined || marker !== undefined, marker, deps.baseUrl);
-    });
+    },
   });
 }

@@ -64,7 +64,7 @@ describe('zones.create', () => {
   it('builds SOA and NS recordsets from the pool', async () => {
     const { dns } = service();
     const zone = (await dns.zones.create(alice, body()))._unsafeUnwrap();
-    const list = (await dns.recordsets.list(alice, zone.id))._unsafeUnwrap() as { recordsets: { type: string; records: string[] }[] };
+    const list = (await dns.recordsets.list(alice, zone.id))._unsafeUnwrap();
     expect(list.recordsets.map((r) => r.type)).toEqual(['SOA', 'NS']);
     expect(list.recordsets[0]!.records[0]).toMatch(new RegExp(`^ns1\\.example\\.org\\. admin\\.example\\.com\\. ${T0_SECONDS} 35\\d\\d 600 86400 3600$`));
     expect(list.recordsets[1]!.records).toEqual(['ns1.example.org.']);
