@@ -3,6 +3,8 @@ import { memoryStorage } from '../adapters/memory/memory-storage.js';
 import { DEFAULT_ZONE_QUOTAS, getDnsQuotas, resetDnsQuotas, setDnsQuotas, type ZoneQuotaLimits } from '../dns-quotas/index.js';
 import type { Storage } from '../ports/storage.js';
 import { getRecordset, listRecordsets, type RecordsetList } from '../recordsets/recordset-commands.js';
+import { nameRowKeys, RECORDSET_NAMES, type NameMarker, type NameRow } from '../recordsets/name-directory.js';
+import { createRecordset, deleteRecordset, listAllRecordsets, updateRecordset } from '../recordsets/recordset-writes.js';
 import { blockKeys, type RecordsetBlock, type RecordsetBody } from '../recordsets/recordset.js';
 import type { ApiError } from '../shared/api-error.js';
 import { resolveCaller, type RequestContext } from '../shared/context.js';
@@ -143,12 +145,23 @@ export interface DnsService {
   readonly imports: ZoneImportCommands;
   /** Zone-file exports: `/v2/zones/{id}/tasks/export` and `/v2/zones/tasks/exports`, processed as tasks. */
   readonly exports: ZoneExportCommands;
-  /** Recordsets of a zone (read access): SOA, NS and imported ones. */
+  /** Recordsets: the managed SOA and NS, imported ones, and those written through the API. */
   readonly recordsets: {
     /** `GET /v2/zones/{zone_id}/recordsets`. */
     list(ctx: RequestContext, zoneId: string, query?: ListQuery): ResultAsync<RecordsetList, ApiError>;
     /** `GET /v2/zones/{zone_id}/recordsets/{id}`. */
     get(ctx: RequestContext, zoneId: string, id: string): ResultAsync<RecordsetBody, ApiError>;
+    /**
+     * `POST /v2/zones/{zone_id}/recordsets`: body `{ name, type, records?, ttl?, description? }`,
+     * validated per record type as the real service does; raises the zone's serial.
+     */
+    create(ctx: RequestContext, zoneId: string, body: unknown): ResultAsync<RecordsetBody, ApiError>;
+    /** `PUT /v2/zones/{zone_id}/recordsets/{id}`: `records`, `ttl`, `description`; any change (even `{}`) raises the serial. */
+    update(ctx: RequestContext, zoneId: string, id: string, body: unknown): ResultAsync<RecordsetBody, ApiError>;
+    /** `DELETE /v2/zones/{zone_id}/recordsets/{id}`: answered `DELETE`/`PENDING`; gone at once. */
+    delete(ctx: RequestContext, zoneId: string, id: string): ResultAsync<RecordsetBody, ApiError>;
+    /** `GET /v2/recordsets`: every recordset of the caller's project (all projects with `allProjects`). */
+    listAll(ctx: RequestContext, query?: ListQuery): ResultAsync<object, ApiError>;
   };
   /** The DNS service's per-project quotas: `/v2/quotas/{project}`. */
   readonly quotas: {
@@ -218,6 +231,7 @@ const trimBase = (baseUrl: string): string => baseUrl.replace(/\/+$/, '');
 export const DNS_COLLECTIONS: CollectionKeys = {
   [ZONES]: (z: Zone) => zoneKeys(z),
   [RECORDSETS]: (b: RecordsetBlock) => blockKeys(b),
+  [RECORDSET_NAMES]: (r: NameRow | NameMarker) => nameRowKeys(r),
   [TASKS]: (t: StoredTask) => ({ queue: tupleKey(t.seq) }),
   'dns.meta': () => ({}),
   'dns.quotas': () => ({}),
@@ -353,6 +367,10 @@ function serviceOver(deps: DnsDeps, importOptions: { recordTypes?: readonly stri
     recordsets: {
       list: (ctx, zoneId, query) => listRecordsets(deps, ctx, zoneId, query),
       get: (ctx, zoneId, id) => getRecordset(deps, ctx, zoneId, id),
+      create: (ctx, zoneId, body) => createRecordset(deps, ctx, zoneId, body),
+      update: (ctx, zoneId, id, body) => updateRecordset(deps, ctx, zoneId, id, body),
+      delete: (ctx, zoneId, id) => deleteRecordset(deps, ctx, zoneId, id),
+      listAll: (ctx, query) => listAllRecordsets(deps, ctx, query),
     },
     quotas: {
       get: (ctx, projectId) => getDnsQuotas(quotaDeps, ctx, projectId),

@@ -154,6 +154,10 @@ export async function renderZoneFile(deps: DnsDeps, tx: StorageTransaction, zone
     for (const data of r.records) parts.push(`${head}${data}\n`);
   }
   const prefix = tupleKey(zone.id);
+  // Recordsets written through the API carry their own creation time and random ids, so block
+  // order is not creation order once there are any: those zones are ordered by creation time
+  // (stable, so imported recordsets keep their order among themselves).
+  const timed: { at: number; text: string }[] = [];
   let after: { key: string; id: string } | undefined;
   for (;;) {
     const batch = await tx.range(RECORDSETS, BLOCKS_BY_ZONE, { prefix, limit: PAGE, ...(after === undefined ? {} : { after }) });
@@ -164,14 +168,25 @@ export async function renderZoneFile(deps: DnsDeps, tx: StorageTransaction, zone
       for (let i = 0; i < b.names.length; i++) {
         const ttl = b.ttls[i];
         const head = `${b.names[i]!} ${ttl === null || ttl === 0 ? '' : ttl} IN ${b.types[i]!} `;
+        if (b.meta !== undefined) {
+          const own: string[] = [];
+          for (const end = b.ends[i]!; k < end; k++) own.push(`${head + b.data[k]!}\n`);
+          timed.push({ at: b.meta[i]?.createdAt ?? b.createdAt, text: own.join('') });
+          continue;
+        }
         for (const end = b.ends[i]!; k < end; k++) lines.push(head + b.data[k]!);
       }
-      if (lines.length > 0) parts.push(`${lines.join('\n')}\n`);
+      if (lines.length > 0) {
+        if (timed.length > 0 || b.meta !== undefined) timed.push({ at: b.createdAt, text: `${lines.join('\n')}\n` });
+        else parts.push(`${lines.join('\n')}\n`);
+      }
     }
     const last = batch[batch.length - 1];
     if (last === undefined || batch.length < PAGE) break;
     after = { key: last.key, id: last.id };
   }
+  timed.sort((a, b) => a.at - b.at);
+  for (const t of timed) parts.push(t.text);
   parts.push('\n\n');
   return parts.join('');
 }

@@ -411,21 +411,6 @@ async function dnsJsonBody(x: Exchange): Promise<BodyRead> {
   return { body: parsed.value };
 }
 
-/**
- * Commands that other work adds to the DNS service (recordset writes, SECONDARY zone transfer):
- * their routes are served as soon as the service has them.
- */
-interface LaterCommands {
-  readonly zones: { readonly xfr?: (ctx: RequestContext, id: string) => ResultAsync<unknown, ApiError> };
-  readonly recordsets: {
-    readonly create?: (ctx: RequestContext, zoneId: string, body: unknown) => ResultAsync<unknown, ApiError>;
-    readonly update?: (ctx: RequestContext, zoneId: string, id: string, body: unknown) => ResultAsync<unknown, ApiError>;
-    readonly delete?: (ctx: RequestContext, zoneId: string, id: string) => ResultAsync<unknown, ApiError>;
-    readonly listAll?: (ctx: RequestContext, query?: Parameters<DnsService['zones']['list']>[1]) => ResultAsync<unknown, ApiError>;
-  };
-}
-const later = (dns: DnsService): LaterCommands => dns as unknown as LaterCommands;
-const when = (present: boolean, methods: Record<string, Action>): Record<string, Action> => (present ? methods : {});
 
 function dnsRouteTable(dns: DnsService, caller: Caller, view: (base: string) => DnsService): { routes: Route[]; elevationFirst: (x: Exchange) => Promise<Response | undefined> } {
   /** Authenticates, applies the query flags and runs `work` on the view for this origin. */
@@ -624,42 +609,36 @@ function dnsRouteTable(dns: DnsService, caller: Caller, view: (base: string) => 
     },
     {
       pattern: ['zones', '*', 'tasks', 'xfr'],
-      methods: when(later(dns).zones.xfr !== undefined, {
-        POST: withCtx((d, ctx, x, [id]) => answer(x, later(d).zones.xfr!(ctx, id!), () => jsonResponse(x, 202, ''))),
-      }),
+      methods: {
+        POST: withCtx((d, ctx, x, [id]) => answer(x, d.zones.xfr(ctx, id!), () => jsonResponse(x, 202, ''))),
+      },
     },
     {
       pattern: ['zones', '*', 'recordsets'],
       methods: {
         GET: list((d, ctx, query, [zoneId]) => d.recordsets.list(ctx, zoneId!, q(query))),
-        ...when(later(dns).recordsets.create !== undefined, {
-          POST: withIdThenBody(
-            (d, ctx, [zoneId]) => d.zones.get(ctx, zoneId!),
-            (d, ctx, body, x, [zoneId]) => answer(x, later(d).recordsets.create!(ctx, zoneId!, body), (r) => created(x, pendingOr(201)(r), r)),
-          ),
-        }),
+        POST: withIdThenBody(
+          (d, ctx, [zoneId]) => d.zones.get(ctx, zoneId!),
+          (d, ctx, body, x, [zoneId]) => answer(x, d.recordsets.create(ctx, zoneId!, body), (r) => created(x, pendingOr(201)(r), r)),
+        ),
       },
     },
     {
       pattern: ['zones', '*', 'recordsets', '*'],
       methods: {
         GET: show((d, ctx, [zoneId, id]) => d.recordsets.get(ctx, zoneId!, id!)),
-        ...when(later(dns).recordsets.update !== undefined, {
-          PUT: withIdThenBody(
-            (d, ctx, [zoneId, id]) => d.recordsets.get(ctx, zoneId!, id!),
-            (d, ctx, body, x, [zoneId, id]) => answer(x, later(d).recordsets.update!(ctx, zoneId!, id!, body), (r) => jsonResponse(x, pendingOr(200)(r), r)),
-          ),
-        }),
-        ...when(later(dns).recordsets.delete !== undefined, {
-          DELETE: withCtx((d, ctx, x, [zoneId, id]) => answer(x, later(d).recordsets.delete!(ctx, zoneId!, id!), (r) => jsonResponse(x, 202, r))),
-        }),
+        PUT: withIdThenBody(
+          (d, ctx, [zoneId, id]) => d.recordsets.get(ctx, zoneId!, id!),
+          (d, ctx, body, x, [zoneId, id]) => answer(x, d.recordsets.update(ctx, zoneId!, id!, body), (r) => jsonResponse(x, pendingOr(200)(r), r)),
+        ),
+        DELETE: withCtx((d, ctx, x, [zoneId, id]) => answer(x, d.recordsets.delete(ctx, zoneId!, id!), (r) => jsonResponse(x, 202, r))),
       },
     },
     {
       pattern: ['recordsets'],
-      methods: when(later(dns).recordsets.listAll !== undefined, {
-        GET: list((d, ctx, query) => later(d).recordsets.listAll!(ctx, q(query))),
-      }),
+      methods: {
+        GET: list((d, ctx, query) => d.recordsets.listAll(ctx, q(query))),
+      },
     },
     // Below a zone, a name the router does not know: 404, but 405 for the methods it takes as `post`/`put` of the zone.
     { pattern: ['zones', '*', 'tasks'], methods: {} },

@@ -46,7 +46,8 @@ function fromToken(headers: Headers): { project?: string; roles?: string } {
  *
  * - DNS (`/v2`), as Designate's `NoAuthContextMiddleware`: `X-Auth-Project-ID` (default
  *   `noauth-project`), `X-Roles` comma-separated and **`admin` when the header is absent**,
- *   `X-Auth-All-Projects`, `X-Auth-Sudo-Project-ID` (or `X-Auth-Sudo-Tenant-ID`). An
+ *   `X-Auth-All-Projects`, `X-Auth-Sudo-Project-ID` (or `X-Auth-Sudo-Tenant-ID`),
+ *   `X-Designate-Edit-Managed-Records` (admin only, for the SOA/NS recordsets). An
  *   `X-Auth-Token: noauth:<project>:<roles>` stands for the first two, for clients that can send
  *   only a token.
  * - Quotas (`/v1`), as Barbican's `UnauthenticatedContextMiddleware`: `X-Project-Id` (no default),
@@ -76,11 +77,13 @@ function dnsCaller(headers: Headers): RequestContext {
   const roles = (headers.get('x-roles') ?? token.roles ?? 'admin').split(',').map((r) => r.toLowerCase());
   const allProjectsHeader = headers.get('x-auth-all-projects');
   const sudo = headers.get('x-auth-sudo-project-id') || headers.get('x-auth-sudo-tenant-id');
+  const editManaged = headers.get('x-designate-edit-managed-records');
   return {
     projectId,
     roles,
     ...(allProjectsHeader ? { allProjects: isTrueString(allProjectsHeader) } : {}),
     ...(sudo ? { sudoProjectId: sudo } : {}),
+    ...(editManaged ? { editManagedRecords: isTrueString(editManaged) } : {}),
   };
 }
 

@@ -1,7 +1,7 @@
 import { err, ok, safeTry, type Result, type ResultAsync } from 'neverthrow';
 import type { DnsDeps } from '../dns/deps.js';
 import type { ListEnvelope } from '../dns/command.js';
-import type { IndexPosition, StorageTransaction, StoredEntry } from '../ports/storage.js';
+import type { IndexPosition, StorageTransaction } from '../ports/storage.js';
 import type { ApiError } from '../shared/api-error.js';
 import { command } from '../shared/command.js';
 import { markerNotFound, uuidParam } from '../shared/errors.js';
@@ -9,22 +9,10 @@ import { tupleKey } from '../shared/keys.js';
 import { listArray, parseListQuery, type ListSpec, type ParsedListQuery } from '../shared/list-query.js';
 import { RECORDSETS, visibleZone } from '../zones/zone-commands.js';
 import type { Zone } from '../zones/zone.js';
-import { BLOCKS_BY_ZONE, findId, managedCount, managedRecordsets, presentRecordset, type RecordsetBlock, type RecordsetBody } from './recordset.js';
+import { BLOCKS_BY_ZONE, findId, managedCount, managedRecordsets, presentRecordset, RECORDSET_FILTERS, type RecordsetBlock, type RecordsetBody } from './recordset.js';
+import { blockAt } from './recordset-store.js';
+import { targetZone } from './recordset-writes.js';
 import { recordsetNotFound } from './recordset-errors.js';
-
-/** A stored block and where its index entry sits. */
-interface PlacedBlock {
-  readonly block: RecordsetBlock;
-  readonly at: IndexPosition;
-}
-
-const placed = (e: StoredEntry): PlacedBlock => ({ block: e.value as RecordsetBlock, at: { key: e.key, id: e.id } });
-
-/** The block of `zone` that holds `id` if any holds it: the first whose last id is not below `id`. */
-async function blockAt(tx: StorageTransaction, zone: Zone, id: string): Promise<PlacedBlock | undefined> {
-  const found = await tx.range(RECORDSETS, BLOCKS_BY_ZONE, { prefix: tupleKey(zone.id), after: { key: tupleKey(zone.id, id), id: '' }, limit: 1 });
-  return found[0] === undefined ? undefined : placed(found[0]);
-}
 
 /** Every recordset of a zone, managed ones first, then stored ones in creation order. @internal */
 export async function zoneRecordsets(deps: DnsDeps, tx: StorageTransaction, zone: Zone): Promise<RecordsetBody[]> {
@@ -43,14 +31,8 @@ const spec = (zoneId: string): ListSpec<RecordsetBody> => ({
   path: `/v2/zones/${zoneId}/recordsets`,
   envelope: 'recordsets',
   metadata: true,
-  filters: {
-    name: (r) => r.name,
-    type: (r) => r.type,
-    ttl: (r) => r.ttl,
-    data: (r) => r.records.join(' '),
-    status: (r) => r.status,
-    description: (r) => r.description,
-  },
+  filters: RECORDSET_FILTERS,
+
   sortKeys: {
     created_at: (r) => r.created_at,
     id: (r) => r.id,
@@ -95,14 +77,14 @@ async function idOrderPage(
   };
   if (marker !== undefined) {
     const inManaged = managed.some((r) => r.id === marker);
-    const at = await blockAt(tx, zone, marker);
+    const at = await blockAt(tx, zone.id, marker);
     const pos = at === undefined ? -1 : findId(at.block, marker);
     if (!inManaged && pos < 0) return err(markerNotFound());
     if (at === undefined) {
       // Every stored id is below the marker.
       more = !asc;
     } else {
-      if (at.block.createdAt !== zone.createdAt) return undefined;
+      if (at.block.createdAt !== zone.createdAt || at.block.meta !== undefined) return undefined;
       const first = pos >= 0 ? (asc ? pos + 1 : pos - 1) : asc ? -pos - 1 : -pos - 2;
       take(at.block, first);
       next = at.at;
@@ -117,7 +99,7 @@ async function idOrderPage(
     });
     for (const e of batch) {
       const b = e.value as RecordsetBlock;
-      if (b.createdAt !== zone.createdAt) return undefined;
+      if (b.createdAt !== zone.createdAt || b.meta !== undefined) return undefined;
       take(b, asc ? 0 : b.names.length - 1);
     }
     const last = batch[batch.length - 1];
@@ -179,13 +161,13 @@ export function getRecordset(deps: DnsDeps, ctx: unknown, zoneId: unknown, id: u
     parse: () => uuidParam('zone_id', zoneId).andThen((zid) => uuidParam('recordset_id', id).map((rid) => ({ zid, rid }))),
     transaction: ({ tx }, caller, { zid, rid }) =>
       safeTry(async function* () {
-        const z = yield* await visibleZone(tx, caller, zid);
+        const z = yield* await targetZone(tx, caller, zid, recordsetNotFound);
         if (rid === z.soaRecordsetId || rid === z.nsRecordsetId) {
           const pool = deps.pools.find((p) => p.id === z.poolId) ?? deps.defaultPool;
           const found = managedRecordsets(z, pool, deps.baseUrl).find((r) => r.id === rid);
           return found === undefined ? err(recordsetNotFound()) : ok(found);
         }
-        const at = await blockAt(tx, z, rid);
+        const at = await blockAt(tx, z.id, rid);
         const i = at === undefined ? -1 : findId(at.block, rid);
         if (at === undefined || i < 0) return err(recordsetNotFound());
         return ok(presentRecordset(at.block, i, z, deps.baseUrl));

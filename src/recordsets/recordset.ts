@@ -1,4 +1,5 @@
 import { tupleKey } from '../shared/keys.js';
+import type { ListSpec } from '../shared/list-query.js';
 import { formatTimestamp } from '../shared/time.js';
 import type { PoolConfig } from '../dns/deps.js';
 import type { SelfLink, Zone } from '../zones/zone.js';
@@ -77,6 +78,26 @@ export interface RecordsetBlock {
   readonly ends: readonly number[];
   /** The records of every recordset of the block, in order. */
   readonly data: readonly string[];
+  /**
+   * What a recordset written through the API has of its own (null for one an import or a
+   * transfer created); absent while the block holds none, so imported zones pay nothing for it.
+   */
+  readonly meta?: readonly (RecordsetMeta | null)[];
+}
+
+/**
+ * The fields of a recordset written through the API that imported ones share with their zone.
+ * @internal
+ */
+export interface RecordsetMeta {
+  readonly createdAt: number;
+  readonly updatedAt: number | null;
+  readonly version: number;
+  readonly description: string | null;
+  /** `CREATE` or `UPDATE` while the write waits for the pool targets; `NONE` with no records. */
+  readonly action: 'CREATE' | 'UPDATE' | 'NONE';
+  /** The zone serial the write made: the write is served once the zone is ACTIVE at or past it. */
+  readonly serial: number;
 }
 
 /** Index: blocks of a zone, keyed by (zone, last id). @internal */
@@ -153,7 +174,7 @@ export function managedRecordsets(zone: Zone, pool: PoolConfig, baseUrl: string)
     ...common,
     type: 'SOA',
     records: [soaRecord(zone, pool)],
-    version: zone.version,
+    version: zone.soaVersion ?? 1,
     updated_at: zone.updatedAt === null ? null : formatTimestamp(zone.updatedAt),
     links: { self: `${baseUrl}/v2/zones/${zone.id}/recordsets/${zone.soaRecordsetId}` },
   };
@@ -170,9 +191,22 @@ export function managedRecordsets(zone: Zone, pool: PoolConfig, baseUrl: string)
   return [reorder(soa), reorder(ns)];
 }
 
+/**
+ * Status and action of a written recordset, from its own write and the zone's state: pending
+ * until the zone has been served at (or past) the serial the write made, failed with the zone.
+ */
+function writtenState(m: RecordsetMeta, zone: Zone): { status: string; action: string } {
+  if (m.action === 'NONE') return { status: 'ACTIVE', action: 'NONE' };
+  if (zone.status === 'DELETED') return { status: 'DELETED', action: zone.action };
+  if (zone.status === 'ACTIVE' && zone.serial >= m.serial) return { status: 'ACTIVE', action: 'NONE' };
+  return { status: zone.status === 'ERROR' ? 'ERROR' : 'PENDING', action: m.action };
+}
+
 /** The API body of the `i`-th recordset of a block. @internal */
 export function presentRecordset(b: RecordsetBlock, i: number, zone: Zone, baseUrl: string): RecordsetBody {
   const id = idAt(b, i);
+  const m = b.meta?.[i] ?? null;
+  const state = m === null ? status(zone) : writtenState(m, zone);
   return {
     id,
     zone_id: zone.id,
@@ -182,12 +216,11 @@ export function presentRecordset(b: RecordsetBlock, i: number, zone: Zone, baseU
     type: b.types[i]!,
     records: b.data.slice(i === 0 ? 0 : b.ends[i - 1]!, b.ends[i]),
     ttl: b.ttls[i]!,
-    status: zone.status === 'DELETED' ? 'DELETED' : zone.status,
-    action: zone.action,
-    version: 1,
-    description: null,
-    created_at: formatTimestamp(b.createdAt),
-    updated_at: null,
+    ...state,
+    version: m === null ? 1 : m.version,
+    description: m === null ? null : m.description,
+    created_at: formatTimestamp(m === null ? b.createdAt : m.createdAt),
+    updated_at: m === null || m.updatedAt === null ? null : formatTimestamp(m.updatedAt),
     links: { self: `${baseUrl}/v2/zones/${zone.id}/recordsets/${id}` },
   };
 }
@@ -212,3 +245,17 @@ function reorder(r: RecordsetBody): RecordsetBody {
     links: r.links,
   };
 }
+
+/**
+ * The filters of both recordset lists (the per-zone one and `GET /v2/recordsets`); `data`
+ * matches one record and lists the whole recordset.
+ * @internal
+ */
+export const RECORDSET_FILTERS: ListSpec<RecordsetBody>['filters'] = {
+  name: (r) => r.name,
+  type: (r) => r.type,
+  ttl: (r) => r.ttl,
+  data: (r) => r.records,
+  status: (r) => r.status,
+  description: (r) => r.description,
+};

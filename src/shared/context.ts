@@ -32,6 +32,11 @@ export interface RequestContext {
   readonly allProjects?: boolean;
   /** Like the header `X-Auth-Sudo-Project-ID`: act as that project. Admin only. */
   readonly sudoProjectId?: string;
+  /**
+   * Like the header `X-Designate-Edit-Managed-Records`: lets an admin delete a zone's managed NS
+   * recordset (policy `edit_managed_records`). Refused for anyone else, on every command.
+   */
+  readonly editManagedRecords?: boolean;
 }
 
 /**
@@ -46,6 +51,8 @@ export interface Caller {
   readonly roles: readonly string[];
   readonly isAdmin: boolean;
   readonly allProjects: boolean;
+  /** An admin asked to edit managed records. */
+  readonly editManagedRecords?: boolean;
 }
 
 /** The status a policy refusal is answered with; see the `forbiddenStatus` option. @internal */
@@ -98,12 +105,15 @@ export function resolveCaller(
   const allProjects = c['allProjects'] === true;
   const sudo = c['sudoProjectId'];
   if (allProjects && !isAdmin) return err(forbidden(forbiddenStatus, 'all_tenants', dialect));
+  const editManagedRecords = c['editManagedRecords'] === true;
+  if (editManagedRecords && !isAdmin) return err(forbidden(forbiddenStatus, 'edit_managed_records', dialect));
+  const elevations = editManagedRecords ? { allProjects, editManagedRecords } : { allProjects };
   if (sudo !== undefined && sudo !== null) {
     if (typeof sudo !== 'string' || !usableProjectId(sudo)) return err(authenticationRequired(dialect));
     if (!isAdmin) return err(forbidden(forbiddenStatus, 'use_sudo', dialect));
-    return ok({ projectId: sudo, originalProjectId: projectId, roles, isAdmin, allProjects });
+    return ok({ projectId: sudo, originalProjectId: projectId, roles, isAdmin, ...elevations });
   }
-  return ok({ projectId, originalProjectId: projectId, roles, isAdmin, allProjects });
+  return ok({ projectId, originalProjectId: projectId, roles, isAdmin, ...elevations });
 }
 
 /** The caller's project for commands that need one (401 `missing_project_id` otherwise). @internal */

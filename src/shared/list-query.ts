@@ -36,7 +36,8 @@ export interface ListSpec<E> {
   readonly path: string;
   /** Envelope key, e.g. `zones`. */
   readonly envelope: string;
-  readonly filters: Readonly<Record<string, (e: E) => FieldValue>>;
+  /** A filter reading several values (a recordset's records) matches when one of them does. */
+  readonly filters: Readonly<Record<string, (e: E) => FieldValue | readonly FieldValue[]>>;
   readonly sortKeys: Readonly<Record<string, (e: E) => FieldValue>>;
   /** Whether the envelope carries `metadata.total_count`. */
   readonly metadata: boolean;
@@ -146,6 +147,9 @@ export function parseListQuery<E>(spec: ListSpec<E>, query: unknown, allProjects
 
 type Predicate = (v: FieldValue) => boolean;
 
+/** Whether a filter's value (or one of its values) passes its predicate. */
+const passes = (test: Predicate, v: FieldValue | readonly FieldValue[]): boolean => (Array.isArray(v) ? v.some(test) : test(v as FieldValue));
+
 const fold = (v: string | number): string => String(v).toLowerCase();
 
 /**
@@ -237,7 +241,7 @@ export async function listPage<E extends { readonly id: string }>(
   }
   const predicates = query.filters.map((f) => ({ read: spec.filters[f.name]!, test: compileFilter(f.value) }));
   const accept = (e: E): boolean =>
-    (scope.visible === undefined || scope.visible(e)) && predicates.every((p) => p.test(p.read(e)));
+    (scope.visible === undefined || scope.visible(e)) && predicates.every((p) => passes(p.test, p.read(e)));
 
   let items: E[];
   let total: number | undefined;
@@ -316,7 +320,7 @@ export function listArray<E extends { readonly id: string }>(
   const predicates = query.filters.map((f) => ({ read: spec.filters[f.name]!, test: compileFilter(f.value) }));
   const page = sortAndSlice(
     spec,
-    all.filter((e) => predicates.every((p) => p.test(p.read(e)))),
+    all.filter((e) => predicates.every((p) => passes(p.test, p.read(e)))),
     query,
     markerEntity,
   );

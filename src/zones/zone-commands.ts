@@ -3,6 +3,7 @@ import type { DnsDeps, NameserversBody } from '../dns/deps.js';
 import { listOwned, type ListEnvelope } from '../dns/command.js';
 import { checkZoneQuota, readZoneQuotas } from '../dns-quotas/index.js';
 import { rangeMany, type RangeQuery, type RangeRequest, type StorageTransaction } from '../ports/storage.js';
+import { dropNameDirectory } from '../recordsets/name-directory.js';
 import { BLOCKS_BY_ZONE } from '../recordsets/recordset.js';
 import type { ApiError } from '../shared/api-error.js';
 import { command, insertNew, type UnitOfWork } from '../shared/command.js';
@@ -270,6 +271,8 @@ export function bumpZone(zone: Zone, now: Date, changes: Partial<Zone>): Zone {
     action: 'UPDATE',
     status: 'PENDING',
     serial: zone.type === 'PRIMARY' ? nextSerial(zone.serial, unixSeconds(micros)) : zone.serial,
+    // The real service rewrites the SOA recordset with every serial it raises.
+    ...(zone.type === 'PRIMARY' ? { soaVersion: (zone.soaVersion ?? 1) + 1 } : {}),
     version: zone.version + 1,
     updatedAt: micros,
   });
@@ -470,6 +473,7 @@ export async function removeRecordsets(tx: StorageTransaction, zoneId: string): 
     if (batch.length === 0) break;
     for (const e of batch) await tx.delete(RECORDSETS, e.id);
   }
+  await dropNameDirectory(tx, zoneId);
 }
 
 /** Removes a zone and everything stored under it. @internal */

@@ -96,6 +96,8 @@ export interface Zone {
   /** Ids of the managed SOA and NS recordsets (their content is derived from the zone and pool). */
   readonly soaRecordsetId: string | null;
   readonly nsRecordsetId: string | null;
+  /** The managed SOA recordset's version: 1, plus one per serial raise (absent = 1). */
+  readonly soaVersion?: number;
   /** Number of stored (non-managed) recordsets, kept so quotas need no count query. */
   readonly recordsetCount: number;
   /** Number of stored (non-managed) records, for the `zone_records` quota. */

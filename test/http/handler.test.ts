@@ -170,3 +170,13 @@ describe('request bodies', () => {
     expect((await read(r)).type).toBe('request_too_large');
   });
 });
+
+describe('trustedHeaders: X-Designate-Edit-Managed-Records', () => {
+  const read = (headers: Record<string, string>) => trustedHeaders()(new Request('http://localhost/v2/zones', { headers }));
+
+  it('reads the header as the real middleware does (a true string, case and space ignored), and leaves it out when absent', () => {
+    expect(read({ 'X-Roles': 'admin', 'X-Designate-Edit-Managed-Records': ' True ' }).editManagedRecords).toBe(true);
+    expect(read({ 'X-Roles': 'admin', 'X-Designate-Edit-Managed-Records': 'no' }).editManagedRecords).toBe(false);
+    expect(read({ 'X-Roles': 'admin' })).not.toHaveProperty('editManagedRecords');
+  });
+});

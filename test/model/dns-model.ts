@@ -72,6 +72,14 @@ export interface MZone {
   description: string | null;
   /** Recordsets: SOA and NS, plus www A for an imported zone. */
   recordsets: number;
+  /** Recordsets written through the API, in creation order. */
+  written: MRecordset[];
+}
+export interface MRecordset {
+  id: string;
+  name: string;
+  type: string;
+  version: number;
 }
 export interface MRequest {
   id: string;
@@ -114,7 +122,7 @@ export interface DnsModel {
   readonly exports: Map<string, MExport>;
   readonly quotas: Map<string, Partial<Limits>>;
   /** Every id ever answered, deleted ones included, so commands also aim at what is gone. */
-  readonly known: { zones: string[]; requests: string[]; accepts: string[]; imports: string[]; exports: string[] };
+  readonly known: { zones: string[]; requests: string[]; accepts: string[]; imports: string[]; exports: string[]; recordsets: { zoneId: string; id: string }[] };
 }
 
 export interface Sut {
@@ -148,7 +156,7 @@ export function newModel(config: Config): DnsModel {
     imports: new Map(),
     exports: new Map(),
     quotas: new Map(),
-    known: { zones: [], requests: [], accepts: [], imports: [], exports: [] },
+    known: { zones: [], requests: [], accepts: [], imports: [], exports: [], recordsets: [] },
   };
 }
 
@@ -214,7 +222,7 @@ export function applyZoneCreate(m: DnsModel, id: string, name: string, owner: st
     d.parent = id;
     d.version += 2; // the re-parenting update, then its push report
   }
-  m.zones.set(id, { id, name, owner, parent, version: 2, description: null, recordsets });
+  m.zones.set(id, { id, name, owner, parent, version: 2, description: null, recordsets, written: [] });
   m.known.zones.push(id);
 }
 
@@ -397,8 +405,93 @@ const listRecordsets = fc.tuple(actorArb, ref).map(
       const body = check(await r.dns.recordsets.list(a.ctx, id), exp, 'recordsets.list');
       if (body === undefined) return;
       const sets = itemsOf(body, 'recordsets');
-      expect(sets.map((s) => s['type'])).toEqual(['SOA', 'NS', 'A'].slice(0, (exp as { zone: MZone }).zone.recordsets));
+      const mz = (exp as { zone: MZone }).zone;
+      expect(sets.map((s) => s['type'])).toEqual([...['SOA', 'NS', 'A'].slice(0, mz.recordsets), ...mz.written.map((w) => w.type)]);
+      expect(sets.slice(mz.recordsets).map((s) => [s['id'], s['version']])).toEqual(mz.written.map((w) => [w.id, w.version]));
       expect(sets.every((s) => s['zone_id'] === id)).toBe(true);
+    }),
+);
+
+// --- recordset writes ------------------------------------------------------------------------
+
+const RECORDS: Record<string, string[]> = { A: ['192.0.2.1'], TXT: ['"t"'], CNAME: ['target.example.'] };
+
+const createRecordset = fc.tuple(actorArb, ref, fc.constantFrom('mail', 'x', 'y'), fc.constantFrom('A', 'TXT', 'CNAME')).map(
+  ([a, n, label, type]) =>
+    new DnsCommand(`recordsets.create(${a.label}, zone#${n}, ${label} ${type})`, async (m, r) => {
+      const id = pick(m.zones.keys(), m.known.zones, n);
+      let exp: Expected = zoneView(m, a, id);
+      const mz = m.zones.get(id);
+      const name = `${label}.${mz?.name ?? 'ghost.'}`;
+      if ('ok' in exp && mz !== undefined) {
+        const here = mz.written.filter((w) => w.name === name).map((w) => w.type);
+        const child = [...m.zones.values()].some((c) => c.parent === mz.id && (name === c.name || name.endsWith(`.${c.name}`)));
+        if (over(limitsOf(m, mz.owner).zone_recordsets, mz.recordsets + mz.written.length + 1)) exp = fail(413, 'over_quota');
+        else if (type === 'CNAME' ? here.length > 0 : here.includes('CNAME')) exp = fail(400, 'invalid_recordset_location');
+        else if (child) exp = fail(400, 'invalid_recordset_location');
+        else if (here.includes(type)) exp = fail(409, 'duplicate_recordset');
+      }
+      const rs = check(await r.dns.recordsets.create(a.ctx, id, { name, type, records: RECORDS[type] }), exp, 'recordsets.create');
+      if (rs === undefined) return;
+      const states = m.inline ? { status: 'ACTIVE', action: 'NONE' } : { status: 'PENDING', action: 'CREATE' };
+      expect(rs).toMatchObject({ name, type, records: RECORDS[type], zone_id: id, project_id: mz!.owner, version: 1, ...states });
+      mz!.written.push({ id: rs.id, name, type, version: 1 });
+      mz!.version += 2;
+      m.known.recordsets.push({ zoneId: id, id: rs.id });
+    }),
+);
+
+/** A written recordset three times in four, else any ever answered or a ghost; with its zone and the expected lookup. */
+function pickRecordset(m: DnsModel, a: Actor, n: number): { zoneId: string; id: string; exp: Expected; zone?: MZone; rs?: MRecordset } {
+  const live = [...m.zones.values()].flatMap((z) => z.written.map((w) => ({ zoneId: z.id, id: w.id })));
+  let target: { zoneId: string; id: string };
+  if (n % 4 !== 0 && live.length > 0) target = live[n % live.length]!;
+  else {
+    const i = (n >> 2) % (m.known.recordsets.length + 1);
+    target = m.known.recordsets[i] ?? { zoneId: pick(m.zones.keys(), m.known.zones, n >> 3), id: GHOST };
+  }
+  if (a.anonymous) return { ...target, exp: AUTH };
+  const zone = m.zones.get(target.zoneId);
+  if (zone === undefined) return { ...target, exp: fail(404, 'zone_not_found') };
+  const rs = zone.written.find((w) => w.id === target.id);
+  if (!canSee(a, zone.owner) || rs === undefined) return { ...target, exp: fail(404, 'recordset_not_found') };
+  return { ...target, exp: OK, zone, rs };
+}
+
+const updateRecordset = fc.tuple(actorArb, ref, fc.constantFrom(60, 300, null)).map(
+  ([a, n, ttl]) =>
+    new DnsCommand(`recordsets.update(${a.label}, recordset#${n}, ttl ${String(ttl)})`, async (m, r) => {
+      const t = pickRecordset(m, a, n);
+      const rs = check(await r.dns.recordsets.update(a.ctx, t.zoneId, t.id, { ttl, description: 'changed' }), t.exp, 'recordsets.update');
+      if (rs === undefined) return;
+      t.rs!.version += 1;
+      t.zone!.version += 2;
+      const states = m.inline ? { status: 'ACTIVE', action: 'NONE' } : { status: 'PENDING', action: 'UPDATE' };
+      expect(rs).toMatchObject({ id: t.id, ttl, description: 'changed', version: t.rs!.version, project_id: t.zone!.owner, ...states });
+    }),
+);
+
+const deleteRecordset = fc.tuple(actorArb, ref).map(
+  ([a, n]) =>
+    new DnsCommand(`recordsets.delete(${a.label}, recordset#${n})`, async (m, r) => {
+      const t = pickRecordset(m, a, n);
+      const rs = check(await r.dns.recordsets.delete(a.ctx, t.zoneId, t.id), t.exp, 'recordsets.delete');
+      if (rs === undefined) return;
+      expect(rs).toMatchObject({ id: t.id, status: 'PENDING', action: 'DELETE', version: t.rs!.version + 1 });
+      t.zone!.written = t.zone!.written.filter((w) => w.id !== t.id);
+      t.zone!.version += 2;
+    }),
+);
+
+const listAllRecordsets = actorArb.map(
+  (a) =>
+    new DnsCommand(`recordsets.listAll(${a.label})`, async (m, r) => {
+      const body = check(await r.dns.recordsets.listAll(a.ctx, { limit: 'max', type: '!SOA' }), a.anonymous ? AUTH : OK, 'recordsets.listAll');
+      if (body === undefined) return;
+      const visible = [...m.zones.values()].filter((z) => canSee(a, z.owner));
+      const expected = visible.flatMap((z) => z.written.map((w) => w.id));
+      const got = itemsOf(body, 'recordsets').filter((s) => s['type'] !== 'NS' && !(s['type'] === 'A' && String(s['name']).startsWith('www.')));
+      expect(sorted(got.map((s) => String(s['id'])))).toEqual(sorted(expected));
     }),
 );
 
@@ -695,7 +788,8 @@ const createExport = fc.tuple(actorArb, ref).map(
       await r.dns.tasks.settle();
       const done = assertOk(await r.exports.get(a.ctx, id), 'exports.get after settle');
       // Size = recordsets of the zone: SOA and NS, plus www A for an imported zone.
-      const status = over(limitsOf(m, a.project!).api_export_size, m.zones.get(zoneId)!.recordsets) ? 'ERROR' : 'COMPLETE';
+      const mz = m.zones.get(zoneId)!;
+      const status = over(limitsOf(m, a.project!).api_export_size, mz.recordsets + mz.written.length) ? 'ERROR' : 'COMPLETE';
       expect(done).toMatchObject({ status, zone_id: zoneId, project_id: a.project });
       m.exports.set(id, { id, project: a.project!, zoneId, status });
       m.known.exports.push(id);
@@ -766,6 +860,10 @@ export function dnsCommandArbs(withIo = true): fc.Arbitrary<fc.AsyncCommand<DnsM
     deleteZone,
     abandonZone,
     listRecordsets,
+    ...w(3, createRecordset),
+    updateRecordset,
+    deleteRecordset,
+    listAllRecordsets,
     nameservers,
     ...w(3, createRequest),
     getRequest,

@@ -120,6 +120,11 @@ function accepted(c: Case, label: string): string | undefined {
   if (/^arg 2 = (undefined|null|\{\})$/.test(label) && c.command === 'transferRequests.update') return 'an empty update changes nothing';
   if (/^arg 2 = \{\}$/.test(label) && ['zones.update', 'quotas.set'].includes(c.command)) return 'an empty PATCH is valid';
   if (/\.(description|target_project_id) = (undefined|null|empty string)$/.test(label)) return 'optional, nullable text fields';
+  if (/^recordsets\.(create|update)$/.test(c.command) && /\.ttl = null$/.test(label)) return "issue #19 (designate-api): a recordset's ttl is nullable (null = the zone's)";
+  if (/^recordsets\.(create|update)$/.test(c.command) && /\.records = \[\]$/.test(label)) {
+    return 'issue #19 (designate-api): a recordset with no records is accepted (ACTIVE, serial unchanged on create)';
+  }
+  if (/^arg 3 = \{\}$/.test(label) && c.command === 'recordsets.update') return 'issue #19 (designate-api): PUT {} is accepted and bumps the serial';
   if (/\.[a-z_]+ = undefined$/.test(label)) return 'an undefined field is an absent field (JSON has no undefined)';
   if (/\.ttl = (true|1\.5|0|-0)$/.test(label)) {
     return "reference: TTL 0..2147483647, 0 allowed; the real service coerces with Python's int() (True → 1, 1.5 → 1)";
@@ -255,6 +260,10 @@ const dnsCases = (): Case[] => [
   { command: 'transferAccepts.list', args: [admin, { limit: '2' }], read: true },
   { command: 'recordsets.list', args: [bob, ids.imported, { limit: '2', type: 'A' }], read: true },
   { command: 'recordsets.get', args: [bob, ids.imported, ids.recordset], read: true },
+  { command: 'recordsets.create', args: [bob, ids.imported, { name: 'new.imp.com.', type: 'TXT', records: ['"x"'], ttl: 60, description: 'd' }], read: false },
+  { command: 'recordsets.update', args: [bob, ids.imported, ids.recordset, { records: ['192.0.2.9'], ttl: 60, description: 'd' }], read: false },
+  { command: 'recordsets.delete', args: [bob, ids.imported, ids.recordset], read: false },
+  { command: 'recordsets.listAll', args: [bob, { limit: '2', type: 'A', data: '192.0.2.*' }], read: true },
   { command: 'quotas.get', args: [admin, 'bob'], read: true },
   { command: 'quotas.set', args: [admin, 'bob', { zones: 3, zone_records: 10 }], read: false },
   { command: 'quotas.reset', args: [admin, 'bob'], read: false },

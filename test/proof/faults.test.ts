@@ -140,6 +140,10 @@ const dnsCommands: [string, (dns: DnsService) => ResultAsync<unknown, ApiError>]
   ['transferAccepts.list', (d) => d.transferAccepts.list(admin)], // admin only (find_zone_transfer_accepts)
   ['recordsets.list', (d) => d.recordsets.list(bob, fx.imported)],
   ['recordsets.get', (d) => d.recordsets.get(bob, fx.imported, fx.recordset)],
+  ['recordsets.create', (d) => d.recordsets.create(bob, fx.imported, { name: 'new.imp.com.', type: 'TXT', records: ['"x"'] })],
+  ['recordsets.update', (d) => d.recordsets.update(bob, fx.imported, fx.recordset, { records: ['192.0.2.9'], description: 'd' })],
+  ['recordsets.delete', (d) => d.recordsets.delete(bob, fx.imported, fx.recordset)],
+  ['recordsets.listAll', (d) => d.recordsets.listAll(bob, { type: 'A' })],
   ['quotas.get', (d) => d.quotas.get(admin, 'bob')],
   ['quotas.set', (d) => d.quotas.set(admin, 'alice', { zones: 3, zone_records: 10 })],
   ['quotas.reset', (d) => d.quotas.reset(admin, 'bob')],
@@ -160,7 +164,7 @@ describe('a storage failure at any step of a DNS command changes nothing and ans
   });
 
   // In auto mode with the default pool targets the push happens inside the command's transaction.
-  it.each(dnsCommands.filter(([n]) => /^zones\.(create|update|delete)$/.test(n)))('%s (auto mode)', async (_name, run) => {
+  it.each(dnsCommands.filter(([n]) => /^(zones|recordsets)\.(create|update|delete)$/.test(n)))('%s (auto mode)', async (_name, run) => {
     expect(await proveDnsCommand(run, 'auto')).toBeGreaterThan(0);
   });
 

@@ -23,6 +23,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import type { Result } from 'neverthrow';
 import type { ApiError, DnsService, RequestContext } from '../../src/index.js';
+import { idAt, type RecordsetBlock } from '../../src/recordsets/recordset.js';
 import {
   actorNamed,
   configArb,
@@ -53,7 +54,7 @@ function partOf(snap: Snap, project: string): Record<string, unknown> {
     Object.fromEntries(rows(snap, collection).filter((r) => own(r.value)).map((r) => [r.id, r.value]));
   return {
     zones: Object.fromEntries(zones.map((z) => [z.id, z.value])),
-    recordsets: pick('dns.recordsets', (v) => zoneIds.has(String(v['zoneId']))),
+    recordsets: pick('dns.recordset_blocks', (v) => zoneIds.has(String(v['zoneId']))),
     requests: pick('dns.transferRequests', (v) => v['projectId'] === project),
     accepts: pick('dns.transferAccepts', (v) => v['projectId'] === project),
     imports: pick('dns.imports', (v) => v['projectId'] === project),
@@ -143,17 +144,27 @@ async function checkReads(r: Sut, snap: Snap, a: Actor): Promise<void> {
     else expect(got.error.status).toBe(404);
     const sets = await r.dns.recordsets.list(ctx, row.id);
     expect(sets.isOk(), `${label}: recordsets.list ${row.id}`).toBe(mine);
-    for (const rs of rows(snap, 'dns.recordsets').filter((x) => x.value['zoneId'] === row.id)) {
-      expect((await r.dns.recordsets.get(ctx, row.id, rs.id)).isOk(), `${label}: recordsets.get`).toBe(mine);
+    for (const block of rows(snap, 'dns.recordset_blocks').filter((x) => x.value['zoneId'] === row.id)) {
+      const b = block.value as unknown as RecordsetBlock;
+      for (let i = 0; i < b.names.length; i++) {
+        expect((await r.dns.recordsets.get(ctx, row.id, idAt(b, i))).isOk(), `${label}: recordsets.get`).toBe(mine);
+      }
     }
   }
+  // The cross-zone list: the recordsets of its own zones, SOA and NS included, and nothing else.
+  const everyOwn = await list(r.dns.recordsets.listAll(ctx, { limit: 'max' }), 'recordsets');
+  const ownZones = new Set(Object.keys(own['zones']!));
+  const stored = rows(snap, 'dns.recordset_blocks').filter((x) => ownZones.has(String(x.value['zoneId'])));
+  const expectedCount = stored.reduce((n, x) => n + (x.value as unknown as RecordsetBlock).names.length, 0) + 2 * ownZones.size;
+  expect(everyOwn.every((x) => x['project_id'] === p && ownZones.has(String(x['zone_id']))), `${label}: recordsets.listAll`).toBe(true);
+  expect(everyOwn.length, `${label}: recordsets.listAll count`).toBe(Math.min(1000, expectedCount));
 
   // Transfer requests: listed when created by or targeted at the caller; full view only for its creator (or an admin).
   const requests = await list(r.dns.transferRequests.list(ctx, { limit: 'max' }), 'transfer_requests');
-  const stored = new Map(rows(snap, 'dns.transferRequests').map((x) => [x.id, x.value]));
-  const expectedIds = [...stored].filter(([, v]) => v['projectId'] === p || v['targetProjectId'] === p).map(([id]) => id).sort();
+  const storedRequests = new Map(rows(snap, 'dns.transferRequests').map((x) => [x.id, x.value]));
+  const expectedIds = [...storedRequests].filter(([, v]) => v['projectId'] === p || v['targetProjectId'] === p).map(([id]) => id).sort();
   expect(ids(requests), `${label}: transferRequests.list`).toEqual(expectedIds);
-  for (const [id, v] of stored) {
+  for (const [id, v] of storedRequests) {
     const got = await r.dns.transferRequests.get(ctx, id);
     const readable = a.isAdmin || v['projectId'] === p || v['targetProjectId'] === p || v['targetProjectId'] === null;
     expect(got.isOk(), `${label}: transferRequests.get ${id}`).toBe(readable);
