@@ -150,6 +150,9 @@ function errorResponse(x: Exchange, error: ApiError, headers: Record<string, str
 const notFound = (dialect: Dialect): ApiError =>
   dialect === 'dns' ? new ApiError(404, 'not_found', 'resource not found') : new ApiError(404, 'not_found', '', { dialect: 'quota' });
 
+/** A POST to a per-zone task without its zone id: the real service's bare 404. */
+const missingZoneId: Action = (x) => Promise.resolve(errorResponse(x, new ApiError(404, 'not_found', '', { showMessage: false })));
+
 const methodNotAllowed = (dialect: Dialect): ApiError =>
   new ApiError(405, 'method_not_allowed', '', { showMessage: false, dialect });
 
@@ -438,6 +441,11 @@ function dnsRouteTable(caller: Caller, view: (base: string) => DnsService): Rout
         POST: withBody((dns, ctx, body, x) => answer(x, dns.zones.create(ctx, body), (z) => created(x, pendingOr(201)(z), z))),
       },
     },
+    // `export` and `xfr` under /zones/tasks are the real service's per-zone task controllers,
+    // reached without a zone id: any other method is a 405, and a POST, missing its zone id, a 404
+    // without a message. openstacksdk 0.101 lists exports at /v2/zones/tasks/export and sees the 405.
+    { pattern: ['zones', 'tasks', 'export'], methods: { POST: missingZoneId } },
+    { pattern: ['zones', 'tasks', 'xfr'], methods: { POST: missingZoneId } },
     {
       pattern: ['zones', 'tasks', 'transfer_requests'],
       methods: { GET: list((dns, ctx, query) => dns.transferRequests.list(ctx, q(query))) },
