@@ -43,8 +43,10 @@ const patchNeedsAllProjects = (): ApiError =>
 
 /**
  * Legacy-mode policy (reference §11): `get_quotas` is admin or owner, `set_quota` and
- * `reset_quotas` admin only; then, for any of them, another project than the caller's (after sudo)
- * needs all-projects, because the real service's central checks that after the policy.
+ * `reset_quotas` admin only; then, for reads and changes, another project than the caller's
+ * (after sudo) needs all-projects, because the real service's central checks that after the
+ * policy. A reset has no such check there: an admin resets any project's quotas (observed on the
+ * wire: `DELETE /v2/quotas/{other}` without all-projects answers 204 and the defaults apply).
  */
 function authorize(
   caller: Caller,
@@ -54,7 +56,7 @@ function authorize(
 ): Result<void, ApiError> {
   const owner = caller.projectId === projectId;
   const allowed = rule === 'get_quotas' ? caller.isAdmin || owner : caller.isAdmin;
-  if (!allowed || (!owner && !caller.allProjects)) return err(forbidden(status, rule));
+  if (!allowed || (!owner && !caller.allProjects && rule !== 'reset_quotas')) return err(forbidden(status, rule));
   return ok(undefined);
 }
 
