@@ -1,12 +1,14 @@
 // Imports the built package by its name (ESM) and requires it (CJS), every subpath, from a
 // temporary project that installs the packed tarball: what a user gets from npm.
+// It packs from a tree without dist/, as a fresh clone is: `npm pack` must build it (prepack).
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, writeFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, writeFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 
 const root = resolve(import.meta.dirname, '..');
 const dir = mkdtempSync(join(tmpdir(), 'zoneward-smoke-'));
+rmSync(join(root, 'dist'), { recursive: true, force: true });
 try {
   const packed = execFileSync('npm', ['pack', '--silent', '--pack-destination', dir], { cwd: root, encoding: 'utf8' }).trim().split('\n').pop();
   writeFileSync(join(dir, 'package.json'), JSON.stringify({ name: 'smoke', private: true, type: 'module' }));
@@ -40,6 +42,7 @@ console.log('CJS ok');
   );
   execFileSync(process.execPath, ['esm.mjs'], { cwd: dir, stdio: 'inherit' });
   execFileSync(process.execPath, ['cjs.cjs'], { cwd: dir, stdio: 'inherit' });
+  if (!existsSync(join(root, 'dist', 'index.js'))) throw new Error('npm pack did not build dist/');
 } finally {
   rmSync(dir, { recursive: true, force: true });
 }

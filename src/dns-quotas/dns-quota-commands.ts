@@ -3,6 +3,7 @@ import type { Storage } from '../ports/storage.js';
 import { ApiError } from '../shared/api-error.js';
 import { fromSafePromise, runInTransaction } from '../shared/command.js';
 import { forbidden, resolveCaller, type Caller } from '../shared/context.js';
+import { emptyRequestBody, intField, nullRefusedByStore, ownEntries } from '../shared/validation.js';
 import { isProjectId } from '../quotas/project-id.js';
 import {
   DNS_QUOTAS_COLLECTION,
@@ -65,24 +66,29 @@ const begin = (deps: DnsQuotaDeps, ctx: unknown, projectId: unknown): Result<{ c
     isProjectId(projectId) ? ok({ caller, projectId }) : err(invalidProjectId()),
   );
 
-/** Parses the flat PATCH body: every key a resource, every value an integer in -1..2147483647. */
+/**
+ * Parses the flat PATCH body as the real service does: every key a resource, every value through
+ * Python's `int()` (so `"5"`, `true` and `5.9` are limits) and then the -1..2147483647 range check.
+ * A null passes those checks and fails later, in the real service's store: after every other field.
+ */
 function parseQuotaPatch(body: unknown): Result<Partial<ZoneQuotaLimits>, ApiError> {
-  if (body === undefined || body === null) return err(new ApiError(400, 'empty_request_body', 'Request Body is empty'));
-  if (typeof body !== 'object' || Array.isArray(body)) return err(invalidQuota('the body must be an object of resource limits'));
-  const proto: unknown = Object.getPrototypeOf(body);
-  if (proto !== Object.prototype && proto !== null) return err(invalidQuota('the body must be an object of resource limits'));
-  const patch: Partial<ZoneQuotaLimits> = {};
-  for (const key of Object.keys(body)) {
-    if (!isZoneQuotaResource(key)) return err(invalidQuota(`Field value ${key} is invalid`));
-    const value: unknown = (body as Record<string, unknown>)[key];
-    if (typeof value !== 'number' || !Number.isInteger(value)) {
-      return err(invalidQuota('Value must be an integer for field hard_limit'));
+  if (body === undefined || body === null) return err(emptyRequestBody());
+  return ownEntries(body).andThen((fields) => {
+    const patch: Partial<ZoneQuotaLimits> = {};
+    let hasNull = false;
+    for (const [key, value] of Object.entries(fields)) {
+      if (!isZoneQuotaResource(key)) return err(invalidQuota(`Field value ${key} is invalid`));
+      if (value === null) {
+        hasNull = true;
+        continue;
+      }
+      const limit = intField(value, 'hard_limit', -1, MAX_HARD_LIMIT);
+      if (limit.isErr()) return err(limit.error);
+      patch[key] = limit.value;
     }
-    if (value < -1) return err(invalidQuota('Value must be >= -1 for field hard_limit'));
-    if (value > MAX_HARD_LIMIT) return err(invalidQuota(`Value must be <= ${MAX_HARD_LIMIT} for field hard_limit`));
-    patch[key] = value === 0 ? 0 : value; // -0 becomes 0: JSON and the real service know no -0
-  }
-  return ok(patch);
+    // The real service has then already stored the fields before the null one; nothing is here.
+    return hasNull ? err(nullRefusedByStore('hard_limit', 'quota')) : ok(patch);
+  });
 }
 
 /**

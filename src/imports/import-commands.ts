@@ -6,6 +6,7 @@ import { buildBlocks, drawSortedIds } from '../recordsets/blocks.js';
 import { blockKeys, blockRowId } from '../recordsets/recordset.js';
 import { ApiError } from '../shared/api-error.js';
 import { runInTransaction, type UnitOfWork } from '../shared/command.js';
+import { emptyRequestBody } from '../shared/validation.js';
 import { checkNameSyntax, emailProblem } from '../zones/zone-input.js';
 import { requireProject, type Caller } from '../shared/context.js';
 import type { ListSpec } from '../shared/list-query.js';
@@ -66,7 +67,7 @@ export function createImport(deps: DnsDeps, ctx: unknown, text: unknown, content
     } else if (typeof text === 'string') body = text;
     else if (text === undefined || text === null) body = '';
     else return err(new ApiError(400, 'bad_request', 'The zone file must be text.'));
-    if (body.trim() === '') return err(new ApiError(400, 'empty_request_body', 'Request Body is empty'));
+    if (body.trim() === '') return err(emptyRequestBody());
     if (!isCleanFile(body)) {
       return err(new ApiError(400, 'bad_request', 'The zone file must be UTF-8 text without NUL characters or lone surrogates.'));
     }

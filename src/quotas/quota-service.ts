@@ -462,7 +462,7 @@ export function createQuotaService(options: QuotaServiceOptions = {}): QuotaServ
           const batch = await tx.range(RECORDS, BY_CREATION, { offset, limit: BATCH });
           for (const entry of batch) {
             const record = toRecord(entry.value);
-            if (record !== undefined) records.push(Object.freeze(listItem(record)));
+            if (record !== undefined) records.push(Object.freeze({ ...listItem(record), project_quotas: Object.freeze(record.project_quotas) }));
           }
           if (batch.length < BATCH) break;
         }

@@ -1,13 +1,21 @@
 import { err, ok, type Result } from 'neverthrow';
 import { ApiError, type FieldError } from './api-error.js';
+import { PY_MAX_STR_DIGITS, pythonIntLiteral } from './python-int.js';
 
 /** A body value the real service's type coercion refused (its "Provided object is not valid" form). @internal */
-export const invalidValue = (kind: 'ValueError' | 'AttributeError' | 'TypeError', detail: string): ApiError =>
-  new ApiError(
-    400,
-    'invalid_object',
-    `Provided object is not valid. Got ${kind === 'ValueError' ? 'a ValueError error' : kind === 'TypeError' ? 'a TypeError' : 'an AttributeError'} with message ${detail}`,
-  );
+export const invalidValue = (kind: PythonError, detail: string): ApiError =>
+  new ApiError(400, 'invalid_object', `Provided object is not valid. Got ${PYTHON_ERROR_WORDS[kind]} with message ${detail}`);
+
+/** The Python exceptions a body value can raise on the real service's way in. @internal */
+export type PythonError = 'ValueError' | 'OverflowError' | 'AttributeError' | 'TypeError';
+
+// How the real service words each one (its message builder is not uniform, hence a table).
+const PYTHON_ERROR_WORDS: Readonly<Record<PythonError, string>> = {
+  ValueError: 'a ValueError error',
+  OverflowError: 'a OverflowError error',
+  TypeError: 'a TypeError',
+  AttributeError: 'an AttributeError',
+};
 
 /** Keys the resource does not accept (unknown, read-only with another value, immutable). @internal */
 export const invalidKeys = (keys: readonly string[], resource: string): ApiError =>
@@ -25,6 +33,19 @@ export const schemaErrors = (errors: readonly FieldError[]): ApiError =>
     `Provided object does not match schema: ${errors.map((e) => e.message).join('; ')}`,
     { errors, showMessage: false },
   );
+
+/** A command that needs a body got none (`null`, or nothing at all). @internal */
+export const emptyRequestBody = (): ApiError => new ApiError(400, 'empty_request_body', 'Request Body is empty');
+
+/**
+ * A null that passes the real service's field checks and then fails in its store (a NOT NULL
+ * column): a bare 500 `unknown` there, mirrored with a message that says so. Nothing is changed.
+ * @internal
+ */
+export const nullRefusedByStore = (field: string, store: string): ApiError =>
+  new ApiError(500, 'unknown', `${field} may not be null: the ${store} store refuses it (a NOT NULL column in the real service), so nothing was changed.`, {
+    showMessage: false,
+  });
 
 /** The body is not a JSON object at all. @internal */
 export const notAnObject = (body: unknown): ApiError => invalidValue('AttributeError', `'${pyTypeName(body)}' object has no attribute 'items'`);
@@ -150,57 +171,18 @@ export function pyInt(value: unknown): Result<number, ApiError> {
   if (typeof value === 'boolean') return ok(value ? 1 : 0);
   if (typeof value === 'number') {
     if (Number.isNaN(value)) return err(invalidValue('ValueError', 'cannot convert float NaN to integer'));
-    if (!Number.isFinite(value)) return err(invalidValue('ValueError', 'cannot convert float infinity to integer'));
+    if (!Number.isFinite(value)) return err(invalidValue('OverflowError', 'cannot convert float infinity to integer'));
     return ok(Math.trunc(value) === 0 ? 0 : Math.trunc(value));
   }
   if (typeof value === 'string') {
-    const n = parsePyIntLiteral(value);
-    if (typeof n === 'number') return ok(n);
+    const n = pythonIntLiteral(value);
+    if (typeof n === 'bigint') return ok(Number(n));
     if (n !== undefined) {
-      return err(invalidValue('ValueError', `Exceeds the limit (${PY_MAX_DIGITS} digits) for integer string conversion: value has ${n.digits} digits; use sys.set_int_max_str_digits() to increase the limit`));
+      return err(invalidValue('ValueError', `Exceeds the limit (${PY_MAX_STR_DIGITS} digits) for integer string conversion: value has ${n.tooManyDigits} digits; use sys.set_int_max_str_digits() to increase the limit`));
     }
     return err(invalidValue('ValueError', `invalid literal for int() with base 10: ${pyRepr(value.slice(0, 100))}`));
   }
   return err(invalidValue('TypeError', `int() argument must be a string, a bytes-like object or a real number, not '${pyTypeName(value)}'`));
-}
-
-// Python's int(): the whitespace it strips (which has U+0085 but not
-// U+FEFF, unlike JavaScript's trim), any Unicode decimal digits, single underscores between digits.
-const PY_SPACE = /^[\t-\r\x20\x85\xa0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000]+|[\t-\r\x20\x85\xa0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000]+$/g;
-const PY_INT = /^[+-]?\p{Nd}+(?:_\p{Nd}+)*$/u;
-const DIGIT = /\p{Nd}/u;
-
-/** Python 3.11's cap on the digits `int()` converts from text (sys.int_info.default_max_str_digits). */
-const PY_MAX_DIGITS = 4300;
-
-/**
- * The value of a decimal literal as Python's `int()` reads it; undefined when it is not one, and
- * the digit count when it has more digits than Python 3.11 converts. Up to that cap a long literal
- * is just a large number, which the caller's range check refuses (`Value too high`).
- */
-function parsePyIntLiteral(text: string): number | { readonly digits: number } | undefined {
-  const t = text.replace(PY_SPACE, '');
-  if (!PY_INT.test(t)) return undefined;
-  let count = 0;
-  for (const ch of t) if (ch !== '_' && ch !== '+' && ch !== '-') count++;
-  if (count > PY_MAX_DIGITS) return { digits: count };
-  let digits = t[0] === '-' ? '-' : '';
-  for (const ch of t) {
-    if (ch === '_' || ch === '+' || ch === '-') continue;
-    const code = ch.codePointAt(0) as number;
-    if (code >= 0x30 && code <= 0x39) {
-      digits += ch;
-      continue;
-    }
-    // Unicode's decimal digits come in sets of ten, zero first, and sets that touch (the five
-    // mathematical ones) start every ten: a digit's value is its distance from the start of its
-    // run of digits, modulo ten.
-    let start = code;
-    while (start > 0 && DIGIT.test(String.fromCodePoint(start - 1))) start--;
-    digits += String((code - start) % 10);
-  }
-  const n = Number(digits);
-  return n === 0 ? 0 : n; // no -0
 }
 
 /**

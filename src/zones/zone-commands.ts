@@ -375,6 +375,7 @@ export function updateZone(deps: DnsDeps, ctx: unknown, id: unknown, body: unkno
       );
       if (valid.isErr()) return err(valid.error);
       if (!adminOrOwner(caller, zone.projectId)) return err(forbidden(deps.forbiddenStatus, 'update_zone'));
+      if (input.projectId !== undefined) return err(new ApiError(400, 'bad_request', 'Moving a zone between tenants is not allowed'));
       if (input.name !== undefined) return err(new ApiError(400, 'bad_request', 'Renaming a zone is not allowed'));
       if (input.ttl !== undefined && input.ttl !== null && input.ttl !== zone.ttl) {
         const floor = checkTtlFloor(input.ttl, deps.limits, caller.isAdmin);

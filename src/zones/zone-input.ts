@@ -6,6 +6,7 @@ import {
   invalidKeys,
   invalidValue,
   isCleanText,
+  nullRefusedByStore,
   ownEntries,
   pyInt,
   pyText,
@@ -83,10 +84,7 @@ function isPlainName(name: string): boolean {
  * other check has passed (reference §4.2, probed), and nothing is written.
  * @internal
  */
-export const nullTtl = (): ApiError =>
-  new ApiError(500, 'unknown', 'ttl may not be null: the zone store refuses it (a NOT NULL column in the real service), so nothing was changed.', {
-    showMessage: false,
-  });
+export const nullTtl = (): ApiError => nullRefusedByStore('ttl', 'zone');
 
 /** Name rules applied while parsing the body (the real service's DomainField). @internal */
 export function checkNameSyntax(name: string): Result<string, ApiError> {
@@ -215,6 +213,8 @@ export interface ZoneInput {
   type?: ZoneType;
   masters?: readonly string[];
   attributes?: Readonly<Record<string, string>>;
+  /** Set when an update body names the zone's own project: the real service refuses that as a move. */
+  projectId?: string;
 }
 
 function parseType(value: unknown): Result<ZoneType, ApiError> {
@@ -266,6 +266,9 @@ export function parseZoneBody(body: unknown, current: Zone | undefined, limits: 
         refused.push(key);
         break;
       }
+      // The real service's schema lets the zone's own project id through, and central then
+      // refuses the body as a move (see {@link ZoneInput.projectId}).
+      if (key === 'project_id' && current !== undefined) input.projectId = current.projectId;
       continue;
     }
     const set = setField(input, key, value, limits);

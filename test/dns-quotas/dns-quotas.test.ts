@@ -131,20 +131,19 @@ describe('setDnsQuotas', () => {
   it.each([
     [{ bogus: 1 }, 'Provided object is not valid. Got a ValueError error with message Field value bogus is invalid'],
     [{ zones: -2 }, 'Provided object is not valid. Got a ValueError error with message Value must be >= -1 for field hard_limit'],
-    [
-      { zones: 2147483648 },
-      'Provided object is not valid. Got a ValueError error with message Value must be <= 2147483647 for field hard_limit',
-    ],
-    [{ zones: '5' }, 'Provided object is not valid. Got a ValueError error with message Value must be an integer for field hard_limit'],
-    [{ zones: 1.5 }, 'Provided object is not valid. Got a ValueError error with message Value must be an integer for field hard_limit'],
-    [{ zones: Number.NaN }, 'Provided object is not valid. Got a ValueError error with message Value must be an integer for field hard_limit'],
-    [{ zones: Infinity }, 'Provided object is not valid. Got a ValueError error with message Value must be an integer for field hard_limit'],
-    [{ zones: null }, 'Provided object is not valid. Got a ValueError error with message Value must be an integer for field hard_limit'],
-    [{ zones: true }, 'Provided object is not valid. Got a ValueError error with message Value must be an integer for field hard_limit'],
+    [{ zones: 2147483648 }, 'Provided object is not valid. Got a ValueError error with message Value too high for hard_limit'],
+    [{ zones: 'abc' }, "Provided object is not valid. Got a ValueError error with message invalid literal for int() with base 10: 'abc'"],
+    [{ zones: '5.0' }, "Provided object is not valid. Got a ValueError error with message invalid literal for int() with base 10: '5.0'"],
+    [{ zones: '\u001c5' }, "Provided object is not valid. Got a ValueError error with message invalid literal for int() with base 10: '\\x1c5'"],
+    [{ zones: '-2' }, 'Provided object is not valid. Got a ValueError error with message Value must be >= -1 for field hard_limit'],
+    [{ zones: Number.NaN }, 'Provided object is not valid. Got a ValueError error with message cannot convert float NaN to integer'],
+    [{ zones: Infinity }, 'Provided object is not valid. Got a OverflowError error with message cannot convert float infinity to integer'],
+    [{ zones: [] }, "Provided object is not valid. Got a TypeError with message int() argument must be a string, a bytes-like object or a real number, not 'list'"],
+    [{ zones: {} }, "Provided object is not valid. Got a TypeError with message int() argument must be a string, a bytes-like object or a real number, not 'dict'"],
     [JSON.parse('{"__proto__": 1}'), 'Provided object is not valid. Got a ValueError error with message Field value __proto__ is invalid'],
     [{ constructor: 1 }, 'Provided object is not valid. Got a ValueError error with message Field value constructor is invalid'],
-    [[1], 'Provided object is not valid. Got a ValueError error with message the body must be an object of resource limits'],
-    ['zones', 'Provided object is not valid. Got a ValueError error with message the body must be an object of resource limits'],
+    [[1], "Provided object is not valid. Got an AttributeError with message 'list' object has no attribute 'items'"],
+    ['zones', "Provided object is not valid. Got an AttributeError with message 'str' object has no attribute 'items'"],
   ])('answers 400 invalid_object for %j and changes nothing', async (body, message) => {
     const d = deps();
     await setDnsQuotas(d, admin, 'p-admin', { zones: 3 });
@@ -156,6 +155,35 @@ describe('setDnsQuotas', () => {
     }
     expect((await getDnsQuotas(d, admin, 'p-admin'))._unsafeUnwrap()).toEqual({ ...DEFAULT_ZONE_QUOTAS, zones: 3 });
     expect(Object.prototype).not.toHaveProperty('zones');
+  });
+
+  // Each answer as the real PATCH /v2/quotas/{project} gave it (Designate 15, designate-api here):
+  // every value goes through Python's int(), then the -1..2147483647 range check.
+  it.each([
+    [{ zones: '5' }, 5],
+    [{ zones: ' 7 ' }, 7],
+    [{ zones: '\u00a05\u3000' }, 5],
+    [{ zones: '-1' }, -1],
+    [{ zones: '+5' }, 5],
+    [{ zones: '1_0' }, 10],
+    [{ zones: '\u0663' }, 3],
+    [{ zones: true }, 1],
+    [{ zones: 5.9 }, 5],
+    [{ zones: -1.5 }, -1],
+    [{ zones: -0.5 }, 0],
+    [{ zones: 2147483647.9 }, 2147483647],
+  ])('coerces %j like Python int(), as the real PATCH does', async (body, stored) => {
+    const d = deps();
+    expect((await setDnsQuotas(d, admin, 'p-admin', body))._unsafeUnwrap().zones).toBe(stored);
+    expect((await getDnsQuotas(d, admin, 'p-admin'))._unsafeUnwrap().zones).toBe(stored);
+  });
+
+  it('answers a null limit as the real service does (500 unknown: its store refuses it) and changes nothing', async () => {
+    const d = deps();
+    await setDnsQuotas(d, admin, 'p-admin', { zones: 3 });
+    const e = (await setDnsQuotas(d, admin, 'p-admin', { zone_records: 9, zones: null }))._unsafeUnwrapErr();
+    expect([e.status, e.type]).toEqual([500, 'unknown']);
+    expect((await getDnsQuotas(d, admin, 'p-admin'))._unsafeUnwrap()).toEqual({ ...DEFAULT_ZONE_QUOTAS, zones: 3 });
   });
 
   it('answers 400 empty_request_body for a missing body', async () => {

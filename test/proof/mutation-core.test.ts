@@ -5,7 +5,8 @@
 import { fc, test } from '@fast-check/vitest';
 import { describe, expect, it } from 'vitest';
 import { effectiveLimit, exceedsQuota, isUnconstrained } from '../../src/quotas/engine.js';
-import { normalisePage, pageLinks, parsePythonInt } from '../../src/quotas/paging.js';
+import { normalisePage, pageLinks } from '../../src/quotas/paging.js';
+import { pythonIntLiteral } from '../../src/shared/python-int.js';
 import { tupleKey } from '../../src/shared/keys.js';
 import { formatTimestamp, toMicros, unixSeconds } from '../../src/shared/time.js';
 import { isUuidLike } from '../../src/shared/uuid.js';
@@ -116,7 +117,7 @@ describe('quota engine', () => {
   });
 });
 
-describe('parsePythonInt', () => {
+describe('pythonIntLiteral', () => {
   it.each([
     ['12', 12n],
     [' \t12\n', 12n],
@@ -128,14 +129,20 @@ describe('parsePythonInt', () => {
     ['\u0669', 9n],
     ['\uff11\uff10', 10n], // fullwidth
     ['\u00857\u0085', 7n], // NEL is Python whitespace
-    ['\u001c7\u001f', 7n],
     ['\u30007', 7n],
-    ['1'.repeat(4096), BigInt('1'.repeat(4096))],
+    ['1'.repeat(4300), BigInt('1'.repeat(4300))],
+    [`${' '.repeat(5000)}7`, 7n],
+    ['\u{1D7D1}\u{1D7E5}', 33n], // mathematical bold 3 and double-struck 3: adjoining runs of ten
   ])('%j → %s', (text, value) => {
-    expect(parsePythonInt(text)).toBe(value);
+    expect(pythonIntLiteral(text)).toBe(value);
   });
-  it.each(['', ' ', '-', '+', '_1', '1_', '1__0', '1.0', 'abc', '\ufeff1', '1'.repeat(4097), '0x10', '1 2'])('%j is not an int', (text) => {
-    expect(parsePythonInt(text)).toBeUndefined();
+  // U+001C..U+001F are str.isspace() but int() does not strip them (the real services refuse them).
+  it.each(['', ' ', '-', '+', '_1', '1_', '1__0', '1.0', 'abc', '\ufeff1', '0x10', '1 2', '\u001c7', '7\u001f'])('%j is not an int', (text) => {
+    expect(pythonIntLiteral(text)).toBeUndefined();
+  });
+  it('counts the digits past Python\'s 4300-digit cap', () => {
+    expect(pythonIntLiteral('1_1'.repeat(2200))).toEqual({ tooManyDigits: 4400 });
+    expect(pythonIntLiteral('1'.repeat(4301))).toEqual({ tooManyDigits: 4301 });
   });
 });
 

@@ -226,6 +226,16 @@ describe('snapshot / from / reset', () => {
     expect((await copy.projectQuotas.list(serviceAdmin))._unsafeUnwrap().project_quotas.at(-1)?.project_id).toBe('new');
   });
 
+  it('is frozen all the way down: a test that edits a snapshot cannot change what it restores', async () => {
+    const snap = await (await seeded(2)).snapshot();
+    const isDeeplyFrozen = (v: unknown): boolean =>
+      v === null || typeof v !== 'object' || (Object.isFrozen(v) && Object.values(v).every(isDeeplyFrozen));
+    expect(isDeeplyFrozen(snap)).toBe(true);
+    expect(() => {
+      (snap.projectQuotas[0]!.project_quotas as { secrets: number | null }).secrets = 99;
+    }).toThrow(TypeError);
+  });
+
   it('reset empties the service and keeps the options', async () => {
     const quotas = await seeded(3, { defaults: { cas: 4 } });
     await quotas.reset();

@@ -56,8 +56,9 @@ describe('pyInt: Python int() of a JSON value', () => {
 
   it('refuses NaN and the infinities with the float messages', () => {
     expect(outcome(pyInt(Number.NaN))).toEqual(invalid(`${VALUE}cannot convert float NaN to integer`));
-    expect(outcome(pyInt(Infinity))).toEqual(invalid(`${VALUE}cannot convert float infinity to integer`));
-    expect(outcome(pyInt(-Infinity))).toEqual(invalid(`${VALUE}cannot convert float infinity to integer`));
+    // Python raises OverflowError here, and the real service names it (checked with designate-api).
+    expect(outcome(pyInt(Infinity))).toEqual(invalid('Provided object is not valid. Got a OverflowError error with message cannot convert float infinity to integer'));
+    expect(outcome(pyInt(-Infinity))).toEqual(invalid('Provided object is not valid. Got a OverflowError error with message cannot convert float infinity to integer'));
   });
 
   it('parses a signed decimal string, surrounding whitespace allowed', () => {
@@ -66,6 +67,12 @@ describe('pyInt: Python int() of a JSON value', () => {
     expect(outcome(pyInt('+5'))).toEqual(['ok', 5]);
     expect(outcome(pyInt('-5'))).toEqual(['ok', -5]);
     expect(outcome(pyInt('99999999999999999999'))).toEqual(['ok', 1e20]);
+  });
+
+  it('keeps U+001C..U+001F, which str.strip() removes but int() does not (the real service refuses them)', () => {
+    for (const c of ['\u001c', '\u001d', '\u001e', '\u001f']) {
+      expect(outcome(pyInt(`${c}5`))).toEqual(invalid(`${VALUE}invalid literal for int() with base 10: '\\x${c.charCodeAt(0).toString(16)}5'`));
+    }
   });
 
   it('refuses any other string with the invalid-literal message, echoing at most 100 characters', () => {

@@ -275,6 +275,22 @@ describe('zones.update / delete / abandon', () => {
     expect((await dns.zones.get(alice, zone.id))._unsafeUnwrap()).toEqual(zone);
   });
 
+  // As the real service (designate-api here): a project_id equal to the zone's own passes the
+  // body schema, and central then refuses it after the policy check, before the rename and TTL checks.
+  it('refuses project_id, even the zone\'s own, as a move between projects, and changes nothing', async () => {
+    const { dns } = service();
+    const zone = (await dns.zones.create(alice, body()))._unsafeUnwrap();
+    const moving = { code: 400, type: 'bad_request', message: 'Moving a zone between tenants is not allowed' };
+    for (const patch of [{ project_id: alice.projectId }, { project_id: alice.projectId, description: 'x' }, { name: zone.name, project_id: alice.projectId }]) {
+      expect((await dns.zones.update(alice, zone.id, patch))._unsafeUnwrapErr().toJSON()).toEqual(moving);
+    }
+    expect((await dns.zones.update({ projectId: 'ops', roles: ['admin'], allProjects: true }, zone.id, { project_id: alice.projectId }))._unsafeUnwrapErr().toJSON()).toEqual(moving);
+    expect((await dns.zones.update(alice, zone.id, { project_id: alice.projectId, ttl: 'abc' }))._unsafeUnwrapErr().type).toBe('invalid_object');
+    expect((await dns.zones.update(alice, zone.id, { project_id: 'someone-else' }))._unsafeUnwrapErr().type).toBe('invalid_object');
+    expect((await dns.zones.update(bob, zone.id, { project_id: alice.projectId }))._unsafeUnwrapErr().status).toBe(404);
+    expect((await dns.zones.get(alice, zone.id))._unsafeUnwrap()).toEqual(zone);
+  });
+
   it('deletes asynchronously and refuses updates while deleting', async () => {
     const { dns } = service({ tasks: 'manual' });
     const zone = (await dns.zones.create(alice, body()))._unsafeUnwrap();
