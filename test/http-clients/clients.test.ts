@@ -59,12 +59,12 @@ const PENDING = [
   ...(typeof dnsProbe['listAll'] === 'function' ? [] : ['recordsets-all']),
 ];
 
-/** Runs flows.py against a DNS and a quota base URL; its transcript. */
-function runFlows(dnsUrl: string, quotaUrl: string): Promise<Transcript> {
+/** Runs flows.py (all flows, or those named) against a DNS and a quota base URL; its transcript. */
+function runFlows(dnsUrl: string, quotaUrl: string, only?: { flows: string; forbiddenStatus: number }): Promise<Transcript> {
   return new Promise((resolvePromise, reject) => {
-    const child = spawn(PYTHON, [FLOWS, dnsUrl, quotaUrl], {
+    const child = spawn(PYTHON, [FLOWS, dnsUrl, quotaUrl, ...(only ? [only.flows] : [])], {
       stdio: ['ignore', 'pipe', 'pipe'],
-      env: { ...process.env, FLOWS_PENDING: PENDING.join(',') },
+      env: { ...process.env, FLOWS_PENDING: PENDING.join(','), FLOWS_FORBIDDEN_STATUS: String(only?.forbiddenStatus ?? 403) },
     });
     let out = '';
     let err = '';
@@ -108,15 +108,18 @@ async function startReal(script: string): Promise<{ url: string; child: ChildPro
   throw new Error(`${script} did not start`);
 }
 
-/** zoneward/http on node:http, as the README shows a server author mounting it. */
-async function startZoneward(): Promise<{ url: string; server: Server; stop: () => Promise<void> }> {
-  // 403 for a refusal by policy, as both real deployments answer (the spec's 401 is the default).
-  const dns = createDnsService({ tasks: 'manual', forbiddenStatus: 403 });
-  const quotas = createQuotaService({ forbiddenStatus: 403 });
+/**
+ * zoneward/http on node:http, as the README shows a server author mounting it. `asDeployed`: 403
+ * for a refusal by policy, as both real deployments answer (the spec's 401 is the default), and
+ * a worker that does what is queued a moment later, as the real API's worker reports back;
+ * otherwise the services' defaults.
+ */
+async function startZoneward(asDeployed: boolean): Promise<{ url: string; server: Server; stop: () => Promise<void> }> {
+  const dns = asDeployed ? createDnsService({ tasks: 'manual', forbiddenStatus: 403 }) : createDnsService();
+  const quotas = asDeployed ? createQuotaService({ forbiddenStatus: 403 }) : createQuotaService();
   const handle = createHttpHandler({ dns, quotas, authenticate: trustedHeaders() });
-  // The worker: what is queued is done a moment later, as the real API's worker reports back.
-  const worker = setInterval(() => void dns.tasks.settle(), 50);
-  const server = createServer((req, res) => {
+  const worker = asDeployed ? setInterval(() => void dns.tasks.settle(), 50) : undefined;
+  const server: Server = createServer((req, res) => {
     const hasBody = req.method !== 'GET' && req.method !== 'HEAD';
     const request = new Request(`http://${req.headers.host}${req.url}`, {
       method: req.method,
@@ -136,7 +139,7 @@ async function startZoneward(): Promise<{ url: string; server: Server; stop: () 
     url: `http://127.0.0.1:${port}`,
     server,
     stop: async () => {
-      clearInterval(worker);
+      if (worker !== undefined) clearInterval(worker);
       server.closeAllConnections();
       await new Promise((r) => server.close(r));
     },
@@ -203,7 +206,7 @@ describe.skipIf(!clientsInstalled)('the real clients against zoneward/http on no
     // Both at once: the real Designate is slow, and the two servers share nothing.
     real = realServicesAvailable ? runAgainstRealServices() : undefined;
     real?.catch(() => undefined); // awaited (and reported) by its own test
-    zoneward = await startZoneward();
+    zoneward = await startZoneward(true);
     ours = await runFlows(zoneward.url, zoneward.url);
   }, 240_000);
   afterAll(async () => {
@@ -215,6 +218,17 @@ describe.skipIf(!clientsInstalled)('the real clients against zoneward/http on no
     expect(ours.transcript.length).toBeGreaterThan(100);
     expect(ours.failures).toEqual([]);
   });
+
+  it('the library flows work with the services\' defaults too (auto tasks, 401 refusals)', async () => {
+    const plain = await startZoneward(false);
+    try {
+      const run = await runFlows(plain.url, plain.url, { flows: 'designateclient,sdk,quotas', forbiddenStatus: 401 });
+      expect(run.transcript.length).toBeGreaterThan(80);
+      expect(run.failures).toEqual([]);
+    } finally {
+      await plain.stop();
+    }
+  }, 120_000);
 
   it.skipIf(!realServicesAvailable)(
     'every step answers as the real services answer',

@@ -191,8 +191,9 @@ def designateclient_flow():
     step('dc zone list status filter', lambda: names(alice.zones.list({'status': 'ACTIVE'})))
     step('dc zone list sort name desc',
          lambda: names(alice.zones.list({'sort_key': 'name', 'sort_dir': 'desc'}), in_order=True))
+    # two zones share a TTL, and both services order ties by (random) id: the TTLs show the order
     step('dc zone list sort ttl asc',
-         lambda: names(alice.zones.list({'sort_key': 'ttl', 'sort_dir': 'asc'}), in_order=True))
+         lambda: [z['ttl'] for z in alice.zones.list({'sort_key': 'ttl', 'sort_dir': 'asc'})])
     step('dc zone list bad sort key', lambda: alice.zones.list({'sort_key': 'nope'}), expect_error='BadRequest')
 
     def pages():
@@ -543,6 +544,8 @@ def quota_flow():
 
     admin = client(ADMIN, 'key-manager:service-admin')
     member = client(ALICE, 'creator')
+    # tempest raises Unauthorized for a 401: what zoneward answers a refusal by policy by default
+    refused = 'Unauthorized' if os.environ.get('FLOWS_FORBIDDEN_STATUS') == '401' else 'Forbidden'
     step('q default quotas', lambda: admin.get_default_project_quota())
     step('q list empty', lambda: admin.list_quotas())
     step('q set alice', lambda: admin.create_project_quota(ALICE, project_quotas={'secrets': 10, 'orders': 20,
@@ -553,9 +556,9 @@ def quota_flow():
     step('q list', lambda: admin.list_quotas())
     step('q list paged', lambda: admin.list_quotas(limit=1, offset=1))
     step('q own effective quotas', lambda: member.get_default_project_quota())
-    step('q list as member', lambda: member.list_quotas(), expect_error='Forbidden')
+    step('q list as member', lambda: member.list_quotas(), expect_error=refused)
     step('q set as member', lambda: member.create_project_quota(ALICE, project_quotas={'secrets': 1}),
-         expect_error='Forbidden')
+         expect_error=refused)
     step('q set below -1 (accepted)', lambda: admin.create_project_quota(ALICE, project_quotas={'secrets': -5}))
     step('q set bad value', lambda: admin.create_project_quota(ALICE, project_quotas={'secrets': 'many'}),
          expect_error='BadRequest')
