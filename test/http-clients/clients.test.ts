@@ -204,7 +204,11 @@ describe.skipIf(!clientsInstalled)('the real clients against zoneward/http on no
 
   beforeAll(async () => {
     // Both at once: the real Designate is slow, and the two servers share nothing.
-    real = realServicesAvailable ? runAgainstRealServices() : undefined;
+    // The real Designate (SQLite, eventlet) under load has once answered a 500 mid-flow: a run of
+    // it with failures is tried once more on fresh servers before it counts.
+    real = realServicesAvailable
+      ? runAgainstRealServices().then((first) => (first.failures.length === 0 ? first : runAgainstRealServices()))
+      : undefined;
     real?.catch(() => undefined); // awaited (and reported) by its own test
     zoneward = await startZoneward(true);
     ours = await runFlows(zoneward.url, zoneward.url);
@@ -239,6 +243,6 @@ describe.skipIf(!clientsInstalled)('the real clients against zoneward/http on no
       const decided = theirs.transcript.map(([name, value]) => [name, asDecided(value)] as Step);
       expect(differences(ours.transcript, decided)).toEqual([]);
     },
-    240_000,
+    300_000,
   );
 });
