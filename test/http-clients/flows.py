@@ -4,8 +4,9 @@
     /usr/bin/python3 flows.py DNS_URL QUOTA_URL > transcript.json
 
 DNS_URL serves Designate's v2 API (and the versions document at `/`), QUOTA_URL Barbican's v1
-quota calls. Every client authenticates as a no-auth deployment expects: a keystoneauth1 plugin
-that sends `X-Auth-Token: noauth:<project>:<roles>` and an endpoint override, no keystone.
+quota calls; no keystone. The DNS clients use keystoneauth1's `noauth` plugin, sending the caller
+as `X-Auth-Token: noauth:<project>:<roles>`, and an endpoint override; tempest's QuotaClient gets
+an auth provider that adds Barbican's no-auth headers (`X-Project-Id`, `X-Roles`).
 
 Each step checks what a user of the client relies on (and raises otherwise), then records what the
 client returned, normalised (ids numbered in order of appearance, times and serials masked, the
@@ -154,7 +155,6 @@ def names(zones, in_order=False):
 # ---------------------------------------------------------------- python-designateclient
 
 def designateclient_flow():
-    from designateclient import exceptions as dx
     from designateclient.v2 import client as dclient
 
     def client(project, roles, **kw):
@@ -169,9 +169,8 @@ def designateclient_flow():
                         'zone %s ACTIVE' % zone_id)
 
     zones = {}
-    for n, (label, ttl, desc) in enumerate([('alpha', 3600, 'the first'), ('bravo', 600, 'second one'),
-                                            ('charlie', 1200, 'third'), ('delta', 3600, 'fourth'),
-                                            ('echo', 300, 'the fifth')]):
+    for label, ttl, desc in [('alpha', 3600, 'the first'), ('bravo', 600, 'second one'), ('charlie', 1200, 'third'),
+                             ('delta', 3600, 'fourth'), ('echo', 300, 'the fifth')]:
         name = '%s.example.com.' % label
         z = step('dc zone create %s' % name,
                  lambda: alice.zones.create(name, email='hostmaster@example.com', ttl=ttl, description=desc))
@@ -200,10 +199,8 @@ def designateclient_flow():
     step('dc zone list bad sort key', lambda: alice.zones.list({'sort_key': 'nope'}), expect_error='BadRequest')
 
     def pages():
-        seen, crit = [], {'sort_key': 'name'}
-        page = alice.zones.list(crit, limit=2)
+        page = alice.zones.list({'sort_key': 'name'}, limit=2)
         out = [names(page, in_order=True)]
-        seen.extend(page)
         while page.next_page:
             page = alice.zones.list(page.next_link_criterion)
             out.append(names(page, in_order=True))
@@ -359,7 +356,6 @@ def designateclient_flow():
 
 def sdk_flow():
     import openstack
-    from openstack import exceptions as ox
 
     def conn(project, roles):
         return openstack.connection.Connection(session=session(project, roles), dns_endpoint_override=DNS_URL,
@@ -473,8 +469,7 @@ def cli_flow():
     ]), errors=3 if 'recordset-writes' in PENDING else 4)
     if not first:
         return
-    zid = wait_for(lambda: carol.zones.list({'name': j}), lambda zs: zs and zs[0]['status'] == 'ACTIVE',
-                   'ACTIVE')[0]['id']
+    wait_for(lambda: carol.zones.list({'name': j}), lambda zs: zs and zs[0]['status'] == 'ACTIVE', 'ACTIVE')
     cli_step('cli export create', CAROL, 'member', ['zone export create %s -c status -c zone_id -f json' % j])
     exp = wait_for(lambda: carol.zone_exports.list()['exports'],
                    lambda es: es and es[0]['status'] == 'COMPLETE', 'export COMPLETE')[0]['id']
@@ -526,7 +521,6 @@ def cli_flow():
 
 def quota_flow():
     from barbican_tempest_plugin.services.key_manager.json.quota_client import QuotaClient
-    from tempest.lib import exceptions as tx
 
     class NoAuthProvider:
         """What tempest's RestClient asks of its auth provider, for a no-auth deployment."""
