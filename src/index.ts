@@ -17,9 +17,12 @@ export { createDnsService } from './dns/dns-service.js';
 export type { DnsService, DnsServiceOptions } from './dns/dns-service.js';
 export type { Nameserver, NameserversBody, PoolConfig, PoolTargetPort } from './dns/deps.js';
 export type { ServiceSnapshot } from './dns/snapshot.js';
+export type { ListEnvelope } from './dns/command.js';
 export type { SelfLink, ZoneAction, ZoneBody, ZoneStatus, ZoneType } from './zones/zone.js';
+export type { ZoneList } from './zones/zone-commands.js';
 export type { ZoneLimits } from './zones/zone-input.js';
 export type { RecordsetBody } from './recordsets/recordset.js';
+export type { RecordsetList } from './recordsets/recordset-commands.js';
 export type {
   TransferAcceptBody,
   TransferAcceptCommands,
@@ -34,8 +37,8 @@ export type {
 } from './transfers/index.js';
 export { DEFAULT_ZONE_QUOTAS } from './dns-quotas/index.js';
 export { DEFAULT_IMPORT_RECORD_TYPES } from './imports/index.js';
-export type { ZoneImportBody, ZoneImportCommands, ZoneImportLinks, ZoneImportStatus } from './imports/index.js';
-export type { ZoneExportBody, ZoneExportCommands, ZoneExportLinks, ZoneExportStatus } from './exports/index.js';
+export type { ZoneImportBody, ZoneImportCommands, ZoneImportLinks, ZoneImportList, ZoneImportStatus } from './imports/index.js';
+export type { ZoneExportBody, ZoneExportCommands, ZoneExportLinks, ZoneExportList, ZoneExportStatus } from './exports/index.js';
 export { createQuotaService, effectiveLimit, exceedsQuota, isUnconstrained } from './quotas/index.js';
 export type {
   ConfiguredQuotas,

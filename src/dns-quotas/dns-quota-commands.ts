@@ -1,9 +1,10 @@
 import { err, ok, type Result, type ResultAsync } from 'neverthrow';
-import type { Storage } from '../ports/storage.js';
-import { ApiError } from '../shared/api-error.js';
-import { fromSafePromise, runInTransaction } from '../shared/command.js';
-import { forbidden, resolveCaller, type Caller } from '../shared/context.js';
-import { emptyRequestBody, intField, nullRefusedByStore, ownEntries } from '../shared/validation.js';
+import type { ApiError } from '../shared/api-error.js';
+import { command, type CommandEnv } from '../shared/command.js';
+import { forbidden, type Caller } from '../shared/context.js';
+import { emptyRequestBody } from '../shared/errors.js';
+import { intField, nullRefusedByStore, ownEntries } from '../shared/validation.js';
+import { invalidProjectId, invalidQuota, patchNeedsAllProjects } from './dns-quota-errors.js';
 import { isProjectId } from '../quotas/project-id.js';
 import {
   DNS_QUOTAS_COLLECTION,
@@ -21,26 +22,10 @@ import {
  *
  * @category Quotas
  */
-export interface DnsQuotaDeps {
-  /** Where the per-project overrides live (collection `'dns.quotas'`). */
-  storage: Storage;
-  /** The status of a policy refusal: 401 as the spec says, 403 as the real service. */
-  forbiddenStatus: 401 | 403;
+export interface DnsQuotaDeps extends CommandEnv {
   /** The limits of a project without overrides. */
-  defaults: ZoneQuotaLimits;
+  readonly defaults: ZoneQuotaLimits;
 }
-
-/** A path project id the service cannot store or echo. @internal */
-const invalidProjectId = (): ApiError =>
-  new ApiError(400, 'invalid_object', 'Provided object is not valid. Got a ValueError error with message Invalid project ID');
-
-/** A body field rejected the way the real service's quota object rejects it (plain invalid_object). @internal */
-const invalidQuota = (detail: string): ApiError =>
-  new ApiError(400, 'invalid_object', `Provided object is not valid. Got a ValueError error with message ${detail}`);
-
-/** A project-less token changing quotas without all-projects (the real PATCH's own message). @internal */
-const patchNeedsAllProjects = (): ApiError =>
-  new ApiError(401, 'missing_project_id', 'The all-projects flag must be used when using non-project scoped tokens.');
 
 /**
  * Legacy-mode policy (reference §11): `get_quotas` is admin or owner, `set_quota` and
@@ -61,10 +46,7 @@ function authorize(
   return ok(undefined);
 }
 
-const begin = (deps: DnsQuotaDeps, ctx: unknown, projectId: unknown): Result<{ caller: Caller; projectId: string }, ApiError> =>
-  resolveCaller(ctx, deps.forbiddenStatus).andThen((caller) =>
-    isProjectId(projectId) ? ok({ caller, projectId }) : err(invalidProjectId()),
-  );
+const projectParam = (projectId: unknown): Result<string, ApiError> => (isProjectId(projectId) ? ok(projectId) : err(invalidProjectId()));
 
 /**
  * Parses the flat PATCH body as the real service does: every key a resource, every value through
@@ -103,13 +85,11 @@ function parseQuotaPatch(body: unknown): Result<Partial<ZoneQuotaLimits>, ApiErr
  * @category Quotas
  */
 export function getDnsQuotas(deps: DnsQuotaDeps, ctx: unknown, projectId: unknown): ResultAsync<ZoneQuotaLimits, ApiError> {
-  return fromSafePromise(Promise.resolve().then(() => begin(deps, ctx, projectId))).andThen((req) =>
-    runInTransaction(deps.storage, async ({ tx }) => {
-      const allowed = authorize(req.caller, 'get_quotas', req.projectId, deps.forbiddenStatus);
-      if (allowed.isErr()) return err(allowed.error);
-      return ok(await readZoneQuotas(tx, req.projectId, deps.defaults));
-    }),
-  );
+  return command(deps, ctx, {
+    parse: () => projectParam(projectId),
+    transaction: async ({ tx }, caller, project) =>
+      authorize(caller, 'get_quotas', project, deps.forbiddenStatus).asyncMap(() => readZoneQuotas(tx, project, deps.defaults)),
+  });
 }
 
 /**
@@ -131,26 +111,24 @@ export function setDnsQuotas(
   projectId: unknown,
   body: unknown,
 ): ResultAsync<ZoneQuotaLimits, ApiError> {
-  // The real service parses the body before it looks at the token's project or the policy.
-  const checked = (): Result<{ caller: Caller; projectId: string; patch: Partial<ZoneQuotaLimits> }, ApiError> =>
-    begin(deps, ctx, projectId).andThen((req) =>
-      parseQuotaPatch(body).andThen((patch) => {
-        if (req.caller.projectId === null && !req.caller.allProjects) return err(patchNeedsAllProjects());
-        return authorize(req.caller, 'set_quota', req.projectId, deps.forbiddenStatus).map(() => ({ ...req, patch }));
-      }),
-    );
-  return fromSafePromise(Promise.resolve().then(checked)).andThen((req) =>
-    runInTransaction(deps.storage, async ({ tx }) => {
-      const before = storedOverrides(await tx.get(DNS_QUOTAS_COLLECTION, req.projectId));
+  return command(deps, ctx, {
+    // The real service parses the body before it looks at the token's project or the policy.
+    parse: () => projectParam(projectId).andThen((project) => parseQuotaPatch(body).map((patch) => ({ project, patch }))),
+    authorize: (caller, { project }) =>
+      caller.projectId === null && !caller.allProjects
+        ? err(patchNeedsAllProjects())
+        : authorize(caller, 'set_quota', project, deps.forbiddenStatus),
+    transaction: async ({ tx }, _caller, { project, patch }) => {
+      const before = storedOverrides(await tx.get(DNS_QUOTAS_COLLECTION, project));
       const merged: Partial<ZoneQuotaLimits> = {};
       for (const resource of ZONE_QUOTA_RESOURCES) {
-        const value = req.patch[resource] ?? before[resource];
+        const value = patch[resource] ?? before[resource];
         if (value !== undefined) merged[resource] = value;
       }
-      await tx.put(DNS_QUOTAS_COLLECTION, req.projectId, Object.freeze(merged), {});
+      await tx.put(DNS_QUOTAS_COLLECTION, project, Object.freeze(merged), {});
       return ok(effectiveZoneQuotas(deps.defaults, merged));
-    }),
-  );
+    },
+  });
 }
 
 /**
@@ -165,12 +143,11 @@ export function setDnsQuotas(
  * @category Quotas
  */
 export function resetDnsQuotas(deps: DnsQuotaDeps, ctx: unknown, projectId: unknown): ResultAsync<void, ApiError> {
-  return fromSafePromise(Promise.resolve().then(() => begin(deps, ctx, projectId))).andThen((req) =>
-    runInTransaction(deps.storage, async ({ tx }) => {
-      const allowed = authorize(req.caller, 'reset_quotas', req.projectId, deps.forbiddenStatus);
-      if (allowed.isErr()) return err(allowed.error);
-      await tx.delete(DNS_QUOTAS_COLLECTION, req.projectId);
-      return ok(undefined);
-    }),
-  );
+  return command(deps, ctx, {
+    parse: () => projectParam(projectId),
+    transaction: async ({ tx }, caller, project) =>
+      authorize(caller, 'reset_quotas', project, deps.forbiddenStatus).asyncMap(async () => {
+        await tx.delete(DNS_QUOTAS_COLLECTION, project);
+      }),
+  });
 }

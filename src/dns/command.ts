@@ -1,30 +1,10 @@
 import { err, ok, type Result, type ResultAsync } from 'neverthrow';
 import type { ApiError } from '../shared/api-error.js';
-import { fromSafePromise, runInTransaction } from '../shared/command.js';
-import { forbidden, resolveCaller, type Caller } from '../shared/context.js';
+import { command } from '../shared/command.js';
+import { forbidden, type Caller } from '../shared/context.js';
 import { tupleKey } from '../shared/keys.js';
 import { listPage, parseListQuery, queryAllProjects, type ListSpec } from '../shared/list-query.js';
 import type { DnsDeps } from './deps.js';
-
-/**
- * Wraps a DNS command body: waits for a snapshot restore, authenticates the caller, and turns a
- * defect into a 500 so the command never rejects.
- * @internal
- */
-export function dnsCommand<T>(
-  deps: DnsDeps,
-  ctx: unknown,
-  body: (caller: Caller) => Promise<Result<T, ApiError>>,
-): ResultAsync<T, ApiError> {
-  return fromSafePromise(
-    (async (): Promise<Result<T, ApiError>> => {
-      await deps.ready;
-      const caller = resolveCaller(ctx, deps.forbiddenStatus);
-      if (caller.isErr()) return err(caller.error);
-      return body(caller.value);
-    })(),
-  );
-}
 
 /**
  * The caller of a list command: `all_projects`/`all_tenants` in the query string elevates it
@@ -45,34 +25,52 @@ export interface Owned {
 }
 
 /**
+ * The documented envelope of a list answer: the page under its collection's name, `links`
+ * (`self`, and `next` whenever the page is full) and `metadata.total_count`.
+ *
+ * @category Zones
+ */
+export type ListEnvelope<K extends string, T> = { readonly [P in K]: T[] } & {
+  /** `self`, and `next` whenever the page is full. */
+  readonly links: {
+    /** This page's URL, query parameters echoed. */
+    readonly self: string;
+    /** The next page's URL: present whenever this page is full (even when it is the last, as in the real service). */
+    readonly next?: string;
+  };
+  /** How many match the filters in the caller's scope, ignoring paging. */
+  readonly metadata: {
+    /** The count, ignoring `limit` and `marker`. */
+    readonly total_count: number;
+  };
+};
+
+/**
  * The list command of a resource that belongs to one project (zones, imports, exports): the
  * caller's own, in (created_at, id) order from its project index, or everyone's with
  * all-projects (admin only), from the global index.
  * @internal
  */
-export function listOwned<E extends Owned>(
+export function listOwned<L, E extends Owned>(
   deps: DnsDeps,
   ctx: unknown,
   query: unknown,
   spec: ListSpec<E>,
   indexes: { readonly byProject: string; readonly byCreated: string },
-): ResultAsync<object, ApiError> {
-  return dnsCommand(deps, ctx, async (resolved): Promise<Result<object, ApiError>> => {
-    const elevated = listCaller(deps, resolved, query);
-    if (elevated.isErr()) return err(elevated.error);
-    const caller = elevated.value;
-    const parsed = parseListQuery(spec, query, caller.allProjects);
-    if (parsed.isErr()) return err(parsed.error);
-    const project = caller.projectId;
-    if (!caller.allProjects && project === null) {
-      const empty: Record<string, unknown> = { [spec.envelope]: [], links: { self: `${deps.baseUrl}${spec.path}` } };
-      if (spec.metadata) empty['metadata'] = { total_count: 0 };
-      return ok(empty);
-    }
-    const scope =
-      caller.allProjects || project === null
-        ? { index: indexes.byCreated, prefix: '', keyOf: (e: E) => tupleKey(e.createdAt) }
-        : { index: indexes.byProject, prefix: tupleKey(project), keyOf: (e: E) => tupleKey(project, e.createdAt) };
-    return runInTransaction(deps.storage, ({ tx }) => listPage(tx, spec, scope, parsed.value, deps.baseUrl));
+): ResultAsync<L, ApiError> {
+  return command(deps, ctx, {
+    parse: (resolved) =>
+      listCaller(deps, resolved, query).andThen((caller) => parseListQuery(spec, query, caller.allProjects).map((q) => ({ caller, q }))),
+    transaction: async ({ tx }, _resolved, { caller, q }) => {
+      const project = caller.projectId;
+      if (!caller.allProjects && project === null) {
+        return ok({ [spec.envelope]: [], links: { self: `${deps.baseUrl}${spec.path}` }, metadata: { total_count: 0 } } as L);
+      }
+      const scope =
+        caller.allProjects || project === null
+          ? { index: indexes.byCreated, prefix: '', keyOf: (e: E) => tupleKey(e.createdAt) }
+          : { index: indexes.byProject, prefix: tupleKey(project), keyOf: (e: E) => tupleKey(project, e.createdAt) };
+      return (await listPage(tx, spec, scope, q, deps.baseUrl)) as Result<L, ApiError>;
+    },
   });
 }

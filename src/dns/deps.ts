@@ -1,5 +1,4 @@
-import type { Storage } from '../ports/storage.js';
-import type { ForbiddenStatus } from '../shared/context.js';
+import type { CommandEnv } from '../shared/command.js';
 import type { EventBus } from '../shared/events.js';
 import type { TaskRunner } from '../shared/tasks.js';
 import type { ZoneLimits } from '../zones/zone-input.js';
@@ -58,13 +57,11 @@ export interface NameserversBody {
 }
 
 /** Everything a DNS command needs, injected once per service. @internal */
-export interface DnsDeps {
-  readonly storage: Storage;
+export interface DnsDeps extends CommandEnv {
   readonly baseUrl: string;
   readonly clock: () => Date;
   readonly ids: () => string;
   readonly random: () => number;
-  readonly forbiddenStatus: ForbiddenStatus;
   readonly limits: ZoneLimits;
   readonly quotaDefaults: ZoneQuotaLimits;
   readonly pools: readonly PoolConfig[];
@@ -74,7 +71,5 @@ export interface DnsDeps {
   readonly poolTargets: PoolTargetPort;
   /** Whether zone pushes finish inside the command (auto mode with the default targets). */
   readonly inlinePush: boolean;
-  /** Resolves once a restored snapshot has been written to storage. */
-  readonly ready: Promise<void>;
 }
 

@@ -1,16 +1,17 @@
-import type { ResultAsync } from 'neverthrow';
+import { err, ok, type Result, type ResultAsync } from 'neverthrow';
 import { memoryStorage } from '../adapters/memory/memory-storage.js';
 import { DEFAULT_ZONE_QUOTAS, getDnsQuotas, resetDnsQuotas, setDnsQuotas, type ZoneQuotaLimits } from '../dns-quotas/index.js';
 import type { Storage } from '../ports/storage.js';
-import { getRecordset, listRecordsets } from '../recordsets/recordset-commands.js';
+import { getRecordset, listRecordsets, type RecordsetList } from '../recordsets/recordset-commands.js';
 import { blockKeys, type RecordsetBlock, type RecordsetBody } from '../recordsets/recordset.js';
 import type { ApiError } from '../shared/api-error.js';
-import type { RequestContext } from '../shared/context.js';
+import { resolveCaller, type RequestContext } from '../shared/context.js';
 import { EventBus, type DnsEventListener } from '../shared/events.js';
 import { tupleKey } from '../shared/keys.js';
 import type { ListQuery } from '../shared/list-query.js';
 import { TaskRunner, TASKS, type StoredTask } from '../shared/tasks.js';
-import { uuidV4Source } from '../shared/uuid.js';
+import { isUuidLike, uuidV4Source } from '../shared/uuid.js';
+import { abort, invalidIdSource, restoreFailed } from '../shared/command.js';
 import {
   abandonZone,
   createZone,
@@ -21,6 +22,7 @@ import {
   updateZone,
   ZONE_PUSH,
   zoneNameservers,
+  type ZoneList,
 } from '../zones/zone-commands.js';
 import { DEFAULT_ZONE_LIMITS, type ZoneLimits } from '../zones/zone-input.js';
 import { zonePushHandler } from '../zones/zone-push.js';
@@ -107,7 +109,7 @@ export interface DnsService {
     /** `GET /v2/zones/{id}`: 404 for another project's zone. */
     get(ctx: RequestContext, id: string): ResultAsync<ZoneBody, ApiError>;
     /** `GET /v2/zones`: `{ zones, links, metadata }`, with `limit`, `marker`, `sort_key`, `sort_dir` and filters. */
-    list(ctx: RequestContext, query?: ListQuery): ResultAsync<object, ApiError>;
+    list(ctx: RequestContext, query?: ListQuery): ResultAsync<ZoneList, ApiError>;
     /** `PATCH /v2/zones/{id}`: email, description, ttl, masters, attributes. */
     update(ctx: RequestContext, id: string, body: unknown): ResultAsync<ZoneBody, ApiError>;
     /** `DELETE /v2/zones/{id}`: answered `DELETE/PENDING`; the zone goes once the targets removed it. */
@@ -128,7 +130,7 @@ export interface DnsService {
   /** Recordsets of a zone (read access): SOA, NS and imported ones. */
   readonly recordsets: {
     /** `GET /v2/zones/{zone_id}/recordsets`. */
-    list(ctx: RequestContext, zoneId: string, query?: ListQuery): ResultAsync<object, ApiError>;
+    list(ctx: RequestContext, zoneId: string, query?: ListQuery): ResultAsync<RecordsetList, ApiError>;
     /** `GET /v2/zones/{zone_id}/recordsets/{id}`. */
     get(ctx: RequestContext, zoneId: string, id: string): ResultAsync<RecordsetBody, ApiError>;
   };
@@ -159,6 +161,14 @@ export interface DnsService {
   snapshot(): Promise<ServiceSnapshot>;
   /** Back to empty; configuration is kept. */
   reset(): Promise<void>;
+  /**
+   * Checks a caller as every command does first: credentials, then the admin-only elevations
+   * (`allProjects`, `sudoProjectId`). The real service refuses those in its middleware, before
+   * it routes or reads a request; an HTTP front calls this first to answer in the same order.
+   *
+   * @returns Ok, or the error any command would answer for this caller (401, or 401/403 `forbidden`)
+   */
+  authorize(ctx: RequestContext): Result<void, ApiError>;
   /**
    * The same service (same state, tasks, events and options) whose answers' links start with
    * `baseUrl` instead of the configured one: what an HTTP front uses to link to the origin a
@@ -215,6 +225,24 @@ function checkSnapshot(from: ServiceSnapshot): void {
 }
 
 /**
+ * A caller's id source, checked at every draw: an id that is not UUID-shaped would create what
+ * no path can ever name again, so the command drawing it fails instead (500 `invalid_id_source`).
+ * Ids are drawn only inside a command's transaction, where {@link abort} rolls it back.
+ */
+const checkedIds =
+  (source: () => string): (() => string) =>
+  () => {
+    const id = source();
+    return isUuidLike(id) ? id : abort(invalidIdSource(id));
+  };
+
+/** Throws what the restore failed with, for the service methods that are plain promises. */
+async function whenRestored(restored: Promise<Result<void, ApiError>>): Promise<void> {
+  const r = await restored;
+  if (r.isErr()) throw r.error;
+}
+
+/**
  * Builds what every DNS command needs from the service options, with the task handlers
  * registered and a restore of `options.from` under way (`deps.ready`). The one place where
  * defaults are applied, shared by {@link createDnsService} and tests of single command groups.
@@ -224,15 +252,25 @@ export function createDnsDeps(options: DnsServiceOptions = {}): DnsDeps {
   const storage = options.storage ?? memoryStorage();
   const pools = options.pools !== undefined && options.pools.length > 0 ? options.pools : [DEFAULT_POOL];
   const mode = options.tasks ?? 'auto';
-  const tasks = new TaskRunner(storage, mode);
   const from = options.from;
-  const restored: Promise<void> =
-    from === undefined ? Promise.resolve() : restoreSnapshot(storage, from, DNS_COLLECTIONS).then(() => tasks.recount());
+  const tasks = new TaskRunner(storage, mode);
+  const restored: Promise<Result<void, ApiError>> =
+    from === undefined
+      ? Promise.resolve(ok(undefined))
+      : restoreSnapshot(storage, from, DNS_COLLECTIONS)
+          .then(() => tasks.recount())
+          .then(
+            () => ok(undefined),
+            (cause: unknown) => err(restoreFailed(cause)),
+          );
+  tasks.waitFor(restored, from?.collections[TASKS]?.length ?? 0);
   const deps: DnsDeps = {
     storage,
+    restored,
+    dialect: 'dns',
     baseUrl: trimBase(options.baseUrl ?? 'http://localhost:9001'),
     clock: options.clock ?? realClock,
-    ids: options.ids ?? uuidV4Source(getRandomValues),
+    ids: options.ids === undefined ? uuidV4Source(getRandomValues) : checkedIds(options.ids),
     random: options.random ?? cryptoRandom,
     forbiddenStatus: options.forbiddenStatus ?? 401,
     limits: { ...DEFAULT_ZONE_LIMITS, ...options.limits },
@@ -243,8 +281,6 @@ export function createDnsDeps(options: DnsServiceOptions = {}): DnsDeps {
     tasks,
     poolTargets: options.poolTargets ?? alwaysSucceeds,
     inlinePush: mode === 'auto' && options.poolTargets === undefined,
-    // A failed restore surfaces on every command as a storage failure, never as an unhandled rejection.
-    ready: restored.catch(() => undefined),
   };
   const importOptions = options.importRecordTypes === undefined ? {} : { recordTypes: options.importRecordTypes };
   tasks.register(ZONE_PUSH, zonePushHandler(deps));
@@ -278,8 +314,8 @@ export function createDnsService(options: DnsServiceOptions = {}): DnsService {
 
 /** The commands over one set of deps; views from `withBaseUrl` share everything but the link base. */
 function serviceOver(deps: DnsDeps, importOptions: { recordTypes?: readonly string[] }): DnsService {
-  const { storage, tasks, ready } = deps;
-  const quotaDeps = { storage, forbiddenStatus: deps.forbiddenStatus, defaults: deps.quotaDefaults };
+  const { storage, tasks, restored } = deps;
+  const quotaDeps = { ...deps, defaults: deps.quotaDefaults };
 
   return {
     zones: {
@@ -311,14 +347,15 @@ function serviceOver(deps: DnsDeps, importOptions: { recordTypes?: readonly stri
     },
     events: { subscribe: (listener) => deps.events.subscribe(listener) },
     snapshot: async () => {
-      await ready;
+      await whenRestored(restored);
       return takeSnapshot(storage, 'dns', DNS_COLLECTIONS);
     },
     reset: async () => {
-      await ready;
+      await whenRestored(restored);
       await clearCollections(storage, DNS_COLLECTIONS);
       tasks.cleared();
     },
+    authorize: (ctx) => resolveCaller(ctx, deps.forbiddenStatus).map(() => undefined),
     withBaseUrl: (baseUrl) => serviceOver({ ...deps, baseUrl: trimBase(baseUrl) }, importOptions),
   };
 }

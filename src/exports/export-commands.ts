@@ -1,18 +1,21 @@
-import { err, ok, type Result, type ResultAsync } from 'neverthrow';
+import { err, ok, safeTry, type Result, type ResultAsync } from 'neverthrow';
 import type { DnsDeps } from '../dns/deps.js';
-import { dnsCommand, listOwned } from '../dns/command.js';
+import { listOwned, type ListEnvelope } from '../dns/command.js';
 import { checkZoneQuota, readZoneQuotas } from '../dns-quotas/index.js';
 import type { StorageTransaction } from '../ports/storage.js';
 import { BLOCKS_BY_ZONE, managedRecordsets, type RecordsetBlock } from '../recordsets/recordset.js';
-import { ApiError } from '../shared/api-error.js';
-import { runInTransaction, type UnitOfWork } from '../shared/command.js';
+import type { ApiError } from '../shared/api-error.js';
+import { command, insertNew, runInTransaction, type UnitOfWork } from '../shared/command.js';
+import { invalidUuid } from '../shared/errors.js';
 import { requireProject, type Caller } from '../shared/context.js';
 import { tupleKey } from '../shared/keys.js';
 import type { ListSpec } from '../shared/list-query.js';
 import { enqueueTask, finishTask, type StoredTask } from '../shared/tasks.js';
 import { toMicros } from '../shared/time.js';
 import { isUuidLike } from '../shared/uuid.js';
-import { canSee, invalidUuid, RECORDSETS, visibleZone } from '../zones/zone-commands.js';
+import { RECORDSETS, visibleZone } from '../zones/zone-commands.js';
+import { canSee } from '../zones/zone-policy.js';
+import { exportNotFound, notExportedYet, unsupportedAccept } from './export-errors.js';
 import { ZONES, type Zone } from '../zones/zone.js';
 import {
   EXPORTS,
@@ -27,7 +30,8 @@ import {
 /** Task kind that processes a zone export. @category Exports */
 export const ZONE_EXPORT_TASK = 'zone.export';
 
-const exportNotFound = (): ApiError => new ApiError(404, 'zone_export_not_found', 'Could not find ZoneExport');
+/** A path id of the given parameter name, or 400 `invalid_uuid`. */
+const idParam = (param: string, id: unknown): Result<string, ApiError> => (isUuidLike(id) ? ok(id) : err(invalidUuid(param, id)));
 
 const putExport = (uow: UnitOfWork, e: StoredExport): Promise<void> => uow.tx.put(EXPORTS, e.id, e, exportKeys(e));
 
@@ -38,30 +42,30 @@ function emitExport(deps: DnsDeps, uow: UnitOfWork, verb: 'create' | 'update' | 
 
 /** `POST /v2/zones/{zone_id}/tasks/export`. @internal */
 export function createExport(deps: DnsDeps, ctx: unknown, zoneId: unknown): ResultAsync<ZoneExportBody, ApiError> {
-  return dnsCommand(deps, ctx, async (caller): Promise<Result<ZoneExportBody, ApiError>> => {
-    if (!isUuidLike(zoneId)) return err(invalidUuid('zone_id', zoneId));
-    return runInTransaction(deps.storage, async (uow): Promise<Result<ZoneExportBody, ApiError>> => {
-      const zone = await visibleZone(uow.tx, caller, zoneId);
-      if (zone.isErr()) return err(zone.error);
-      const project = requireProject(caller);
-      if (project.isErr()) return err(project.error);
-      const stored: StoredExport = Object.freeze({
-        id: deps.ids(),
-        projectId: project.value,
-        zoneId: zone.value.id,
-        status: 'PENDING',
-        message: null,
-        location: null,
-        createdAt: toMicros(deps.clock()),
-        updatedAt: null,
-        version: 1,
-      });
-      await putExport(uow, stored);
-      await enqueueTask(uow.tx, deps.ids(), ZONE_EXPORT_TASK, stored.id, {});
-      emitExport(deps, uow, 'create', stored);
-      uow.afterCommit(() => deps.tasks.queued());
-      return ok(presentExport(stored, deps.baseUrl));
-    });
+  return command(deps, ctx, {
+    parse: () => idParam('zone_id', zoneId),
+    transaction: (uow, caller, id) =>
+      safeTry(async function* () {
+        const zone = yield* await visibleZone(uow.tx, caller, id);
+        // create_zone_export: admin or owner, the owner being the caller's project.
+        const projectId = yield* requireProject(caller);
+        const stored: StoredExport = Object.freeze({
+          id: deps.ids(),
+          projectId,
+          zoneId: zone.id,
+          status: 'PENDING',
+          message: null,
+          location: null,
+          createdAt: toMicros(deps.clock()),
+          updatedAt: null,
+          version: 1,
+        });
+        await insertNew(uow.tx, EXPORTS, stored.id, stored, exportKeys(stored));
+        await enqueueTask(uow.tx, deps.ids(), ZONE_EXPORT_TASK, stored.id, {});
+        emitExport(deps, uow, 'create', stored);
+        uow.afterCommit(() => deps.tasks.queued());
+        return ok(presentExport(stored, deps.baseUrl));
+      }),
   });
 }
 
@@ -73,11 +77,10 @@ async function visibleExport(tx: StorageTransaction, caller: Caller, id: string)
 
 /** `GET /v2/zones/tasks/exports/{id}`. @internal */
 export function getExport(deps: DnsDeps, ctx: unknown, id: unknown): ResultAsync<ZoneExportBody, ApiError> {
-  return dnsCommand(deps, ctx, async (caller): Promise<Result<ZoneExportBody, ApiError>> => {
-    if (!isUuidLike(id)) return err(invalidUuid('export_id', id));
-    return runInTransaction(deps.storage, async ({ tx }) =>
-      (await visibleExport(tx, caller, id)).map((e) => presentExport(e, deps.baseUrl)),
-    );
+  return command(deps, ctx, {
+    parse: () => idParam('export_id', id),
+    transaction: async ({ tx }, caller, exportId) =>
+      (await visibleExport(tx, caller, exportId)).map((e) => presentExport(e, deps.baseUrl)),
   });
 }
 
@@ -101,22 +104,29 @@ const exportListSpec = (baseUrl: string): ListSpec<StoredExport> => ({
   present: (e) => presentExport(e, baseUrl),
 });
 
+/**
+ * One page of exports (`GET /v2/zones/tasks/exports`).
+ *
+ * @category Exports
+ */
+export type ZoneExportList = ListEnvelope<'exports', ZoneExportBody>;
+
 /** `GET /v2/zones/tasks/exports`. @internal */
-export function listExports(deps: DnsDeps, ctx: unknown, query: unknown): ResultAsync<object, ApiError> {
-  return listOwned(deps, ctx, query, exportListSpec(deps.baseUrl), { byProject: EXPORTS_BY_PROJECT, byCreated: EXPORTS_BY_CREATED });
+export function listExports(deps: DnsDeps, ctx: unknown, query: unknown): ResultAsync<ZoneExportList, ApiError> {
+  return listOwned<ZoneExportList, StoredExport>(deps, ctx, query, exportListSpec(deps.baseUrl), { byProject: EXPORTS_BY_PROJECT, byCreated: EXPORTS_BY_CREATED });
 }
 
 /** `DELETE /v2/zones/tasks/exports/{id}`: the export record goes (and its file link with it); the zone stays. @internal */
 export function deleteExport(deps: DnsDeps, ctx: unknown, id: unknown): ResultAsync<void, ApiError> {
-  return dnsCommand(deps, ctx, async (caller): Promise<Result<void, ApiError>> => {
-    if (!isUuidLike(id)) return err(invalidUuid('zone_export_id', id));
-    return runInTransaction(deps.storage, async (uow) => {
-      const found = await visibleExport(uow.tx, caller, id);
-      if (found.isErr()) return err(found.error);
-      await uow.tx.delete(EXPORTS, id);
-      emitExport(deps, uow, 'delete', found.value);
-      return ok(undefined);
-    });
+  return command(deps, ctx, {
+    parse: () => idParam('zone_export_id', id),
+    transaction: (uow, caller, exportId) =>
+      safeTry(async function* () {
+        const found = yield* await visibleExport(uow.tx, caller, exportId);
+        await uow.tx.delete(EXPORTS, exportId);
+        emitExport(deps, uow, 'delete', found);
+        return ok(undefined);
+      }),
   });
 }
 
@@ -172,22 +182,15 @@ export async function renderZoneFile(deps: DnsDeps, tx: StorageTransaction, zone
 
 /** `GET /v2/zones/tasks/exports/{id}/export`: the file, rendered now from the zone's current data. @internal */
 export function exportFile(deps: DnsDeps, ctx: unknown, id: unknown, accept: unknown): ResultAsync<string, ApiError> {
-  return dnsCommand(deps, ctx, async (caller): Promise<Result<string, ApiError>> => {
-    if (!acceptsZoneFile(accept)) {
-      return err(new ApiError(406, 'unsupported_accept', 'The zone file is served as text/dns: accept text/dns or */*.'));
-    }
-    if (!isUuidLike(id)) return err(invalidUuid('export_id', id));
-    return runInTransaction(deps.storage, async ({ tx }): Promise<Result<string, ApiError>> => {
-      const found = await visibleExport(tx, caller, id);
-      if (found.isErr()) return err(found.error);
-      const location = found.value.location;
-      if (location === null || !location.startsWith('designate://')) {
-        return err(new ApiError(400, 'bad_request', 'Zone can not be exported synchronously'));
-      }
-      const zone = await visibleZone(tx, caller, found.value.zoneId);
-      if (zone.isErr()) return err(zone.error);
-      return ok(await renderZoneFile(deps, tx, zone.value));
-    });
+  return command(deps, ctx, {
+    parse: () => (acceptsZoneFile(accept) ? idParam('export_id', id) : err(unsupportedAccept())),
+    transaction: ({ tx }, caller, exportId) =>
+      safeTry(async function* () {
+        const found = yield* await visibleExport(tx, caller, exportId);
+        if (found.location === null || !found.location.startsWith('designate://')) return err(notExportedYet());
+        const zone = yield* await visibleZone(tx, caller, found.zoneId);
+        return ok(await renderZoneFile(deps, tx, zone));
+      }),
   });
 }
 

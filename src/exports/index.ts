@@ -10,10 +10,11 @@ import type { CollectionKeys } from '../dns/snapshot.js';
 import type { ApiError } from '../shared/api-error.js';
 import type { RequestContext } from '../shared/context.js';
 import type { ListQuery } from '../shared/list-query.js';
-import { createExport, deleteExport, exportFile, getExport, listExports } from './export-commands.js';
+import { createExport, deleteExport, exportFile, getExport, listExports, type ZoneExportList } from './export-commands.js';
 import { EXPORTS, exportKeys, type StoredExport, type ZoneExportBody } from './zone-export.js';
 
 export { exportTaskHandler, renderZoneFile, ZONE_EXPORT_TASK } from './export-commands.js';
+export type { ZoneExportList } from './export-commands.js';
 export { EXPORTS, type ZoneExportBody, type ZoneExportStatus, type ZoneExportLinks } from './zone-export.js';
 
 /**
@@ -27,7 +28,7 @@ export interface ZoneExportCommands {
   /** `GET /v2/zones/tasks/exports/{id}`: 404 `zone_export_not_found` for another project's export. */
   get(ctx: RequestContext, id: string): ResultAsync<ZoneExportBody, ApiError>;
   /** `GET /v2/zones/tasks/exports`: `{ exports, links, metadata }`; filters `status`, `message`, `zone_id`. */
-  list(ctx: RequestContext, query?: ListQuery): ResultAsync<object, ApiError>;
+  list(ctx: RequestContext, query?: ListQuery): ResultAsync<ZoneExportList, ApiError>;
   /** `DELETE /v2/zones/tasks/exports/{id}`: the export and its file link go; the zone stays. */
   delete(ctx: RequestContext, id: string): ResultAsync<void, ApiError>;
   /**

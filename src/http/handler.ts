@@ -59,6 +59,10 @@ type Action = (x: Exchange, params: readonly string[]) => Promise<Response>;
 interface Route {
   readonly pattern: readonly string[];
   readonly methods: Readonly<Record<string, Action>>;
+  /** Methods the real service answers 404 rather than 405 here (its router finds no handler). */
+  readonly notFound?: readonly string[];
+  /** For a route with no methods of its own (404 by default): those the real router answers 405. */
+  readonly notAllowed?: readonly string[];
 }
 
 const JSON_TYPE = 'application/json';
@@ -73,13 +77,13 @@ const newRequestId = (): string => `req-${globalThis.crypto.randomUUID()}`;
 /** The media type as the real services read it: before any `;`, trimmed, case kept. */
 const mediaType = (header: string | null): string => (header ?? '').split(';', 1)[0]!.trim();
 
-class TooLarge extends Error {}
-
 /**
  * Reads at most `limit` bytes of the body. `truncate`: keep the first `limit` bytes (the quota
- * service's reader); otherwise a longer body throws {@link TooLarge}.
+ * service's reader); otherwise a longer body is an error (413), read no further. A body stream
+ * that fails (a client gone mid-request) is a 400, never a rejection.
  */
-async function readBody(request: Request, limit: number, truncate: boolean): Promise<Uint8Array> {
+async function readBody(x: Exchange, limit: number, truncate: boolean): Promise<Uint8Array | ApiError> {
+  const request = x.request;
   if (request.body === null) return new Uint8Array(0);
   const reader: ReadableStreamDefaultReader<Uint8Array> = request.body.getReader();
   const chunks: Uint8Array[] = [];
@@ -92,9 +96,11 @@ async function readBody(request: Request, limit: number, truncate: boolean): Pro
       length += value.byteLength;
       if (length > limit) {
         if (truncate) break;
-        throw new TooLarge();
+        return new ApiError(413, 'request_too_large', `The request body is larger than ${limit} bytes.`, { dialect: x.dialect });
       }
     }
+  } catch (cause) {
+    return new ApiError(400, 'bad_request', 'The request body could not be read.', { dialect: x.dialect, cause });
   } finally {
     reader.cancel().catch(() => undefined);
   }
@@ -149,6 +155,12 @@ function errorResponse(x: Exchange, error: ApiError, headers: Record<string, str
 
 const notFound = (dialect: Dialect): ApiError =>
   dialect === 'dns' ? new ApiError(404, 'not_found', 'resource not found') : new ApiError(404, 'not_found', '', { dialect: 'quota' });
+
+/** The quota service's router describes a GET it cannot route with `""`, any other method with `null`. */
+function notFoundResponse(x: Exchange, method: string): Response {
+  if (x.dialect === 'quota' && method !== 'GET') return jsonResponse(x, 404, { code: 404, title: 'Not Found', description: null });
+  return errorResponse(x, notFound(x.dialect));
+}
 
 /** A POST to a per-zone task without its zone id: the real service's bare 404. */
 const missingZoneId: Action = (x) => Promise.resolve(errorResponse(x, new ApiError(404, 'not_found', '', { showMessage: false })));
@@ -222,7 +234,9 @@ export function createHttpHandler(options: HttpHandlerOptions): HttpHandler {
   const quotaViews = viewCache(quotas);
   const fallbackDialect: Dialect = dns === undefined && quotas !== undefined ? 'quota' : 'dns';
 
-  const caller = async (x: Exchange): Promise<RequestContext | ApiError> => {
+  // Once per request, however many steps ask: `authenticate` may be a costly token check.
+  const callers = new WeakMap<Exchange, Promise<RequestContext | ApiError>>();
+  const authenticateOnce = async (x: Exchange): Promise<RequestContext | ApiError> => {
     routedTo.set(x.request, x.dialect);
     try {
       const ctx = await authenticate(x.request);
@@ -232,8 +246,16 @@ export function createHttpHandler(options: HttpHandlerOptions): HttpHandler {
       return authenticationFailed(x.dialect);
     }
   };
+  const caller = (x: Exchange): Promise<RequestContext | ApiError> => {
+    let known = callers.get(x);
+    if (known === undefined) {
+      known = authenticateOnce(x);
+      callers.set(x, known);
+    }
+    return known;
+  };
 
-  const dnsRoutes = dns === undefined ? [] : dnsRouteTable(caller, dnsViews);
+  const dnsTable = dns === undefined ? undefined : dnsRouteTable(dns, caller, dnsViews);
   const quotaRoutes = quotas === undefined ? [] : quotaRouteTable(caller, quotaViews);
 
   const route = async (request: Request, requestId: string): Promise<Response> => {
@@ -249,9 +271,9 @@ export function createHttpHandler(options: HttpHandlerOptions): HttpHandler {
     let dialect: Dialect = fallbackDialect;
     let routes: readonly Route[] = [];
     let rest = path;
-    if (dns !== undefined && (path === '/v2' || path.startsWith('/v2/'))) {
+    if (dnsTable !== undefined && (path === '/v2' || path.startsWith('/v2/'))) {
       dialect = 'dns';
-      routes = dnsRoutes;
+      routes = dnsTable.routes;
       rest = path.slice(3);
     } else if (quotas !== undefined && (path === '/v1' || path.startsWith('/v1/'))) {
       dialect = 'quota';
@@ -263,13 +285,21 @@ export function createHttpHandler(options: HttpHandlerOptions): HttpHandler {
       return fallbackDialect === 'dns' ? jsonResponse(x, 200, dnsVersions(base)) : jsonResponse(x, 300, quotaVersions(base));
     }
     const x = exchange(dialect);
+    if (dialect === 'dns') {
+      const refused = await dnsTable!.elevationFirst(x);
+      if (refused !== undefined) return refused;
+    }
     const parts = segments(rest);
     if (dialect === 'quota' && parts.length === 0 && (method === 'GET' || method === 'HEAD')) {
       return jsonResponse(x, 200, { version: quotaVersion(base) });
     }
     const found = match(routes, parts);
-    if (found === undefined) return errorResponse(x, notFound(dialect));
+    if (found === undefined) return notFoundResponse(x, method);
     const action = found.route.methods[method];
+    const noMethods = Object.keys(found.route.methods).length === 0;
+    if (action === undefined && (found.route.notFound?.includes(method) || (noMethods && !found.route.notAllowed?.includes(method)))) {
+      return notFoundResponse(x, method);
+    }
     if (action === undefined) {
       const allow = Object.keys(found.route.methods).sort().join(', ');
       return errorResponse(x, methodNotAllowed(dialect), dialect === 'quota' ? { allow } : {});
@@ -366,13 +396,8 @@ async function dnsJsonBody(x: Exchange): Promise<BodyRead> {
   if (!DNS_JSON_TYPES.has(mediaType(x.request.headers.get('content-type')))) {
     return { error: new ApiError(415, 'unsupported_content_type', 'Content-type must be application/json') };
   }
-  let bytes: Uint8Array;
-  try {
-    bytes = await readBody(x.request, x.maxBodyBytes, false);
-  } catch (e) {
-    if (e instanceof TooLarge) return { error: tooLarge(x) };
-    throw e;
-  }
+  const bytes = await readBody(x, x.maxBodyBytes, false);
+  if (bytes instanceof ApiError) return { error: bytes };
   if (bytes.length === 0) return { error: new ApiError(400, 'empty_request_body', 'Request Body is empty') };
   let text: string;
   try {
@@ -386,10 +411,23 @@ async function dnsJsonBody(x: Exchange): Promise<BodyRead> {
   return { body: parsed.value };
 }
 
-const tooLarge = (x: Exchange): ApiError =>
-  new ApiError(413, 'request_too_large', `The request body is larger than ${x.maxBodyBytes} bytes.`, { dialect: x.dialect });
+/**
+ * Commands that other work adds to the DNS service (recordset writes, SECONDARY zone transfer):
+ * their routes are served as soon as the service has them.
+ */
+interface LaterCommands {
+  readonly zones: { readonly xfr?: (ctx: RequestContext, id: string) => ResultAsync<unknown, ApiError> };
+  readonly recordsets: {
+    readonly create?: (ctx: RequestContext, zoneId: string, body: unknown) => ResultAsync<unknown, ApiError>;
+    readonly update?: (ctx: RequestContext, zoneId: string, id: string, body: unknown) => ResultAsync<unknown, ApiError>;
+    readonly delete?: (ctx: RequestContext, zoneId: string, id: string) => ResultAsync<unknown, ApiError>;
+    readonly listAll?: (ctx: RequestContext, query?: Parameters<DnsService['zones']['list']>[1]) => ResultAsync<unknown, ApiError>;
+  };
+}
+const later = (dns: DnsService): LaterCommands => dns as unknown as LaterCommands;
+const when = (present: boolean, methods: Record<string, Action>): Record<string, Action> => (present ? methods : {});
 
-function dnsRouteTable(caller: Caller, view: (base: string) => DnsService): Route[] {
+function dnsRouteTable(dns: DnsService, caller: Caller, view: (base: string) => DnsService): { routes: Route[]; elevationFirst: (x: Exchange) => Promise<Response | undefined> } {
   /** Authenticates, applies the query flags and runs `work` on the view for this origin. */
   const withCtx =
     (work: (dns: DnsService, ctx: RequestContext, x: Exchange, params: readonly string[]) => Promise<Response>): Action =>
@@ -398,6 +436,25 @@ function dnsRouteTable(caller: Caller, view: (base: string) => DnsService): Rout
       if (ctx instanceof ApiError) return errorResponse(x, ctx);
       return work(view(x.base), withQueryFlags(x, ctx), x, params);
     };
+  /**
+   * The real service refuses a non-admin's all-projects or sudo before it routes or reads
+   * anything, the header's all-projects even when the query string then turns it off.
+   */
+  const elevationFirst = async (x: Exchange): Promise<Response | undefined> => {
+    const ctx = await caller(x);
+    if (ctx instanceof ApiError) return undefined;
+    // Each flag is applied (and checked) in turn: the header, then all_projects, then all_tenants.
+    const steps = [ctx];
+    for (const name of ['all_projects', 'all_tenants']) {
+      const value = x.query.get(name);
+      if (value !== null) steps.push({ ...ctx, allProjects: isTrueString(value) });
+    }
+    for (const step of steps) {
+      const checked = dns.authorize(step);
+      if (checked.isErr() && checked.error.type === 'forbidden') return errorResponse(x, checked.error);
+    }
+    return undefined;
+  };
   /** As `withCtx`, with a JSON body read first (Designate reads it before any policy). */
   const withBody = (
     work: (dns: DnsService, ctx: RequestContext, body: unknown, x: Exchange, params: readonly string[]) => Promise<Response>,
@@ -433,7 +490,7 @@ function dnsRouteTable(caller: Caller, view: (base: string) => DnsService): Rout
   type Q = Parameters<DnsService['zones']['list']>[1];
   const q = (query: Record<string, string | string[]>): Q => query as Q;
 
-  return [
+  const routes: Route[] = [
     {
       pattern: ['zones'],
       methods: {
@@ -449,6 +506,7 @@ function dnsRouteTable(caller: Caller, view: (base: string) => DnsService): Rout
     {
       pattern: ['zones', 'tasks', 'transfer_requests'],
       methods: { GET: list((dns, ctx, query) => dns.transferRequests.list(ctx, q(query))) },
+      notFound: ['POST'],
     },
     {
       pattern: ['zones', 'tasks', 'transfer_requests', '*'],
@@ -477,13 +535,8 @@ function dnsRouteTable(caller: Caller, view: (base: string) => DnsService): Rout
       methods: {
         GET: list((dns, ctx, query) => dns.imports.list(ctx, q(query))),
         POST: withCtx(async (dns, ctx, x) => {
-          let bytes: Uint8Array;
-          try {
-            bytes = await readBody(x.request, x.maxBodyBytes, false);
-          } catch (e) {
-            if (e instanceof TooLarge) return errorResponse(x, tooLarge(x));
-            throw e;
-          }
+          const bytes = await readBody(x, x.maxBodyBytes, false);
+          if (bytes instanceof ApiError) return errorResponse(x, bytes);
           const contentType = x.request.headers.get('content-type') ?? '';
           return answer(x, dns.imports.create(ctx, bytes, contentType), (i) => created(x, 202, i));
         }),
@@ -517,6 +570,10 @@ function dnsRouteTable(caller: Caller, view: (base: string) => DnsService): Rout
         ),
       },
     },
+    // Task names the real router does not know, before the patterns that take `tasks` for an id.
+    { pattern: ['zones', 'tasks'], methods: {} },
+    { pattern: ['zones', 'tasks', '*'], methods: {} },
+    { pattern: ['zones', 'tasks', '*', '*'], methods: {} },
     {
       pattern: ['zones', '*'],
       methods: {
@@ -534,7 +591,14 @@ function dnsRouteTable(caller: Caller, view: (base: string) => DnsService): Rout
     },
     {
       pattern: ['zones', '*', 'tasks', 'abandon'],
-      methods: { POST: gone((dns, ctx, [id]) => dns.zones.abandon(ctx, id!)) },
+      methods: {
+        POST: gone((d, ctx, [id]) => d.zones.abandon(ctx, id!)),
+        // The real router checks the id of a GET here before it finds no GET handler.
+        GET: async (x, params) => {
+          if (isUuidLike(params[0])) return errorResponse(x, methodNotAllowed('dns'));
+          return gone((d, ctx, [id]) => d.zones.abandon(ctx, id!))(x, params);
+        },
+      },
     },
     {
       pattern: ['zones', '*', 'tasks', 'transfer_requests'],
@@ -545,19 +609,54 @@ function dnsRouteTable(caller: Caller, view: (base: string) => DnsService): Rout
           true,
         ),
       },
+      notFound: ['GET'],
     },
     {
       pattern: ['zones', '*', 'tasks', 'export'],
       methods: { POST: withCtx((dns, ctx, x, [id]) => answer(x, dns.exports.create(ctx, id!), (e) => created(x, 202, e))) },
     },
     {
+      pattern: ['zones', '*', 'tasks', 'xfr'],
+      methods: when(later(dns).zones.xfr !== undefined, {
+        POST: withCtx((d, ctx, x, [id]) => answer(x, later(d).zones.xfr!(ctx, id!), () => jsonResponse(x, 202, ''))),
+      }),
+    },
+    {
       pattern: ['zones', '*', 'recordsets'],
-      methods: { GET: list((dns, ctx, query, [zoneId]) => dns.recordsets.list(ctx, zoneId!, q(query))) },
+      methods: {
+        GET: list((d, ctx, query, [zoneId]) => d.recordsets.list(ctx, zoneId!, q(query))),
+        ...when(later(dns).recordsets.create !== undefined, {
+          POST: withIdThenBody(
+            (d, ctx, [zoneId]) => later(d).recordsets.create!(ctx, zoneId!, {}),
+            (d, ctx, body, x, [zoneId]) => answer(x, later(d).recordsets.create!(ctx, zoneId!, body), (r) => created(x, pendingOr(201)(r), r)),
+          ),
+        }),
+      },
     },
     {
       pattern: ['zones', '*', 'recordsets', '*'],
-      methods: { GET: show((dns, ctx, [zoneId, id]) => dns.recordsets.get(ctx, zoneId!, id!)) },
+      methods: {
+        GET: show((d, ctx, [zoneId, id]) => d.recordsets.get(ctx, zoneId!, id!)),
+        ...when(later(dns).recordsets.update !== undefined, {
+          PUT: withIdThenBody(
+            (d, ctx, [zoneId, id]) => later(d).recordsets.update!(ctx, zoneId!, id!, {}),
+            (d, ctx, body, x, [zoneId, id]) => answer(x, later(d).recordsets.update!(ctx, zoneId!, id!, body), (r) => jsonResponse(x, pendingOr(200)(r), r)),
+          ),
+        }),
+        ...when(later(dns).recordsets.delete !== undefined, {
+          DELETE: withCtx((d, ctx, x, [zoneId, id]) => answer(x, later(d).recordsets.delete!(ctx, zoneId!, id!), (r) => jsonResponse(x, 202, r))),
+        }),
+      },
     },
+    {
+      pattern: ['recordsets'],
+      methods: when(later(dns).recordsets.listAll !== undefined, {
+        GET: list((d, ctx, query) => later(d).recordsets.listAll!(ctx, q(query))),
+      }),
+    },
+    // Below a zone, a name the router does not know: 404, but 405 for the methods it takes as `post`/`put` of the zone.
+    { pattern: ['zones', '*', 'tasks'], methods: {} },
+    { pattern: ['zones', '*', '*'], methods: {}, notAllowed: ['POST', 'PUT'] },
     {
       pattern: ['quotas'],
       methods: { GET: show((dns, ctx) => dns.quotas.get(ctx, ctx.sudoProjectId ?? ctx.projectId ?? '')) },
@@ -571,6 +670,7 @@ function dnsRouteTable(caller: Caller, view: (base: string) => DnsService): Rout
       },
     },
   ];
+  return { routes, elevationFirst };
 }
 
 function dnsVersions(base: string): object {
@@ -623,7 +723,8 @@ async function quotaJsonBody(x: Exchange): Promise<BodyRead> {
       }),
     };
   }
-  const bytes = await readBody(x.request, QUOTA_BODY_LIMIT, true);
+  const bytes = await readBody(x, QUOTA_BODY_LIMIT, true);
+  if (bytes instanceof ApiError) return { error: bytes };
   if (bytes.length === 0) return { body: undefined };
   let text: string;
   try {
@@ -633,7 +734,31 @@ async function quotaJsonBody(x: Exchange): Promise<BodyRead> {
   }
   const parsed = parseJson(text);
   if (!parsed.ok) return { error: new ApiError(400, 'malformed_json', 'Malformed JSON', { dialect: 'quota' }) };
-  return { body: parsed.value };
+  return { body: stripStrings(parsed.value) };
+}
+
+/** What Python's `str.strip()` removes: its whitespace, which is not quite JavaScript's. */
+const PY_SPACE = '[\\t\\n\\v\\f\\r\\x1c-\\x20\\x85\\xa0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000]';
+const PY_STRIP = new RegExp(`^${PY_SPACE}+|${PY_SPACE}+$`, 'g');
+
+/**
+ * Barbican strips every string value of a body (not the keys) before it validates it, so
+ * `" 5 "` is reported as `'5'`. Iterative: the body may nest as deep as the reader allows.
+ */
+function stripStrings(value: unknown): unknown {
+  if (typeof value === 'string') return value.replace(PY_STRIP, '');
+  const stack: unknown[] = [value];
+  while (stack.length > 0) {
+    const node = stack.pop();
+    if (node === null || typeof node !== 'object') continue;
+    const record = node as Record<string, unknown>;
+    for (const key of Object.keys(record)) {
+      const v = record[key];
+      if (typeof v === 'string') record[key] = v.replace(PY_STRIP, '');
+      else if (v !== null && typeof v === 'object') stack.push(v);
+    }
+  }
+  return value;
 }
 
 /** Errors that come from who is calling, which the quota service reports before any body error. */

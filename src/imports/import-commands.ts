@@ -1,19 +1,29 @@
-import { err, ok, type Result, type ResultAsync } from 'neverthrow';
+import { err, ok, safeTry, type Result, type ResultAsync } from 'neverthrow';
 import type { DnsDeps } from '../dns/deps.js';
-import { dnsCommand, listOwned } from '../dns/command.js';
+import { listOwned, type ListEnvelope } from '../dns/command.js';
 import { checkZoneQuota, readZoneQuotas } from '../dns-quotas/index.js';
 import { buildBlocks, drawSortedIds } from '../recordsets/blocks.js';
 import { blockKeys, blockRowId } from '../recordsets/recordset.js';
-import { ApiError } from '../shared/api-error.js';
-import { runInTransaction, type UnitOfWork } from '../shared/command.js';
-import { emptyRequestBody } from '../shared/validation.js';
+import type { ApiError } from '../shared/api-error.js';
+import { command, insertNew, runInTransaction, type UnitOfWork } from '../shared/command.js';
+import { emptyRequestBody, invalidUuid } from '../shared/errors.js';
 import { checkNameSyntax, emailProblem } from '../zones/zone-input.js';
 import { requireProject, type Caller } from '../shared/context.js';
 import type { ListSpec } from '../shared/list-query.js';
 import { enqueueTask, finishTask, type StoredTask } from '../shared/tasks.js';
 import { toMicros } from '../shared/time.js';
 import { isUuidLike } from '../shared/uuid.js';
-import { canSee, insertZone, invalidUuid, putZone, RECORDSETS } from '../zones/zone-commands.js';
+import { insertZone, putZone, RECORDSETS } from '../zones/zone-commands.js';
+import { canSee } from '../zones/zone-policy.js';
+import {
+  fileNotClean,
+  fileNotText,
+  fileNotUtf8,
+  fileTooLarge,
+  importFailed as failure,
+  importNotFound,
+  unsupportedContentType,
+} from './import-errors.js';
 import type { Zone } from '../zones/zone.js';
 import { DEFAULT_IMPORT_RECORD_TYPES, IMPORT_MESSAGES, planImport, undefinedError, type ZoneImportOptions } from './convert.js';
 import {
@@ -29,7 +39,8 @@ import {
 /** Task kind that processes a zone import. @category Imports */
 export const ZONE_IMPORT_TASK = 'zone.import';
 
-const importNotFound = (): ApiError => new ApiError(404, 'zone_import_not_found', 'Could not find ZoneImport');
+/** A path id of the given parameter name, or 400 `invalid_uuid`. */
+const idParam = (param: string, id: unknown): Result<string, ApiError> => (isUuidLike(id) ? ok(id) : err(invalidUuid(param, id)));
 
 const putImport = (uow: UnitOfWork, i: StoredImport): Promise<void> =>
   uow.tx.put(IMPORTS, i.id, i, importKeys(i));
@@ -51,40 +62,36 @@ const isCleanFile = (text: string): boolean =>
 const mediaType = (value: unknown): string =>
   typeof value === 'string' ? (value.split(';')[0] ?? '').trim().toLowerCase() : '';
 
+/** The zone file of a create: text (or UTF-8 bytes) the service can store and parse. */
+function parseZoneFile(deps: DnsDeps, text: unknown, contentType: unknown): Result<string, ApiError> {
+  if (mediaType(contentType) !== 'text/dns') return err(unsupportedContentType());
+  let body: string;
+  if (text instanceof Uint8Array) {
+    try {
+      body = new TextDecoder('utf-8', { fatal: true }).decode(text);
+    } catch {
+      return err(fileNotUtf8());
+    }
+  } else if (typeof text === 'string') body = text;
+  else if (text === undefined || text === null) body = '';
+  else return err(fileNotText());
+  if (body.trim() === '') return err(emptyRequestBody());
+  if (!isCleanFile(body)) return err(fileNotClean());
+  const bytes = Buffer.byteLength(body, 'utf8');
+  if (bytes > deps.limits.maxZoneFileBytes) return err(fileTooLarge(bytes, deps.limits.maxZoneFileBytes));
+  return ok(body);
+}
+
 /** `POST /v2/zones/tasks/imports`. @internal */
 export function createImport(deps: DnsDeps, ctx: unknown, text: unknown, contentType: unknown): ResultAsync<ZoneImportBody, ApiError> {
-  return dnsCommand(deps, ctx, async (caller): Promise<Result<ZoneImportBody, ApiError>> => {
-    if (mediaType(contentType) !== 'text/dns') {
-      return err(new ApiError(415, 'unsupported_content_type', 'Content-type must be text/dns'));
-    }
-    let body: string;
-    if (text instanceof Uint8Array) {
-      try {
-        body = new TextDecoder('utf-8', { fatal: true }).decode(text);
-      } catch {
-        return err(new ApiError(400, 'bad_request', 'The zone file is not valid UTF-8.'));
-      }
-    } else if (typeof text === 'string') body = text;
-    else if (text === undefined || text === null) body = '';
-    else return err(new ApiError(400, 'bad_request', 'The zone file must be text.'));
-    if (body.trim() === '') return err(emptyRequestBody());
-    if (!isCleanFile(body)) {
-      return err(new ApiError(400, 'bad_request', 'The zone file must be UTF-8 text without NUL characters or lone surrogates.'));
-    }
-    const bytes = Buffer.byteLength(body, 'utf8');
-    if (bytes > deps.limits.maxZoneFileBytes) {
-      return err(
-        new ApiError(413, 'request_too_large', `The zone file is ${bytes} bytes, more than the ${deps.limits.maxZoneFileBytes} bytes this service accepts.`),
-      );
-    }
-    const project = requireProject(caller);
-    if (project.isErr()) return err(project.error);
-    const projectId = project.value;
-    const isAdmin = caller.isAdmin;
-    return runInTransaction(deps.storage, async (uow) => {
+  return command(deps, ctx, {
+    parse: () => parseZoneFile(deps, text, contentType),
+    // create_zone_import: admin or owner, the owner being the caller's project.
+    authorize: (caller) => requireProject(caller),
+    transaction: async (uow, caller, body) => {
       const stored: StoredImport = Object.freeze({
         id: deps.ids(),
-        projectId,
+        projectId: caller.projectId!,
         status: 'PENDING',
         message: null,
         zoneId: null,
@@ -92,24 +99,26 @@ export function createImport(deps: DnsDeps, ctx: unknown, text: unknown, content
         updatedAt: null,
         version: 1,
       });
-      await putImport(uow, stored);
-      await enqueueTask(uow.tx, deps.ids(), ZONE_IMPORT_TASK, stored.id, { text: body, admin: isAdmin ? 1 : 0 });
+      await insertNew(uow.tx, IMPORTS, stored.id, stored, importKeys(stored));
+      await enqueueTask(uow.tx, deps.ids(), ZONE_IMPORT_TASK, stored.id, { text: body, admin: caller.isAdmin ? 1 : 0 });
       emitImport(deps, uow, 'create', stored);
       uow.afterCommit(() => deps.tasks.queued());
       return ok(presentImport(stored, deps.baseUrl));
-    });
+    },
   });
+}
+
+/** An import the caller may see, or 404. */
+async function visibleImport(uow: UnitOfWork, caller: Caller, id: string): Promise<Result<StoredImport, ApiError>> {
+  const found = (await uow.tx.get(IMPORTS, id)) as StoredImport | undefined;
+  return found === undefined || !canSee(caller, found.projectId) ? err(importNotFound()) : ok(found);
 }
 
 /** `GET /v2/zones/tasks/imports/{id}`. @internal */
 export function getImport(deps: DnsDeps, ctx: unknown, id: unknown): ResultAsync<ZoneImportBody, ApiError> {
-  return dnsCommand(deps, ctx, async (caller): Promise<Result<ZoneImportBody, ApiError>> => {
-    if (!isUuidLike(id)) return err(invalidUuid('import_id', id));
-    return runInTransaction(deps.storage, async ({ tx }) => {
-      const found = (await tx.get(IMPORTS, id)) as StoredImport | undefined;
-      if (found === undefined || !canSee(caller, found.projectId)) return err(importNotFound());
-      return ok(presentImport(found, deps.baseUrl));
-    });
+  return command(deps, ctx, {
+    parse: () => idParam('import_id', id),
+    transaction: async (uow, caller, importId) => (await visibleImport(uow, caller, importId)).map((i) => presentImport(i, deps.baseUrl)),
   });
 }
 
@@ -133,22 +142,29 @@ const importListSpec = (baseUrl: string): ListSpec<StoredImport> => ({
   present: (i) => presentImport(i, baseUrl),
 });
 
+/**
+ * One page of imports (`GET /v2/zones/tasks/imports`).
+ *
+ * @category Imports
+ */
+export type ZoneImportList = ListEnvelope<'imports', ZoneImportBody>;
+
 /** `GET /v2/zones/tasks/imports`. @internal */
-export function listImports(deps: DnsDeps, ctx: unknown, query: unknown): ResultAsync<object, ApiError> {
-  return listOwned(deps, ctx, query, importListSpec(deps.baseUrl), { byProject: IMPORTS_BY_PROJECT, byCreated: IMPORTS_BY_CREATED });
+export function listImports(deps: DnsDeps, ctx: unknown, query: unknown): ResultAsync<ZoneImportList, ApiError> {
+  return listOwned<ZoneImportList, StoredImport>(deps, ctx, query, importListSpec(deps.baseUrl), { byProject: IMPORTS_BY_PROJECT, byCreated: IMPORTS_BY_CREATED });
 }
 
 /** `DELETE /v2/zones/tasks/imports/{id}`: removes the import record only; its zone stays. @internal */
 export function deleteImport(deps: DnsDeps, ctx: unknown, id: unknown): ResultAsync<void, ApiError> {
-  return dnsCommand(deps, ctx, async (caller): Promise<Result<void, ApiError>> => {
-    if (!isUuidLike(id)) return err(invalidUuid('zone_import_id', id));
-    return runInTransaction(deps.storage, async (uow) => {
-      const found = (await uow.tx.get(IMPORTS, id)) as StoredImport | undefined;
-      if (found === undefined || !canSee(caller, found.projectId)) return err(importNotFound());
-      await uow.tx.delete(IMPORTS, id);
-      emitImport(deps, uow, 'delete', found);
-      return ok(undefined);
-    });
+  return command(deps, ctx, {
+    parse: () => idParam('zone_import_id', id),
+    transaction: (uow, caller, importId) =>
+      safeTry(async function* () {
+        const found = yield* await visibleImport(uow, caller, importId);
+        await uow.tx.delete(IMPORTS, importId);
+        emitImport(deps, uow, 'delete', found);
+        return ok(undefined);
+      }),
   });
 }
 
@@ -159,9 +175,6 @@ function creationMessage(error: ApiError): string {
   if (error.type === 'invalid_ttl') return error.message;
   return undefinedError(error.message);
 }
-
-/** An outcome message carried out of the creating transaction (which it rolls back). */
-const failure = (message: string): ApiError => new ApiError(422, 'import_failed', message);
 
 /**
  * The task that processes an import: parse, convert, then create the zone and every recordset in

@@ -11,11 +11,12 @@ import type { ApiError } from '../shared/api-error.js';
 import type { RequestContext } from '../shared/context.js';
 import type { ListQuery } from '../shared/list-query.js';
 import type { ZoneImportOptions } from './convert.js';
-import { createImport, deleteImport, getImport, listImports } from './import-commands.js';
+import { createImport, deleteImport, getImport, listImports, type ZoneImportList } from './import-commands.js';
 import { IMPORTS, importKeys, type StoredImport, type ZoneImportBody } from './zone-import.js';
 
 export { DEFAULT_IMPORT_RECORD_TYPES, type ZoneImportOptions } from './convert.js';
 export { importTaskHandler, ZONE_IMPORT_TASK } from './import-commands.js';
+export type { ZoneImportList } from './import-commands.js';
 export { IMPORTS, type ZoneImportBody, type ZoneImportStatus, type ZoneImportLinks } from './zone-import.js';
 
 /**
@@ -33,7 +34,7 @@ export interface ZoneImportCommands {
   /** `GET /v2/zones/tasks/imports/{id}`: 404 `zone_import_not_found` for another project's import. */
   get(ctx: RequestContext, id: string): ResultAsync<ZoneImportBody, ApiError>;
   /** `GET /v2/zones/tasks/imports`: `{ imports, links, metadata }`; filters `status`, `message`, `zone_id`. */
-  list(ctx: RequestContext, query?: ListQuery): ResultAsync<object, ApiError>;
+  list(ctx: RequestContext, query?: ListQuery): ResultAsync<ZoneImportList, ApiError>;
   /** `DELETE /v2/zones/tasks/imports/{id}`: removes the import record; the zone it created stays. */
   delete(ctx: RequestContext, id: string): ResultAsync<void, ApiError>;
 }

@@ -2,21 +2,15 @@ import { err, ok, ResultAsync, type Result } from 'neverthrow';
 import { memoryStorage } from '../adapters/memory/memory-storage.js';
 import type { Storage, StorageTransaction } from '../ports/storage.js';
 import type { ApiError } from '../shared/api-error.js';
-import { fromSafePromise, runInTransaction, storageFailure } from '../shared/command.js';
-import { requireProject, resolveCaller, type Caller } from '../shared/context.js';
+import { command as runCommand, runInTransaction, storageFailure, type CommandEnv, type CommandSteps } from '../shared/command.js';
+import { requireProject, type RequestContext } from '../shared/context.js';
 import { tupleKey } from '../shared/keys.js';
 import { effectiveLimit, exceedsQuota } from './engine.js';
 import { normalisePage, pageLinks } from './paging.js';
 import { parseProjectQuotas } from './parse-project-quotas.js';
 import { isProjectId } from './project-id.js';
-import {
-  invalidEnforceArguments,
-  invalidProjectId,
-  projectQuotasNotFound,
-  quotaExceeded,
-  quotaForbidden,
-  type QuotaOperation,
-} from './quota-errors.js';
+import { invalidEnforceArguments, invalidProjectId, projectQuotasNotFound, quotaExceeded } from './quota-errors.js';
+import { authorizeQuota } from './quota-policy.js';
 import { QUOTA_KINDS, isQuotaKind, perKind, type ConfiguredQuotas, type QuotaKind, type QuotaValues } from './quota-values.js';
 
 /**
@@ -149,7 +143,7 @@ export interface QuotaService {
    * @returns `{ quotas: { secrets, orders, containers, consumers, cas } }`; 401
    *   `authentication_required` / `missing_project_id`, 401/403 `forbidden`, 500 `storage_failure`
    */
-  effective(ctx: unknown): ResultAsync<EffectiveQuotasBody, ApiError>;
+  effective(ctx: RequestContext): ResultAsync<EffectiveQuotasBody, ApiError>;
   /** Configured per-project quotas; every call needs the role `key-manager:service-admin`. */
   readonly projectQuotas: {
     /**
@@ -159,7 +153,7 @@ export interface QuotaService {
      * @param query - `offset` and `limit`, normalised as the real service does
      * @returns the page; 401/403 `forbidden`, 500 `unknown` for a repeated parameter (an array), 500 `storage_failure`
      */
-    list(ctx: unknown, query?: ProjectQuotasQuery): ResultAsync<ProjectQuotasPage, ApiError>;
+    list(ctx: RequestContext, query?: ProjectQuotasQuery): ResultAsync<ProjectQuotasPage, ApiError>;
     /**
      * One project's configured quotas (`GET /v1/project-quotas/{id}`).
      *
@@ -168,7 +162,7 @@ export interface QuotaService {
      * @returns `{ project_quotas: {...} }` with `null` for kinds not configured; 404 `not_found`,
      *   400 `invalid_project_id`, 401/403 `forbidden`, 500 `storage_failure`
      */
-    get(ctx: unknown, projectId: unknown): ResultAsync<ProjectQuotasBody, ApiError>;
+    get(ctx: RequestContext, projectId: unknown): ResultAsync<ProjectQuotasBody, ApiError>;
     /**
      * Configures a project's quotas (`PUT /v1/project-quotas/{id}`): kinds in the body replace
      * what was configured, kinds left out keep it (never configured: `null`).
@@ -179,7 +173,7 @@ export interface QuotaService {
      * @returns nothing (the spec's 204); 400 `empty_request_body` / `invalid_object` /
      *   `invalid_project_id`, 401/403 `forbidden`, 500 `storage_failure`
      */
-    set(ctx: unknown, projectId: unknown, body: unknown): ResultAsync<void, ApiError>;
+    set(ctx: RequestContext, projectId: unknown, body: unknown): ResultAsync<void, ApiError>;
     /**
      * Removes a project's configuration, so the defaults apply (`DELETE /v1/project-quotas/{id}`).
      *
@@ -187,7 +181,7 @@ export interface QuotaService {
      * @param projectId - the project to reset
      * @returns nothing (204); 404 `not_found`, 400 `invalid_project_id`, 401/403 `forbidden`, 500 `storage_failure`
      */
-    delete(ctx: unknown, projectId: unknown): ResultAsync<void, ApiError>;
+    delete(ctx: RequestContext, projectId: unknown): ResultAsync<void, ApiError>;
   };
   /**
    * Whether a project may create `requested` more of a kind, given `inUse`: what a server calls
@@ -216,8 +210,6 @@ export interface QuotaService {
 
 const RECORDS = 'quotas.project_quotas';
 const BY_CREATION = 'created';
-const SERVICE_ADMIN = 'key-manager:service-admin';
-const EFFECTIVE_ROLES: readonly string[] = ['reader', 'member', 'admin', 'observer', 'creator', 'audit', SERVICE_ADMIN];
 const BATCH = 1000;
 
 /** A stored record: the list item plus its creation sequence number, which is also its index key. */
@@ -349,16 +341,24 @@ export function createQuotaService(options: QuotaServiceOptions = {}): QuotaServ
     ready = (async () => await restoring)();
   }
 
-  const command = <T>(work: (tx: StorageTransaction) => Promise<Result<T, ApiError>>): ResultAsync<T, ApiError> =>
-    fromSafePromise(ready, 'quota').andThen(() => runInTransaction(storage, ({ tx }) => work(tx), 'quota'));
-
-  /** Authentication, then the legacy policy: the real service checks policy before anything else. */
-  const authorize = (ctx: unknown, roles: readonly string[], operation: QuotaOperation): Result<Caller, ApiError> =>
-    resolveCaller(ctx, forbiddenStatus, 'quota').andThen((caller) =>
-      caller.roles.some((r) => roles.includes(r)) ? ok(caller) : err(quotaForbidden(forbiddenStatus, operation)),
-    );
-  const serviceAdmin = (ctx: unknown, projectId: unknown): Result<string, ApiError> =>
-    authorize(ctx, [SERVICE_ADMIN], 'Project Quotas').andThen(() => (isProjectId(projectId) ? ok(projectId) : err(invalidProjectId())));
+  /** Storage work of the service itself (snapshot, reset): after the restore, no caller. */
+  const whenReady = async <T>(work: (tx: StorageTransaction) => Promise<Result<T, ApiError>>): Promise<Result<T, ApiError>> => {
+    const restored = await ready;
+    return restored.isErr() ? err(restored.error) : runInTransaction(storage, ({ tx }) => work(tx), 'quota');
+  };
+  const env: CommandEnv = { storage, restored: ready, forbiddenStatus, dialect: 'quota' };
+  const command = <I, T>(ctx: unknown, steps: CommandSteps<I, T>): ResultAsync<T, ApiError> => runCommand(env, ctx, steps);
+  /** A project-quotas call: the rule (checked first, as the real service does), then the path's project id. */
+  const projectQuotas = <T>(
+    ctx: unknown,
+    rule: 'project_quotas:get' | 'project_quotas:delete',
+    projectId: unknown,
+    work: (tx: StorageTransaction, id: string) => Promise<Result<T, ApiError>>,
+  ): ResultAsync<T, ApiError> =>
+    command(ctx, {
+      parse: (caller) => authorizeQuota(rule, forbiddenStatus, caller).andThen(() => (isProjectId(projectId) ? ok(projectId) : err(invalidProjectId()))),
+      transaction: ({ tx }, _caller, id) => work(tx, id),
+    });
 
   const readRecord = async (tx: StorageTransaction, projectId: string): Promise<StoredRecord | undefined> =>
     toRecord(await tx.get(RECORDS, projectId));
@@ -371,61 +371,60 @@ export function createQuotaService(options: QuotaServiceOptions = {}): QuotaServ
   const listAt =
     (linkBase: string): QuotaService['projectQuotas']['list'] =>
     (ctx, query) =>
-      command(async (tx) => {
-        const page = authorize(ctx, [SERVICE_ADMIN], 'Project Quotas').andThen(() => normalisePage(query, defaultLimit, maxLimit));
-        if (page.isErr()) return err(page.error);
-        const { offset, limit } = page.value;
-        const total = await tx.count(RECORDS, BY_CREATION);
-        // An offset past the end (it may be up to 2^63 - 1) needs no read at all.
-        const entries =
-          offset < BigInt(total) ? await tx.range(RECORDS, BY_CREATION, { offset: Number(offset), limit: Number(limit) }) : [];
-        const items: ProjectQuotasRecord[] = [];
-        for (const entry of entries) {
-          const record = toRecord(entry.value);
-          if (record !== undefined) items.push(listItem(record));
-        }
-        return ok({ project_quotas: items, ...pageLinks(linkBase, page.value, total), total });
+      command(ctx, {
+        parse: (caller) => authorizeQuota('project_quotas:get', forbiddenStatus, caller).andThen(() => normalisePage(query, defaultLimit, maxLimit)),
+        transaction: async ({ tx }, _caller, page) => {
+          const { offset, limit } = page;
+          const total = await tx.count(RECORDS, BY_CREATION);
+          // An offset past the end (it may be up to 2^63 - 1) needs no read at all.
+          const entries =
+            offset < BigInt(total) ? await tx.range(RECORDS, BY_CREATION, { offset: Number(offset), limit: Number(limit) }) : [];
+          const items: ProjectQuotasRecord[] = [];
+          for (const entry of entries) {
+            const record = toRecord(entry.value);
+            if (record !== undefined) items.push(listItem(record));
+          }
+          return ok({ project_quotas: items, ...pageLinks(linkBase, page, total), total });
+        },
       });
 
   const service: QuotaService = {
     effective: (ctx) =>
-      command(async (tx) => {
-        const project = authorize(ctx, EFFECTIVE_ROLES, 'Quotas').andThen((caller) => requireProject(caller, 'quota'));
-        if (project.isErr()) return err(project.error);
-        return ok({ quotas: effectiveOf((await readRecord(tx, project.value))?.project_quotas) });
+      command(ctx, {
+        parse: (caller) => authorizeQuota('quotas:get', forbiddenStatus, caller).andThen(() => requireProject(caller, 'quota')),
+        transaction: async ({ tx }, _caller, project) => ok({ quotas: effectiveOf((await readRecord(tx, project))?.project_quotas) }),
       }),
 
     projectQuotas: {
       list: listAt(baseUrl),
 
       get: (ctx, projectId) =>
-        command(async (tx) => {
-          const id = serviceAdmin(ctx, projectId);
-          if (id.isErr()) return err(id.error);
-          const record = await readRecord(tx, id.value);
+        projectQuotas(ctx, 'project_quotas:get', projectId, async (tx, id) => {
+          const record = await readRecord(tx, id);
           return record === undefined ? err(projectQuotasNotFound()) : ok({ project_quotas: record.project_quotas });
         }),
 
       set: (ctx, projectId, body) =>
-        command(async (tx) => {
-          const checked = serviceAdmin(ctx, projectId).andThen((id) => parseProjectQuotas(body).map((patch) => ({ id, patch })));
-          if (checked.isErr()) return err(checked.error);
-          const { id, patch } = checked.value;
-          const before = await readRecord(tx, id);
-          await putRecord(tx, {
-            project_id: id,
-            project_quotas: perKind((kind) => patch[kind] ?? before?.project_quotas[kind] ?? null),
-            sequence: before?.sequence ?? (await nextSequence(tx)),
-          });
-          return ok(undefined);
+        command(ctx, {
+          parse: (caller) =>
+            authorizeQuota('project_quotas:put', forbiddenStatus, caller)
+              .andThen(() => (isProjectId(projectId) ? ok(projectId) : err(invalidProjectId())))
+              .andThen((id) => parseProjectQuotas(body).map((patch) => ({ id, patch }))),
+          transaction: async ({ tx }, _caller, { id, patch }) => {
+            const before = await readRecord(tx, id);
+            await putRecord(tx, {
+              project_id: id,
+              project_quotas: perKind((kind) => patch[kind] ?? before?.project_quotas[kind] ?? null),
+              sequence: before?.sequence ?? (await nextSequence(tx)),
+            });
+            return ok(undefined);
+          },
         }),
 
       delete: (ctx, projectId) =>
-        command(async (tx) => {
-          const id = serviceAdmin(ctx, projectId);
-          if (id.isErr()) return err(id.error);
-          return (await tx.delete(RECORDS, id.value)) ? ok(undefined) : err(projectQuotasNotFound());
-        }),
+        projectQuotas(ctx, 'project_quotas:delete', projectId, async (tx, id) =>
+          (await tx.delete(RECORDS, id)) ? ok(undefined) : err(projectQuotasNotFound()),
+        ),
     },
 
     enforce: (projectId, kind, usage) => {
@@ -456,7 +455,7 @@ export function createQuotaService(options: QuotaServiceOptions = {}): QuotaServ
     },
 
     snapshot: async () => {
-      const result = await command(async (tx) => {
+      const result = await whenReady(async (tx) => {
         const records: ProjectQuotasRecord[] = [];
         for (let offset = 0; ; offset += BATCH) {
           const batch = await tx.range(RECORDS, BY_CREATION, { offset, limit: BATCH });
@@ -473,7 +472,7 @@ export function createQuotaService(options: QuotaServiceOptions = {}): QuotaServ
     },
 
     reset: async () => {
-      const result = await command(async (tx) => {
+      const result = await whenReady(async (tx) => {
         await clear(tx);
         return ok(undefined);
       });

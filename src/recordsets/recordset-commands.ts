@@ -1,18 +1,17 @@
-import { err, ok, type Result, type ResultAsync } from 'neverthrow';
+import { err, ok, safeTry, type Result, type ResultAsync } from 'neverthrow';
 import type { DnsDeps } from '../dns/deps.js';
-import { dnsCommand } from '../dns/command.js';
+import type { ListEnvelope } from '../dns/command.js';
 import type { IndexPosition, StorageTransaction, StoredEntry } from '../ports/storage.js';
-import { ApiError } from '../shared/api-error.js';
-import { runInTransaction } from '../shared/command.js';
+import type { ApiError } from '../shared/api-error.js';
+import { command } from '../shared/command.js';
+import { invalidUuid, markerNotFound } from '../shared/errors.js';
 import { tupleKey } from '../shared/keys.js';
 import { listArray, parseListQuery, type ListSpec, type ParsedListQuery } from '../shared/list-query.js';
 import { isUuidLike } from '../shared/uuid.js';
-import { invalidUuid, RECORDSETS, visibleZone } from '../zones/zone-commands.js';
+import { RECORDSETS, visibleZone } from '../zones/zone-commands.js';
 import type { Zone } from '../zones/zone.js';
 import { BLOCKS_BY_ZONE, findId, managedRecordsets, presentRecordset, type RecordsetBlock, type RecordsetBody } from './recordset.js';
-
-const recordsetNotFound = (): ApiError => new ApiError(404, 'recordset_not_found', 'Could not find RecordSet');
-const markerNotFound = (): ApiError => new ApiError(400, 'marker_not_found', 'Marker None could not be found');
+import { recordsetNotFound } from './recordset-errors.js';
 
 /** A stored block and where its index entry sits. */
 interface PlacedBlock {
@@ -134,56 +133,66 @@ async function idOrderPage(
 }
 
 /**
+ * One page of a zone's recordsets (`GET /v2/zones/{zone_id}/recordsets`).
+ *
+ * @category Recordsets
+ */
+export type RecordsetList = ListEnvelope<'recordsets', RecordsetBody>;
+
+/** A path id of the given parameter name, or 400 `invalid_uuid`. */
+const idParam = (param: string, id: unknown): Result<string, ApiError> => (isUuidLike(id) ? ok(id) : err(invalidUuid(param, id)));
+
+/**
  * `GET /v2/zones/{zone_id}/recordsets`. The default order (and `id`) pages from the blocks
  * around the marker; filters and other sort keys read the whole zone, as they must to count and
  * sort what matches. A marker must be a recordset of the zone.
  * @internal
  */
-export function listRecordsets(deps: DnsDeps, ctx: unknown, zoneId: unknown, query: unknown): ResultAsync<object, ApiError> {
-  return dnsCommand(deps, ctx, async (caller): Promise<Result<object, ApiError>> => {
-    if (!isUuidLike(zoneId)) return err(invalidUuid('zone_id', zoneId));
-    const s = spec(zoneId);
-    const parsed = parseListQuery(s, query, caller.allProjects);
-    if (parsed.isErr()) return err(parsed.error);
-    const q = parsed.value;
-    return runInTransaction(deps.storage, async ({ tx }) => {
-      const zone = await visibleZone(tx, caller, zoneId);
-      if (zone.isErr()) return err(zone.error);
-      const z = zone.value;
-      if (q.filters.length === 0 && (q.sortKey === 'created_at' || q.sortKey === 'id')) {
-        const page = await idOrderPage(deps, tx, z, q);
-        if (page !== undefined) {
-          if (page.isErr()) return err(page.error);
-          // The page is already cut; the envelope adds links, and the count comes from the zone.
-          const body = listArray({ ...s, metadata: false }, page.value, { ...q, marker: undefined }, true, undefined, deps.baseUrl);
-          return body.map((b) => ({ ...b, metadata: { total_count: (z.soaRecordsetId === null ? 0 : 2) + z.recordsetCount } }));
+export function listRecordsets(deps: DnsDeps, ctx: unknown, zoneId: unknown, query: unknown): ResultAsync<RecordsetList, ApiError> {
+  return command(deps, ctx, {
+    parse: (caller) =>
+      idParam('zone_id', zoneId).andThen((id) => {
+        const s = spec(id);
+        return parseListQuery(s, query, caller.allProjects).map((q) => ({ id, s, q }));
+      }),
+    transaction: ({ tx }, caller, { id, s, q }) =>
+      safeTry(async function* () {
+        const z = yield* await visibleZone(tx, caller, id);
+        if (q.filters.length === 0 && (q.sortKey === 'created_at' || q.sortKey === 'id')) {
+          const page = await idOrderPage(deps, tx, z, q);
+          if (page !== undefined) {
+            const rows = yield* page;
+            // The page is already cut; the envelope adds links, and the count comes from the zone.
+            const body = yield* listArray({ ...s, metadata: false }, rows, { ...q, marker: undefined }, true, undefined, deps.baseUrl);
+            return ok({ ...body, metadata: { total_count: (z.soaRecordsetId === null ? 0 : 2) + z.recordsetCount } } as RecordsetList);
+          }
         }
-      }
-      const all = await zoneRecordsets(deps, tx, z);
-      const markerEntity = q.marker === undefined ? undefined : all.find((r) => r.id === q.marker);
-      return listArray(s, all, q, q.marker === undefined || markerEntity !== undefined, markerEntity, deps.baseUrl);
-    });
+        const all = await zoneRecordsets(deps, tx, z);
+        const markerEntity = q.marker === undefined ? undefined : all.find((r) => r.id === q.marker);
+        return listArray(s, all, q, q.marker === undefined || markerEntity !== undefined, markerEntity, deps.baseUrl) as Result<
+          RecordsetList,
+          ApiError
+        >;
+      }),
   });
 }
 
 /** `GET /v2/zones/{zone_id}/recordsets/{id}`. @internal */
 export function getRecordset(deps: DnsDeps, ctx: unknown, zoneId: unknown, id: unknown): ResultAsync<RecordsetBody, ApiError> {
-  return dnsCommand(deps, ctx, async (caller): Promise<Result<RecordsetBody, ApiError>> => {
-    if (!isUuidLike(zoneId)) return err(invalidUuid('zone_id', zoneId));
-    if (!isUuidLike(id)) return err(invalidUuid('recordset_id', id));
-    return runInTransaction(deps.storage, async ({ tx }): Promise<Result<RecordsetBody, ApiError>> => {
-      const zone = await visibleZone(tx, caller, zoneId);
-      if (zone.isErr()) return err(zone.error);
-      const z = zone.value;
-      if (id === z.soaRecordsetId || id === z.nsRecordsetId) {
-        const pool = deps.pools.find((p) => p.id === z.poolId) ?? deps.defaultPool;
-        const found = managedRecordsets(z, pool, deps.baseUrl).find((r) => r.id === id);
-        return found === undefined ? err(recordsetNotFound()) : ok(found);
-      }
-      const at = await blockAt(tx, z, id);
-      const i = at === undefined ? -1 : findId(at.block, id);
-      if (at === undefined || i < 0) return err(recordsetNotFound());
-      return ok(presentRecordset(at.block, i, z, deps.baseUrl));
-    });
+  return command(deps, ctx, {
+    parse: () => idParam('zone_id', zoneId).andThen((zid) => idParam('recordset_id', id).map((rid) => ({ zid, rid }))),
+    transaction: ({ tx }, caller, { zid, rid }) =>
+      safeTry(async function* () {
+        const z = yield* await visibleZone(tx, caller, zid);
+        if (rid === z.soaRecordsetId || rid === z.nsRecordsetId) {
+          const pool = deps.pools.find((p) => p.id === z.poolId) ?? deps.defaultPool;
+          const found = managedRecordsets(z, pool, deps.baseUrl).find((r) => r.id === rid);
+          return found === undefined ? err(recordsetNotFound()) : ok(found);
+        }
+        const at = await blockAt(tx, z, rid);
+        const i = at === undefined ? -1 : findId(at.block, rid);
+        if (at === undefined || i < 0) return err(recordsetNotFound());
+        return ok(presentRecordset(at.block, i, z, deps.baseUrl));
+      }),
   });
 }

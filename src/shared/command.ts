@@ -1,6 +1,7 @@
 import { err, ok, ResultAsync, type Result } from 'neverthrow';
-import type { Storage, StorageTransaction } from '../ports/storage.js';
+import type { IndexKeys, Storage, StorageTransaction } from '../ports/storage.js';
 import { ApiError, type ErrorDialect } from './api-error.js';
+import { resolveCaller, type Caller, type ForbiddenStatus } from './context.js';
 
 /** A storage call failed: the whole command is rolled back and answered 500. @internal */
 export const storageFailure = (cause: unknown, dialect: ErrorDialect = 'dns'): ApiError =>
@@ -10,11 +11,73 @@ export const storageFailure = (cause: unknown, dialect: ErrorDialect = 'dns'): A
 export const unexpected = (cause: unknown, dialect: ErrorDialect = 'dns'): ApiError =>
   new ApiError(500, 'unknown', 'An unexpected error occurred; nothing was changed.', { cause, dialect, showMessage: false });
 
+/**
+ * The restore of a `from` snapshot failed: the service holds no state it could answer from, so
+ * every command, `settle()`, `snapshot()` and `reset()` say so rather than answer as if empty.
+ * @internal
+ */
+export const restoreFailed = (cause: unknown, dialect: ErrorDialect = 'dns'): ApiError =>
+  new ApiError(
+    500,
+    'storage_failure',
+    `Restoring the snapshot given as \`from\` failed, so this service has no usable state; create it again once the storage works (${describe(cause)}).`,
+    { cause, dialect },
+  );
+
+/**
+ * An id source (the `ids` option) gave an id the storage already holds for another entity: the
+ * put would have replaced it. Usually a service restored from a snapshot with a fresh
+ * `sequentialIds()` that counts again from 1 (docs/testing.md shows the safe pattern).
+ * @internal
+ */
+export const duplicateId = (collection: string, id: string): ApiError =>
+  new ApiError(
+    500,
+    'duplicate_id',
+    `The id source (the \`ids\` option) gave ${id}, which ${collection} already holds for another entity; nothing was changed. ` +
+      'A service restored from a snapshot needs ids that never repeat the snapshot\'s, e.g. sequentialIds() with a prefix of its own.',
+  );
+
+/**
+ * An id source (the `ids` option) gave something that is not UUID-shaped: what it created could
+ * never be read again, since every path id must be one.
+ * @internal
+ */
+export const invalidIdSource = (id: unknown): ApiError =>
+  new ApiError(
+    500,
+    'invalid_id_source',
+    `The id source (the \`ids\` option) gave ${typeof id === 'string' ? `'${id.slice(0, 100)}'` : String(id)}, which is not UUID-shaped (32 hex digits, hyphens optional); nothing was changed.`,
+  );
+
+const describe = (cause: unknown): string => (cause instanceof Error ? cause.message : String(cause));
+
 // Thrown only to unwind a transaction; never seen outside this module.
 class Abort extends Error {
   constructor(readonly error: ApiError) {
     super('command aborted');
   }
+}
+
+/**
+ * Ends the current command with `error` from deep inside its transaction (an id source's check,
+ * an insert's), where threading a `Result` through every caller would add nothing: the
+ * transaction is rolled back and the command answers `error`. Only valid inside
+ * {@link runInTransaction}'s work.
+ * @internal
+ */
+export function abort(error: ApiError): never {
+  throw new Abort(error);
+}
+
+/**
+ * Stores a new entity under a freshly drawn id, refusing (500 `duplicate_id`) to replace one the
+ * storage already holds: an id source that repeats itself must fail loudly, never overwrite.
+ * @internal
+ */
+export async function insertNew(tx: StorageTransaction, collection: string, id: string, value: unknown, keys: IndexKeys): Promise<void> {
+  if ((await tx.get(collection, id)) !== undefined) abort(duplicateId(collection, id));
+  await tx.put(collection, id, value, keys);
 }
 class StorageFault extends Error {
   constructor(override readonly cause: unknown) {
@@ -77,7 +140,7 @@ export interface UnitOfWork {
  */
 export function runInTransaction<T>(
   storage: Storage,
-  work: (uow: UnitOfWork) => Promise<Result<T, ApiError>>,
+  work: (uow: UnitOfWork) => PromiseLike<Result<T, ApiError>>,
   dialect: ErrorDialect = 'dns',
 ): ResultAsync<T, ApiError> {
   const promise = (async (): Promise<Result<T, ApiError>> => {
@@ -89,7 +152,7 @@ export function runInTransaction<T>(
         try {
           result = await work({ tx: guardTransaction(raw), afterCommit: (e) => effects.push(e) });
         } catch (error) {
-          if (error instanceof StorageFault) throw error;
+          if (error instanceof StorageFault || error instanceof Abort) throw error;
           throw new Defect(error);
         }
         if (result.isErr()) throw new Abort(result.error);
@@ -114,4 +177,54 @@ export function runInTransaction<T>(
  */
 export function fromSafePromise<T>(promise: Promise<Result<T, ApiError>>, dialect: ErrorDialect = 'dns'): ResultAsync<T, ApiError> {
   return new ResultAsync(promise.catch((cause: unknown) => err(unexpected(cause, dialect))));
+}
+
+/**
+ * What every command of one service shares: where state lives, the outcome of the restore of a
+ * `from` snapshot (every command waits for it), how policy refusals are answered.
+ * @internal
+ */
+export interface CommandEnv {
+  readonly storage: Storage;
+  /** Settles once a restore is done: `Err` when it failed, and then every command answers that error. */
+  readonly restored: Promise<Result<void, ApiError>>;
+  readonly forbiddenStatus: ForbiddenStatus;
+  readonly dialect: ErrorDialect;
+}
+
+/**
+ * The steps of one command after authentication, in the order the pipeline runs them. `parse`
+ * and `authorize` are pure and run before any storage access; rules that need stored state (the
+ * owner of a zone) run inside `transaction`, through the concept's policy module.
+ * @internal
+ */
+export interface CommandSteps<I, T> {
+  /** Reads the request (path ids, body, query) into the command's input; no storage access. */
+  readonly parse?: (caller: Caller) => Result<I, ApiError>;
+  /** The policy rules that need only the caller and the input. */
+  readonly authorize?: (caller: Caller, input: I) => Result<unknown, ApiError>;
+  /** The work: one transaction over the storage port; effects go to `uow.afterCommit`. */
+  readonly transaction: (uow: UnitOfWork, caller: Caller, input: I) => PromiseLike<Result<T, ApiError>>;
+}
+
+/**
+ * The one way a command runs: wait for the restore → authenticate → parse → authorize → one
+ * transaction → effects after commit. Never rejects: a defect anywhere is a 500 `unknown`.
+ * @internal
+ */
+export function command<I, T>(env: CommandEnv, ctx: unknown, steps: CommandSteps<I, T>): ResultAsync<T, ApiError> {
+  return fromSafePromise(
+    (async (): Promise<Result<T, ApiError>> => {
+      const restored = await env.restored;
+      if (restored.isErr()) return err(restored.error);
+      const caller = resolveCaller(ctx, env.forbiddenStatus, env.dialect);
+      if (caller.isErr()) return err(caller.error);
+      const parsed = steps.parse === undefined ? ok(undefined as I) : steps.parse(caller.value);
+      if (parsed.isErr()) return err(parsed.error);
+      const allowed = steps.authorize?.(caller.value, parsed.value);
+      if (allowed?.isErr()) return err(allowed.error);
+      return runInTransaction(env.storage, (uow) => steps.transaction(uow, caller.value, parsed.value), env.dialect);
+    })(),
+    env.dialect,
+  );
 }

@@ -90,11 +90,6 @@ export function parseListQuery<E>(spec: ListSpec<E>, query: unknown, allProjects
     echoed.push([name, value]);
   }
 
-  const rawMarker = values.get('marker');
-  if (rawMarker !== undefined && !isUuidLike(rawMarker)) {
-    return err(new ApiError(400, 'invalid_marker', 'The marker is not a UUID.', { showMessage: false }));
-  }
-
   let limit = DEFAULT_LIMIT;
   const rawLimit = values.get('limit');
   if (rawLimit !== undefined) {
@@ -108,17 +103,17 @@ export function parseListQuery<E>(spec: ListSpec<E>, query: unknown, allProjects
     }
   }
 
+  const sortDir = values.get('sort_dir') ?? 'asc';
+  if (sortDir !== 'asc' && sortDir !== 'desc') {
+    return err(new ApiError(400, 'invalid_sort_dir', "Unknown sort direction, must be 'desc' or 'asc'"));
+  }
+
   const keys = Object.keys(spec.sortKeys);
   let sortKey = values.get('sort_key') ?? 'created_at';
   if (!keys.includes(sortKey)) {
     return err(new ApiError(400, 'invalid_sort_key', `sort key must be one of [${keys.map((k) => `'${k}'`).join(', ')}]`));
   }
   if (sortKey === 'tenant_id' && !allProjects) sortKey = 'created_at';
-
-  const sortDir = values.get('sort_dir') ?? 'asc';
-  if (sortDir !== 'asc' && sortDir !== 'desc') {
-    return err(new ApiError(400, 'invalid_sort_dir', "Unknown sort direction, must be 'desc' or 'asc'"));
-  }
 
   const filters: { name: string; value: string }[] = [];
   const invalid: string[] = [];
@@ -128,6 +123,12 @@ export function parseListQuery<E>(spec: ListSpec<E>, query: unknown, allProjects
     else invalid.push(name);
   }
   if (invalid.length > 0) return err(new ApiError(400, 'bad_request', `Invalid filters ${invalid.join(', ')}`));
+
+  // The real service looks at the marker last, when it pages the query.
+  const rawMarker = values.get('marker');
+  if (rawMarker !== undefined && !isUuidLike(rawMarker)) {
+    return err(new ApiError(400, 'invalid_marker', 'The marker is not a UUID.', { showMessage: false }));
+  }
 
   return ok({ limit, marker: rawMarker, sortKey, sortDir, filters, echoed });
 }

@@ -1,4 +1,7 @@
+import { ok, type Result } from 'neverthrow';
 import type { Storage, StorageTransaction } from '../ports/storage.js';
+import type { ApiError } from './api-error.js';
+import { insertNew } from './command.js';
 import { tupleKey } from './keys.js';
 
 /** A queued piece of asynchronous work, stored with the state it belongs to. @internal */
@@ -39,7 +42,7 @@ export async function enqueueTask(
   const seq = meta?.next ?? 1;
   await tx.put(META, SEQ_ID, Object.freeze({ next: seq + 1 }), {});
   const task: StoredTask = Object.freeze({ id, seq, kind, subject, data: Object.freeze({ ...data }) });
-  await tx.put(TASKS, id, task, { [QUEUE]: tupleKey(seq) });
+  await insertNew(tx, TASKS, id, task, { [QUEUE]: tupleKey(seq) });
   return task;
 }
 
@@ -47,6 +50,13 @@ export async function enqueueTask(
 export async function finishTask(tx: StorageTransaction, task: StoredTask): Promise<void> {
   await tx.delete(TASKS, task.id);
 }
+
+/**
+ * How many times in a row `settle()` retries the queue when the storage fails before it gives up
+ * and rejects. Retries follow each other at once (the runner has no timers): this absorbs a
+ * one-off fault, not an outage.
+ */
+const SETTLE_ATTEMPTS = 5;
 
 /**
  * The worker behind `dns.tasks`: one task at a time, first in first out, so the steps of one
@@ -66,6 +76,10 @@ export class TaskRunner {
   #serial: Promise<unknown> = Promise.resolve();
   #drain: Promise<void> | undefined;
 
+  #restored: Promise<Result<void, ApiError>> = Promise.resolve(ok(undefined));
+  /** Why the last attempt to run a task could not reach the storage, for `settle()`'s rejection. */
+  #lastFault: unknown;
+
   constructor(storage: Storage, mode: 'auto' | 'manual') {
     this.#storage = storage;
     this.#auto = mode === 'auto';
@@ -76,7 +90,19 @@ export class TaskRunner {
     this.#handlers.set(kind, handler);
   }
 
-  /** Counts tasks already in storage (after a restore). */
+  /**
+   * Holds every task back until a restore of a `from` snapshot is done; when it failed, `runNext()`
+   * and `settle()` reject with its error.
+   *
+   * @param restored - the outcome of the restore
+   * @param restoredTasks - how many tasks the snapshot holds, so `pending()` counts them from the start
+   */
+  waitFor(restored: Promise<Result<void, ApiError>>, restoredTasks: number): void {
+    this.#restored = restored;
+    this.#pending = restoredTasks;
+  }
+
+  /** Counts tasks already in storage (after a restore) and starts them in auto mode. */
   async recount(): Promise<void> {
     this.#pending = await this.#storage.transaction((tx) => tx.count(TASKS, QUEUE));
     this.kick();
@@ -104,31 +130,55 @@ export class TaskRunner {
     })();
   }
 
-  /** Runs the oldest task; false when none was waiting. */
+  /**
+   * Runs the oldest task; false when none was waiting or it could not reach the storage (it then
+   * stays queued). Rejects when the restore of a `from` snapshot failed.
+   */
   runNext(): Promise<boolean> {
     const next = this.#serial.then(() => this.#runOne());
     this.#serial = next.catch(() => undefined);
     return next;
   }
 
-  /** Resolves when no task is left, running them if nothing else does. */
+  /**
+   * Resolves when no task is left, running them if nothing else does. A task that could not reach
+   * the storage is retried; after {@link SETTLE_ATTEMPTS} failures in a row it rejects with the
+   * storage's error, the tasks still queued. Rejects at once when the restore failed.
+   */
   async settle(): Promise<void> {
+    let failures = 0;
     for (;;) {
       if (this.#drain !== undefined) {
         await this.#drain;
         continue;
       }
-      if (!(await this.runNext())) return;
+      if (await this.runNext()) {
+        failures = 0;
+        continue;
+      }
+      if (this.#pending === 0) return;
+      failures += 1;
+      if (failures >= SETTLE_ATTEMPTS) {
+        const cause = this.#lastFault;
+        throw new Error(
+          `settle(): ${this.#pending} task(s) still queued: the storage failed ${failures} times in a row ` +
+            `(${cause instanceof Error ? cause.message : String(cause)}); they run again on the next settle() or runNext().`,
+          { cause },
+        );
+      }
     }
   }
 
   async #runOne(): Promise<boolean> {
+    const restored = await this.#restored;
+    if (restored.isErr()) throw restored.error;
     if (this.#pending === 0) return false;
     let task: StoredTask | undefined;
     try {
       const first = await this.#storage.transaction((tx) => tx.range(TASKS, QUEUE, { limit: 1 }));
       task = first[0]?.value as StoredTask | undefined;
-    } catch {
+    } catch (cause) {
+      this.#lastFault = cause;
       return false; // storage unreadable: nothing can run now; the task stays queued
     }
     if (task === undefined) {
@@ -142,12 +192,18 @@ export class TaskRunner {
     } catch {
       // A handler defect must not wedge the queue; the removal below takes the task out.
     }
-    if (outcome === 'retry') return false;
+    if (outcome === 'retry') {
+      this.#lastFault = new Error(`task ${task.kind} of ${task.subject} could not reach the storage`);
+      return false;
+    }
     if (outcome !== true) {
       const t = task;
       const removed = await this.#storage.transaction((tx) => finishTask(tx, t)).then(
         () => true,
-        () => false,
+        (cause: unknown) => {
+          this.#lastFault = cause;
+          return false;
+        },
       );
       if (!removed) return false; // still queued: a later runNext() or settle() retries it
     }

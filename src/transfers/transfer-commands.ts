@@ -1,16 +1,18 @@
-import { err, ok, type Result, type ResultAsync } from 'neverthrow';
+import { err, ok, safeTry, type Result, type ResultAsync } from 'neverthrow';
 import type { DnsDeps } from '../dns/deps.js';
-import { dnsCommand, listCaller } from '../dns/command.js';
+import { listCaller } from '../dns/command.js';
 import { checkZoneQuota, readZoneQuotas } from '../dns-quotas/index.js';
 import type { StorageTransaction } from '../ports/storage.js';
-import { ApiError } from '../shared/api-error.js';
-import { runInTransaction } from '../shared/command.js';
-import { forbidden, requireProject, type Caller, type RequestContext } from '../shared/context.js';
+import type { ApiError } from '../shared/api-error.js';
+import { command, insertNew } from '../shared/command.js';
+import { requireProject, type Caller, type RequestContext } from '../shared/context.js';
+import { emptyRequestBody, invalidUuid } from '../shared/errors.js';
 import { tupleKey } from '../shared/keys.js';
 import { listArray, listPage, parseListQuery, type ListQuery, type ListScope, type ListSpec } from '../shared/list-query.js';
 import { toMicros } from '../shared/time.js';
 import { isUuidLike } from '../shared/uuid.js';
-import { adminOrOwner, invalidUuid, putZone, visibleZone, zoneNotFound } from '../zones/zone-commands.js';
+import { putZone, visibleZone } from '../zones/zone-commands.js';
+import { zoneNotFound } from '../zones/zone-errors.js';
 import { BY_PROJECT, ZONES, type Zone } from '../zones/zone.js';
 import {
   ACC_BY_CREATED,
@@ -37,6 +39,17 @@ import {
   type StoredTransferRequest,
   type TransferRequestBody,
 } from './transfer-request.js';
+import {
+  acceptNotFound,
+  duplicateTransferRequest,
+  keyMismatch,
+  requestInvalid,
+  requestNotFound,
+  requestUsed,
+  transferringDeletingZone,
+  zoneCannotChange,
+} from './transfer-errors.js';
+import { authorizeTransfer, inScope } from './transfer-policy.js';
 
 /**
  * One page of transfer requests. There is no `metadata`: the real service does not count them.
@@ -109,21 +122,6 @@ export interface TransferAcceptCommands {
   list(ctx: RequestContext, query?: ListQuery): ResultAsync<TransferAcceptList, ApiError>;
 }
 
-const requestNotFound = (): ApiError => new ApiError(404, 'zone_transfer_request_not_found', 'Could not find ZoneTransferRequest');
-const acceptNotFound = (): ApiError => new ApiError(404, 'zone_transfer_accept_not_found', 'Could not find ZoneTransferAccept');
-const deletingZone = (): ApiError => new ApiError(400, 'bad_request', 'Can not transfer a deleting zone');
-
-const isCreator = (caller: Caller, r: StoredTransferRequest): boolean => caller.projectId !== null && caller.projectId === r.projectId;
-const isTarget = (caller: Caller, r: StoredTransferRequest): boolean =>
-  caller.projectId !== null && caller.projectId === r.targetProjectId;
-
-/** Policy `get_zone_transfer_request`: admin, creator, target, or anyone when untargeted. */
-const mayRead = (caller: Caller, r: StoredTransferRequest): boolean =>
-  caller.isAdmin || isCreator(caller, r) || isTarget(caller, r) || r.targetProjectId === null;
-
-/** The storage scoping of request lists and deletes: creator or target, unless all-projects. */
-const inScope = (caller: Caller, r: StoredTransferRequest): boolean => caller.allProjects || isCreator(caller, r) || isTarget(caller, r);
-
 const readRequest = async (tx: StorageTransaction, id: string): Promise<StoredTransferRequest | undefined> =>
   (await tx.get(TRANSFER_REQUESTS, id)) as StoredTransferRequest | undefined;
 
@@ -139,9 +137,11 @@ async function readableRequest(
 ): Promise<Result<StoredTransferRequest, ApiError>> {
   const r = await readRequest(tx, id);
   if (r === undefined) return err(requestNotFound());
-  if (!mayRead(caller, r)) return err(forbidden(deps.forbiddenStatus, 'get_zone_transfer_request'));
-  return ok(r);
+  return authorizeTransfer('get_zone_transfer_request', deps.forbiddenStatus, caller, r).map(() => r);
 }
+
+/** A path id of the given parameter name, or 400 `invalid_uuid`. */
+const idParam = (param: string, id: unknown): Result<string, ApiError> => (isUuidLike(id) ? ok(id) : err(invalidUuid(param, id)));
 
 /** Whether an ACTIVE request for the zone exists among those the caller's scope holds (the real check). */
 async function activeRequestVisible(tx: StorageTransaction, caller: Caller, zoneId: string): Promise<boolean> {
@@ -213,94 +213,85 @@ async function listRequests(
 export function createTransferRequestCommands(deps: DnsDeps): TransferRequestCommands {
   return {
     create: (ctx, zoneId, body) =>
-      dnsCommand(deps, ctx, async (caller) => {
-        if (!isUuidLike(zoneId)) return err(invalidUuid('zone_id', zoneId));
-        const parsed = parseTransferRequestBody(body, undefined, deps.baseUrl);
-        if (parsed.isErr()) return err(parsed.error);
-        return runInTransaction(deps.storage, async (uow): Promise<Result<TransferRequestBody, ApiError>> => {
-          const zone = await visibleZone(uow.tx, caller, zoneId);
-          if (zone.isErr()) return err(zone.error);
-          if (zone.value.action === 'DELETE') return err(deletingZone());
-          if (!adminOrOwner(caller, zone.value.projectId)) return err(forbidden(deps.forbiddenStatus, 'create_zone_transfer_request'));
-          const key = generateKey(deps.random);
-          const project = requireProject(caller);
-          if (project.isErr()) return err(project.error);
-          if (await activeRequestVisible(uow.tx, caller, zone.value.id)) {
-            return err(new ApiError(409, 'duplicate_zone_transfer_request', 'Duplicate Zone Transfer Request', { showMessage: false }));
-          }
-          const request: StoredTransferRequest = Object.freeze({
-            id: deps.ids(),
-            zoneId: zone.value.id,
-            zoneName: zone.value.name,
-            projectId: project.value,
-            targetProjectId: parsed.value.targetProjectId ?? null,
-            description: parsed.value.description ?? null,
-            key,
-            status: 'ACTIVE',
-            createdAt: toMicros(deps.clock()),
-            updatedAt: null,
-          });
-          await putRequest(uow.tx, request);
-          const shown = presentTransferRequest(request, deps.baseUrl, true);
-          uow.afterCommit(() => deps.events.emit('dns.zone_transfer_request.create', shown));
-          return ok(shown);
-        });
+      command(deps, ctx, {
+        parse: () => idParam('zone_id', zoneId).andThen((id) => parseTransferRequestBody(body, undefined, deps.baseUrl).map((input) => ({ id, input }))),
+        transaction: (uow, caller, { id, input }) =>
+          safeTry(async function* () {
+            const zone = yield* await visibleZone(uow.tx, caller, id);
+            if (zone.action === 'DELETE') return err(transferringDeletingZone());
+            yield* authorizeTransfer('create_zone_transfer_request', deps.forbiddenStatus, caller, zone.projectId);
+            const key = generateKey(deps.random);
+            const projectId = yield* requireProject(caller);
+            if (await activeRequestVisible(uow.tx, caller, zone.id)) return err(duplicateTransferRequest());
+            const request: StoredTransferRequest = Object.freeze({
+              id: deps.ids(),
+              zoneId: zone.id,
+              zoneName: zone.name,
+              projectId,
+              targetProjectId: input.targetProjectId ?? null,
+              description: input.description ?? null,
+              key,
+              status: 'ACTIVE',
+              createdAt: toMicros(deps.clock()),
+              updatedAt: null,
+            });
+            await insertNew(uow.tx, TRANSFER_REQUESTS, request.id, request, transferRequestKeys(request));
+            const shown = presentTransferRequest(request, deps.baseUrl, true);
+            uow.afterCommit(() => deps.events.emit('dns.zone_transfer_request.create', shown));
+            return ok(shown);
+          }),
       }),
 
     get: (ctx, id) =>
-      dnsCommand(deps, ctx, async (caller) => {
-        if (!isUuidLike(id)) return err(invalidUuid('zone_transfer_request_id', id));
-        return runInTransaction(deps.storage, async ({ tx }) =>
-          (await readableRequest(deps, tx, caller, id)).map((r) =>
+      command(deps, ctx, {
+        parse: () => idParam('zone_transfer_request_id', id),
+        transaction: async ({ tx }, caller, requestId) =>
+          (await readableRequest(deps, tx, caller, requestId)).map((r) =>
             presentTransferRequest(r, deps.baseUrl, detailedView(caller.isAdmin, caller.projectId, r)),
           ),
-        );
       }),
 
     list: (ctx, query) =>
-      dnsCommand(deps, ctx, async (resolved) => {
-        const elevated = listCaller(deps, resolved, query);
-        if (elevated.isErr()) return err(elevated.error);
-        const caller = elevated.value;
-        return runInTransaction(deps.storage, ({ tx }) => listRequests(deps, tx, caller, query));
+      command(deps, ctx, {
+        parse: (resolved) => listCaller(deps, resolved, query),
+        transaction: ({ tx }, _resolved, caller) => listRequests(deps, tx, caller, query),
       }),
 
     update: (ctx, id, body) =>
-      dnsCommand(deps, ctx, async (caller) => {
-        if (!isUuidLike(id)) return err(invalidUuid('zone_transfer_request_id', id));
-        return runInTransaction(deps.storage, async (uow): Promise<Result<TransferRequestBody, ApiError>> => {
-          const found = await readableRequest(deps, uow.tx, caller, id);
-          if (found.isErr()) return err(found.error);
-          const current = found.value;
-          const parsed = parseTransferRequestBody(body, current, deps.baseUrl);
-          if (parsed.isErr()) return err(parsed.error);
-          if (parsed.value.zoneIdGiven) return err(new ApiError(400, 'invalid_operation', 'Zone cannot be changed'));
-          if (!adminOrOwner(caller, current.projectId)) return err(forbidden(deps.forbiddenStatus, 'update_zone_transfer_request'));
-          const next: StoredTransferRequest = Object.freeze({
-            ...current,
-            ...(parsed.value.targetProjectId === undefined ? {} : { targetProjectId: parsed.value.targetProjectId }),
-            ...(parsed.value.description === undefined ? {} : { description: parsed.value.description }),
-            updatedAt: toMicros(deps.clock()),
-          });
-          await putRequest(uow.tx, next);
-          const shown = presentTransferRequest(next, deps.baseUrl, true);
-          uow.afterCommit(() => deps.events.emit('dns.zone_transfer_request.update', shown));
-          return ok(shown);
-        });
+      command(deps, ctx, {
+        parse: () => idParam('zone_transfer_request_id', id),
+        transaction: (uow, caller, requestId) =>
+          safeTry(async function* () {
+            const current = yield* await readableRequest(deps, uow.tx, caller, requestId);
+            const input = yield* parseTransferRequestBody(body, current, deps.baseUrl);
+            if (input.zoneIdGiven) return err(zoneCannotChange());
+            yield* authorizeTransfer('update_zone_transfer_request', deps.forbiddenStatus, caller, current);
+            const next: StoredTransferRequest = Object.freeze({
+              ...current,
+              ...(input.targetProjectId === undefined ? {} : { targetProjectId: input.targetProjectId }),
+              ...(input.description === undefined ? {} : { description: input.description }),
+              updatedAt: toMicros(deps.clock()),
+            });
+            await putRequest(uow.tx, next);
+            const shown = presentTransferRequest(next, deps.baseUrl, true);
+            uow.afterCommit(() => deps.events.emit('dns.zone_transfer_request.update', shown));
+            return ok(shown);
+          }),
       }),
 
     delete: (ctx, id) =>
-      dnsCommand(deps, ctx, async (caller) => {
-        if (!isUuidLike(id)) return err(invalidUuid('zone_transfer_request_id', id));
-        return runInTransaction(deps.storage, async (uow): Promise<Result<void, ApiError>> => {
-          const r = await readRequest(uow.tx, id);
-          if (r === undefined || !inScope(caller, r)) return err(requestNotFound());
-          if (!adminOrOwner(caller, r.projectId)) return err(forbidden(deps.forbiddenStatus, 'delete_zone_transfer_request'));
-          await uow.tx.delete(TRANSFER_REQUESTS, r.id);
-          const shown = presentTransferRequest(r, deps.baseUrl, true);
-          uow.afterCommit(() => deps.events.emit('dns.zone_transfer_request.delete', shown));
-          return ok(undefined);
-        });
+      command(deps, ctx, {
+        parse: () => idParam('zone_transfer_request_id', id),
+        transaction: (uow, caller, requestId) =>
+          safeTry(async function* () {
+            const r = await readRequest(uow.tx, requestId);
+            if (r === undefined || !inScope(caller, r)) return err(requestNotFound());
+            yield* authorizeTransfer('delete_zone_transfer_request', deps.forbiddenStatus, caller, r);
+            await uow.tx.delete(TRANSFER_REQUESTS, r.id);
+            const shown = presentTransferRequest(r, deps.baseUrl, true);
+            uow.afterCommit(() => deps.events.emit('dns.zone_transfer_request.delete', shown));
+            return ok(undefined);
+          }),
       }),
   };
 }
@@ -317,23 +308,17 @@ async function acceptTransfer(
   const found = await readableRequest(deps, tx, caller, requestId);
   if (found.isErr()) return err(found.error);
   const request = found.value;
-  if (request.status === 'COMPLETE') {
-    return err(new ApiError(400, 'invalid_zone_transfer_request', 'Zone Transfer Request has been used'));
-  }
-  if (request.status !== 'ACTIVE') return err(new ApiError(400, 'invalid_zone_transfer_request', 'Zone Transfer Request Invalid'));
-  if (!keysMatch(key, request.key)) {
-    return err(new ApiError(deps.forbiddenStatus, 'invalid_key', 'Key does not match stored key for request'));
-  }
-  // Policy `create_zone_transfer_accept`: unlike reading, the request's creator is not enough.
-  if (!(caller.isAdmin || request.targetProjectId === null || isTarget(caller, request))) {
-    return err(forbidden(deps.forbiddenStatus, 'create_zone_transfer_accept'));
-  }
+  if (request.status === 'COMPLETE') return err(requestUsed());
+  if (request.status !== 'ACTIVE') return err(requestInvalid());
+  if (!keysMatch(key, request.key)) return err(keyMismatch(deps.forbiddenStatus));
+  const allowed = authorizeTransfer('create_zone_transfer_accept', deps.forbiddenStatus, caller, request);
+  if (allowed.isErr()) return err(allowed.error);
   const project = requireProject(caller);
   if (project.isErr()) return err(project.error);
   const acceptor = project.value;
   const zone = (await tx.get(ZONES, request.zoneId)) as Zone | undefined;
   if (zone === undefined) return err(zoneNotFound());
-  if (zone.action === 'DELETE') return err(deletingZone());
+  if (zone.action === 'DELETE') return err(transferringDeletingZone());
   const quotas = await readZoneQuotas(tx, acceptor, deps.quotaDefaults);
   const owned = await tx.count(ZONES, BY_PROJECT, tupleKey(acceptor));
   const quota = checkZoneQuota(quotas, 'zones', owned + 1);
@@ -355,7 +340,7 @@ async function acceptTransfer(
     createdAt: now,
     updatedAt: now,
   });
-  await tx.put(TRANSFER_ACCEPTS, accept.id, accept, transferAcceptKeys(accept));
+  await insertNew(tx, TRANSFER_ACCEPTS, accept.id, accept, transferAcceptKeys(accept));
   return ok({ accept, request: closed, zone: moved });
 }
 
@@ -370,52 +355,49 @@ async function acceptTransfer(
 export function createTransferAcceptCommands(deps: DnsDeps): TransferAcceptCommands {
   return {
     create: (ctx, body) =>
-      dnsCommand(deps, ctx, async (caller) => {
-        const parsed = parseTransferAcceptBody(body);
-        if (parsed.isErr()) return err(parsed.error);
-        const { requestId, key } = parsed.value;
-        return runInTransaction(deps.storage, async (uow): Promise<Result<TransferAcceptBody, ApiError>> => {
-          const done = await acceptTransfer(deps, uow.tx, caller, requestId, key);
-          if (done.isErr()) return err(done.error);
-          const shown = presentTransferAccept(done.value.accept, deps.baseUrl, key);
-          uow.afterCommit(() => deps.events.emit('dns.zone_transfer_accept.create', shown));
-          return ok(shown);
-        });
+      command(deps, ctx, {
+        parse: () => (body === undefined || body === null ? err(emptyRequestBody()) : parseTransferAcceptBody(body)),
+        transaction: (uow, caller, { requestId, key }) =>
+          safeTry(async function* () {
+            const done = yield* await acceptTransfer(deps, uow.tx, caller, requestId, key);
+            const shown = presentTransferAccept(done.accept, deps.baseUrl, key);
+            uow.afterCommit(() => deps.events.emit('dns.zone_transfer_accept.create', shown));
+            return ok(shown);
+          }),
       }),
 
     get: (ctx, id) =>
-      dnsCommand(deps, ctx, async (caller) => {
-        if (!isUuidLike(id)) return err(invalidUuid('transfer_accept_id', id));
-        return runInTransaction(deps.storage, async ({ tx }): Promise<Result<TransferAcceptBody, ApiError>> => {
-          const a = (await tx.get(TRANSFER_ACCEPTS, id)) as StoredTransferAccept | undefined;
+      command(deps, ctx, {
+        parse: () => idParam('transfer_accept_id', id),
+        transaction: async ({ tx }, caller, acceptId): Promise<Result<TransferAcceptBody, ApiError>> => {
+          const a = (await tx.get(TRANSFER_ACCEPTS, acceptId)) as StoredTransferAccept | undefined;
           if (a === undefined || !(caller.allProjects || caller.projectId === a.projectId)) return err(acceptNotFound());
-          if (!adminOrOwner(caller, a.projectId)) return err(forbidden(deps.forbiddenStatus, 'get_zone_transfer_accept'));
-          return ok(presentTransferAccept(a, deps.baseUrl));
-        });
+          return authorizeTransfer('get_zone_transfer_accept', deps.forbiddenStatus, caller, a.projectId).map(() =>
+            presentTransferAccept(a, deps.baseUrl),
+          );
+        },
       }),
 
     list: (ctx, query) =>
-      dnsCommand(deps, ctx, async (resolved) => {
-        const elevated = listCaller(deps, resolved, query);
-        if (elevated.isErr()) return err(elevated.error);
-        const caller = elevated.value;
-        const spec = acceptListSpec(deps.baseUrl);
+      command(deps, ctx, {
         // The real controller validates paging parameters before central applies the policy.
-        const parsed = parseListQuery(spec, query, caller.allProjects);
-        if (parsed.isErr()) return err(parsed.error);
-        if (!caller.isAdmin) return err(forbidden(deps.forbiddenStatus, 'find_zone_transfer_accepts'));
-        const project = caller.projectId;
-        if (!caller.allProjects && project === null) {
-          return ok({ transfer_accepts: [], links: { self: `${deps.baseUrl}${spec.path}` }, metadata: { total_count: 0 } });
-        }
-        const scope: ListScope<StoredTransferAccept> =
-          caller.allProjects || project === null
-            ? { index: ACC_BY_CREATED, prefix: '', keyOf: (a) => tupleKey(a.createdAt) }
-            : { index: ACC_BY_PROJECT, prefix: tupleKey(project), keyOf: (a) => tupleKey(project, a.createdAt) };
-        return runInTransaction(
-          deps.storage,
-          async ({ tx }) => (await listPage(tx, spec, scope, parsed.value, deps.baseUrl)) as Result<TransferAcceptList, ApiError>,
-        );
+        parse: (resolved) =>
+          listCaller(deps, resolved, query).andThen((caller) =>
+            parseListQuery(acceptListSpec(deps.baseUrl), query, caller.allProjects).map((q) => ({ caller, q })),
+          ),
+        authorize: (_resolved, { caller }) => authorizeTransfer('find_zone_transfer_accepts', deps.forbiddenStatus, caller, undefined),
+        transaction: async ({ tx }, _resolved, { caller, q }) => {
+          const spec = acceptListSpec(deps.baseUrl);
+          const project = caller.projectId;
+          if (!caller.allProjects && project === null) {
+            return ok({ transfer_accepts: [], links: { self: `${deps.baseUrl}${spec.path}` }, metadata: { total_count: 0 } });
+          }
+          const scope: ListScope<StoredTransferAccept> =
+            caller.allProjects || project === null
+              ? { index: ACC_BY_CREATED, prefix: '', keyOf: (a) => tupleKey(a.createdAt) }
+              : { index: ACC_BY_PROJECT, prefix: tupleKey(project), keyOf: (a) => tupleKey(project, a.createdAt) };
+          return (await listPage(tx, spec, scope, q, deps.baseUrl)) as Result<TransferAcceptList, ApiError>;
+        },
       }),
   };
 }

@@ -8,9 +8,10 @@ import { applyReport, type PushReport } from './zone-status.js';
 
 /**
  * The task that pushes a zone to the pool targets and applies their answer. A target that
- * rejects leaves the zone in ERROR; a storage failure while applying the answer is retried once
- * as a plain ERROR report so the zone never stays PENDING for a push that has ended. With the
- * default targets (which always succeed at once) read, push and report are one transaction.
+ * rejects leaves the zone in ERROR; a storage failure while applying the answer keeps the task
+ * queued (`'retry'`), so the push is made again and its answer applied by a later run: the
+ * targets take a repeated push as the real pool manager's periodic sync does. With the default
+ * targets (which always succeed at once) read, push and report are one transaction.
  * @internal
  */
 export function zonePushHandler(deps: DnsDeps): (task: StoredTask) => Promise<boolean | 'retry'> {
@@ -55,8 +56,6 @@ export function zonePushHandler(deps: DnsDeps): (task: StoredTask) => Promise<bo
       outcome = 'ERROR';
     }
     const applied = await apply(task, () => Promise.resolve({ action, outcome, serial }));
-    if (applied.isOk()) return true;
-    const fallback = await apply(task, () => Promise.resolve({ action, outcome: 'ERROR', serial }));
-    return fallback.isOk() ? true : 'retry';
+    return applied.isOk() ? true : 'retry';
   };
 }

@@ -1,3 +1,4 @@
+import { ok } from 'neverthrow';
 import { describe, expect, it } from 'vitest';
 import { test as propTest, fc } from '@fast-check/vitest';
 import { memoryStorage } from '../../src/adapters/memory/memory-storage.js';
@@ -16,6 +17,8 @@ import {
 
 const deps = (forbiddenStatus: 401 | 403 = 401, defaults: ZoneQuotaLimits = DEFAULT_ZONE_QUOTAS): DnsQuotaDeps => ({
   storage: memoryStorage(),
+  restored: Promise.resolve(ok(undefined)),
+  dialect: 'dns',
   forbiddenStatus,
   defaults,
 });

@@ -161,3 +161,12 @@ describe('createHttpHandler', () => {
     expect((await read(r)).type).toBe('authentication_required');
   });
 });
+
+describe('request bodies', () => {
+  it('are read no further than maxBodyBytes (413)', async () => {
+    const handle = createHttpHandler({ dns: createDnsService(), authenticate: trustedHeaders(), maxBodyBytes: 100 });
+    const r = await handle(new Request('http://h/v2/zones', { method: 'POST', headers: { ...member, ...json }, body: 'x'.repeat(101) }));
+    expect(r.status).toBe(413);
+    expect((await read(r)).type).toBe('request_too_large');
+  });
+});

@@ -62,9 +62,7 @@ describe('import processing', () => {
     expect(done.links.href).toBe(`http://localhost:9001/v2/zones/${done.zone_id}`);
     const zone = (await h.zones.get(alice, done.zone_id!))._unsafeUnwrap();
     expect(zone).toMatchObject({ name: 'example.com.', email: 'nsadmin@example.com', ttl: 600, serial: 2013091101, status: 'ACTIVE' });
-    const list = (await h.recordsets.list(alice, done.zone_id!, { limit: 100 }))._unsafeUnwrap() as {
-      recordsets: { name: string; type: string; ttl: number | null; records: string[] }[];
-    };
+    const list = (await h.recordsets.list(alice, done.zone_id!, { limit: 100 }))._unsafeUnwrap();
     expect(list.recordsets.map((r) => [r.name, r.type, r.ttl, r.records])).toEqual([
       ['example.com.', 'SOA', null, ['ns1.example.org. nsadmin.example.com. 2013091101 3550 3600 2419200 3600']],
       ['example.com.', 'NS', null, ['ns1.example.org.']],
@@ -194,7 +192,7 @@ describe('import processing', () => {
       file('other.org. IN A 192.0.2.9', 'WWW.Example.COM. IN A 192.0.2.1', 'www IN A 192.0.2.2', 'sub IN NS ns.sub', 'EXAMPLE.com. IN NS ns9.example.net.'),
     );
     expect(done.status).toBe('COMPLETE');
-    const list = (await h.recordsets.list(alice, done.zone_id!))._unsafeUnwrap() as { recordsets: { name: string; type: string; records: string[] }[] };
+    const list = (await h.recordsets.list(alice, done.zone_id!))._unsafeUnwrap();
     expect(list.recordsets.slice(2).map((r) => [r.name, r.type, r.records])).toEqual([
       ['WWW.Example.COM.', 'A', ['192.0.2.1', '192.0.2.2']],
       ['sub.example.com.', 'NS', ['ns.sub.example.com.']],
@@ -206,7 +204,7 @@ describe('import processing', () => {
     const h = harness();
     const done = await importAndSettle(h, file('other.org. IN A 192.0.2.9', 'other.org. IN CNAME x.other.org.', 'www IN A 192.0.2.1'));
     expect(done.status).toBe('COMPLETE');
-    const list = (await h.recordsets.list(alice, done.zone_id!))._unsafeUnwrap() as { recordsets: { name: string }[] };
+    const list = (await h.recordsets.list(alice, done.zone_id!))._unsafeUnwrap();
     expect(list.recordsets.slice(2).map((r) => r.name)).toEqual(['www.example.com.']);
   });
 
@@ -223,7 +221,7 @@ describe('import processing', () => {
   it('gives a TTL 0 recordset a null TTL and keeps the others', async () => {
     const h = harness();
     const done = await importAndSettle(h, file('zero 0 IN A 192.0.2.1', 'ten 10 IN A 192.0.2.2'));
-    const list = (await h.recordsets.list(alice, done.zone_id!))._unsafeUnwrap() as { recordsets: { ttl: number | null }[] };
+    const list = (await h.recordsets.list(alice, done.zone_id!))._unsafeUnwrap();
     expect(list.recordsets.slice(2).map((r) => r.ttl)).toEqual([null, 10]);
   });
 
@@ -244,7 +242,7 @@ describe('import processing', () => {
     const done = await importAndSettle(h, text);
     expect(done.status, String(done.message)).toBe('COMPLETE');
     expect((await h.zones.get(alice, done.zone_id!))._unsafeUnwrap().ttl).toBe(zoneTtl);
-    const list = (await h.recordsets.list(alice, done.zone_id!))._unsafeUnwrap() as { recordsets: { name: string; type: string; ttl: number | null }[] };
+    const list = (await h.recordsets.list(alice, done.zone_id!))._unsafeUnwrap();
     const got = Object.fromEntries(list.recordsets.filter((r) => r.type === 'A').map((r) => [r.name.split('.')[0], r.ttl]));
     expect(got).toEqual(ttls);
   });
@@ -256,7 +254,7 @@ describe('import processing', () => {
       file('a IN AAAA 2001:DB8:0:0:0:0:0:1', 'a IN AAAA 2001:db8::1', 'a IN AAAA 2001:0db8:0000::0001', 'a IN AAAA ( ::FFFF:192.0.2.1 )', 'a IN AAAA ::ffff:c000:201', 'a IN AAAA fd00::1'),
     );
     expect(done.status, String(done.message)).toBe('COMPLETE');
-    const list = (await h.recordsets.list(alice, done.zone_id!))._unsafeUnwrap() as { recordsets: { type: string; records: string[] }[] };
+    const list = (await h.recordsets.list(alice, done.zone_id!))._unsafeUnwrap();
     expect(list.recordsets.find((r) => r.type === 'AAAA')?.records).toEqual(['2001:DB8:0:0:0:0:0:1', '::FFFF:192.0.2.1', 'fd00::1']);
   });
 
@@ -266,7 +264,7 @@ describe('import processing', () => {
     const long = Array.from({ length: 40 }, (_, i) => `a IN AAAA 2001:0DB8:0:0:0:0:0:${(i + 1).toString(16).padStart(4, '0')}`);
     const done = await importAndSettle(h, file(...short, ...long, 'a IN AAAA 2001:db8::ff:1'));
     expect(done.status, String(done.message)).toBe('COMPLETE');
-    const list = (await h.recordsets.list(alice, done.zone_id!))._unsafeUnwrap() as { recordsets: { type: string; records: string[] }[] };
+    const list = (await h.recordsets.list(alice, done.zone_id!))._unsafeUnwrap();
     const records = list.recordsets.find((r) => r.type === 'AAAA')?.records ?? [];
     expect([...records].sort()).toEqual([...short.map((l) => l.split(' ')[3]!), '2001:db8::ff:1'].sort());
   });
@@ -275,7 +273,7 @@ describe('import processing', () => {
     const h = harness();
     const done = await importAndSettle(h, file('@ IN MX 10 a.example.org.', 'www IN A 192.0.2.1', 'example.com. IN MX 20 b.example.org.', 'www.example.com. IN A 192.0.2.2'));
     expect(done.status, String(done.message)).toBe('COMPLETE');
-    const list = (await h.recordsets.list(alice, done.zone_id!))._unsafeUnwrap() as { recordsets: { name: string; type: string; records: string[] }[] };
+    const list = (await h.recordsets.list(alice, done.zone_id!))._unsafeUnwrap();
     const of = (type: string) => list.recordsets.filter((r) => r.type === type).map((r) => [r.name, [...r.records].sort()]);
     expect(of('MX')).toEqual([['example.com.', ['10 a.example.org.', '20 b.example.org.']]]);
     expect(of('A')).toEqual([['www.example.com.', ['192.0.2.1', '192.0.2.2']]]);

@@ -5,9 +5,7 @@ import { genZone, renderZone } from './zone-arbitraries.js';
 
 async function stored(h: Harness, zoneId: string) {
   const zoneBody = (await h.zones.get(alice, zoneId))._unsafeUnwrap();
-  const list = (await h.recordsets.list(alice, zoneId, { limit: 'max' }))._unsafeUnwrap() as {
-    recordsets: { name: string; type: string; ttl: number | null; records: string[] }[];
-  };
+  const list = (await h.recordsets.list(alice, zoneId, { limit: 'max' }))._unsafeUnwrap();
   return {
     zone: { name: zoneBody.name, email: zoneBody.email, ttl: zoneBody.ttl, serial: zoneBody.serial },
     recordsets: list.recordsets

@@ -189,7 +189,7 @@ export class Session {
     this.steps.push({
       what: `list ${project}`,
       theirs: Array.isArray(theirs) ? theirs.map((z) => theirZone(z as Record<string, unknown>, this.ids)) : theirs,
-      ours: ours.isOk() ? (ours.value as { zones: Record<string, unknown>[] }).zones.map((z) => ourZone(z, this.ids)) : ourError(ours.error),
+      ours: ours.isOk() ? ours.value.zones.map((z) => ourZone(z as unknown as Record<string, unknown>, this.ids)) : ourError(ours.error),
     });
   }
 
@@ -232,7 +232,7 @@ export class Session {
       what: `recordsets ${project} ${what}`,
       theirs: Array.isArray(theirs) ? (theirs as Rs[]).map(masked).sort(order) : isOracleError(theirs) ? theirError(theirs) : theirs,
       ours: ours.isOk()
-        ? (ours.value as { recordsets: Rs[] }).recordsets.map((r) => masked({ name: r.name, type: r.type, ttl: r.ttl, records: r.records })).sort(order)
+        ? ours.value.recordsets.map((r) => masked({ name: r.name, type: r.type, ttl: r.ttl, records: [...r.records] })).sort(order)
         : ourError(ours.error),
     });
   }

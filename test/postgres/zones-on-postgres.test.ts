@@ -36,7 +36,7 @@ describe.skipIf(PG_URL === undefined)(title('zone commands on postgresStorage'),
       created_at: '2026-01-01T00:00:00.000000',
     });
     expect((await dns.zones.get(alice, zone.id))._unsafeUnwrap()).toEqual(zone);
-    const list = (await dns.recordsets.list(alice, zone.id))._unsafeUnwrap() as { recordsets: { type: string; records: string[] }[] };
+    const list = (await dns.recordsets.list(alice, zone.id))._unsafeUnwrap();
     expect(list.recordsets.map((r) => r.type)).toEqual(['SOA', 'NS']);
     expect(list.recordsets[1]!.records).toEqual(['ns1.example.org.']);
   });

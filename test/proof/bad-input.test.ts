@@ -17,6 +17,7 @@ import {
   type ApiError,
   type DnsService,
   type QuotaService,
+  type RequestContext,
   type ServiceSnapshot,
 } from '../../src/index.js';
 import { manualClock, seededRandom, sequentialIds } from '../../src/testing/index.js';
@@ -325,7 +326,7 @@ describe('bad input to every quota command: a 4xx with a message, no throw, no s
 
   it('the project_quotas body field by field', async () => {
     const nested: Case[] = [{ command: 'projectQuotas.set', args: [quotaAdmin, 'p1', { secrets: 5, orders: 2 }], read: false }];
-    const invoke = (q: QuotaService, _c: string, args: Args) => q.projectQuotas.set(args[0], args[1], { project_quotas: args[2] });
+    const invoke = (q: QuotaService, _c: string, args: Args) => q.projectQuotas.set(args[0] as RequestContext, args[1], { project_quotas: args[2] });
     const { findings } = await prove(nested, () => createQuotaService({ from: quotaBase }), (q) => q.snapshot(), invoke);
     expect(findings).toEqual([]);
   });

@@ -1,6 +1,8 @@
+import { ok } from 'neverthrow';
 import { describe, expect, it } from 'vitest';
 import { test, fc } from '@fast-check/vitest';
 import { createQuotaService } from '../../src/quotas/index.js';
+import type { RequestContext } from '../../src/shared/context.js';
 import { memoryStorage } from '../../src/adapters/memory/memory-storage.js';
 import { DEFAULT_ZONE_QUOTAS, getDnsQuotas, setDnsQuotas } from '../../src/dns-quotas/index.js';
 import { serviceAdmin } from './helpers.js';
@@ -67,8 +69,8 @@ describe('bad input to the quota service', () => {
       const got = (await quotas.projectQuotas.get(serviceAdmin, 'p'))._unsafeUnwrap().project_quotas;
       for (const v of Object.values(got)) expect(v === null || Number.isSafeInteger(v)).toBe(true);
     }
-    await expect(quotas.projectQuotas.list(fc.sample(fc.anything(), 1)[0], body as never)).resolves.toBeDefined();
-    await expect(quotas.effective(body)).resolves.toBeDefined();
+    await expect(quotas.projectQuotas.list(fc.sample(fc.anything(), 1)[0] as RequestContext, body as never)).resolves.toBeDefined();
+    await expect(quotas.effective(body as RequestContext)).resolves.toBeDefined();
     await expect(quotas.enforce(body as never, body as never, body as never)).resolves.toBeDefined();
   });
 });
@@ -78,7 +80,7 @@ describe('bad input to the DNS quota commands', () => {
   test.prop([fc.anything({ withBigInt: true, withNullPrototype: true, withMap: true })], { numRuns: 300 })(
     'set never throws; a refusal is a 4xx and changes nothing',
     async (body) => {
-      const deps = { storage: memoryStorage(), forbiddenStatus: 401 as const, defaults: DEFAULT_ZONE_QUOTAS };
+      const deps = { storage: memoryStorage(), restored: Promise.resolve(ok(undefined)), dialect: 'dns' as const, forbiddenStatus: 401 as const, defaults: DEFAULT_ZONE_QUOTAS };
       const r = await setDnsQuotas(deps, admin, 'p1', body);
       if (r.isErr()) {
         expect(r.error.status).toBe(400);

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { memoryStorage } from '../../src/adapters/memory/memory-storage.js';
 import type { Storage } from '../../src/ports/storage.js';
 import { createQuotaService } from '../../src/quotas/index.js';
+import type { RequestContext } from '../../src/shared/context.js';
 import { member, seeded, serviceAdmin } from './helpers.js';
 
 const NULLS = { secrets: null, orders: null, containers: null, consumers: null, cas: null };
@@ -37,7 +38,7 @@ describe('effective', () => {
   it('needs a project and credentials', async () => {
     const quotas = createQuotaService();
     expect((await quotas.effective({ roles: ['reader'] }))._unsafeUnwrapErr().type).toBe('missing_project_id');
-    expect((await quotas.effective(undefined))._unsafeUnwrapErr().type).toBe('authentication_required');
+    expect((await quotas.effective(undefined as unknown as RequestContext))._unsafeUnwrapErr().type).toBe('authentication_required');
     expect((await quotas.effective({ projectId: 'p1' }))._unsafeUnwrapErr().type).toBe('forbidden');
   });
 });
@@ -148,10 +149,10 @@ describe('projectQuotas.delete', () => {
 
 describe('configuration policies', () => {
   const calls = [
-    ['list', (q: ReturnType<typeof createQuotaService>, ctx: unknown) => q.projectQuotas.list(ctx)],
-    ['get', (q: ReturnType<typeof createQuotaService>, ctx: unknown) => q.projectQuotas.get(ctx, 'p1')],
-    ['set', (q: ReturnType<typeof createQuotaService>, ctx: unknown) => q.projectQuotas.set(ctx, 'p1', { project_quotas: { secrets: 1 } })],
-    ['delete', (q: ReturnType<typeof createQuotaService>, ctx: unknown) => q.projectQuotas.delete(ctx, 'p1')],
+    ['list', (q: ReturnType<typeof createQuotaService>, ctx: unknown) => q.projectQuotas.list(ctx as RequestContext)],
+    ['get', (q: ReturnType<typeof createQuotaService>, ctx: unknown) => q.projectQuotas.get(ctx as RequestContext, 'p1')],
+    ['set', (q: ReturnType<typeof createQuotaService>, ctx: unknown) => q.projectQuotas.set(ctx as RequestContext, 'p1', { project_quotas: { secrets: 1 } })],
+    ['delete', (q: ReturnType<typeof createQuotaService>, ctx: unknown) => q.projectQuotas.delete(ctx as RequestContext, 'p1')],
   ] as const;
   for (const status of [401, 403] as const) {
     for (const [name, call] of calls) {

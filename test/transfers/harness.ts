@@ -34,7 +34,7 @@ export function harness(options: HarnessOptions = {}) {
   const tasks = deps.tasks;
   const events: DnsEvent[] = [];
   deps.events.subscribe((e) => events.push(e));
-  const quotaDeps = { storage: deps.storage, forbiddenStatus: deps.forbiddenStatus, defaults: deps.quotaDefaults };
+  const quotaDeps = { ...deps, defaults: deps.quotaDefaults };
   return {
     deps,
     clock,

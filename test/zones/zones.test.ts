@@ -64,7 +64,7 @@ describe('zones.create', () => {
   it('builds SOA and NS recordsets from the pool', async () => {
     const { dns } = service();
     const zone = (await dns.zones.create(alice, body()))._unsafeUnwrap();
-    const list = (await dns.recordsets.list(alice, zone.id))._unsafeUnwrap() as { recordsets: { type: string; records: string[] }[] };
+    const list = (await dns.recordsets.list(alice, zone.id))._unsafeUnwrap();
     expect(list.recordsets.map((r) => r.type)).toEqual(['SOA', 'NS']);
     expect(list.recordsets[0]!.records[0]).toMatch(new RegExp(`^ns1\\.example\\.org\\. admin\\.example\\.com\\. ${T0_SECONDS} 35\\d\\d 600 86400 3600$`));
     expect(list.recordsets[1]!.records).toEqual(['ns1.example.org.']);
@@ -318,6 +318,8 @@ describe('zones.update / delete / abandon', () => {
     const { dns } = service();
     const zone = (await dns.zones.create(alice, body()))._unsafeUnwrap();
     expect((await dns.zones.abandon(alice, zone.id))._unsafeUnwrapErr()).toMatchObject({ status: 401, type: 'forbidden' });
+    // The id is checked before the policy, as the real service's route does.
+    expect((await dns.zones.abandon(alice, 'abc'))._unsafeUnwrapErr()).toMatchObject({ status: 400, type: 'invalid_uuid' });
     expect((await dns.zones.abandon(admin, zone.id))._unsafeUnwrapErr().status).toBe(404);
     expect((await dns.zones.abandon({ ...admin, allProjects: true }, zone.id)).isOk()).toBe(true);
     expect((await dns.zones.get(alice, zone.id))._unsafeUnwrapErr().status).toBe(404);

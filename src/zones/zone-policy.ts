@@ -1,0 +1,34 @@
+import { err, ok, type Result } from 'neverthrow';
+import type { ApiError } from '../shared/api-error.js';
+import { forbidden, type Caller, type ForbiddenStatus } from '../shared/context.js';
+
+/**
+ * The zone rules of the real service's policy file in legacy mode (reference §11), named as
+ * there. Visibility (which zones a caller can see at all) is scoping, not policy: another
+ * project's zone is 404 before any rule is asked.
+ * @module
+ */
+
+/** Whether the caller sees a project's resources: its own, or all of them with all-projects. @internal */
+export const canSee = (caller: Caller, projectId: string): boolean => caller.allProjects || caller.projectId === projectId;
+
+/** The admin-or-owner rule of the real service's legacy policies. @internal */
+export const adminOrOwner = (caller: Caller, projectId: string | null): boolean =>
+  caller.isAdmin || (caller.projectId !== null && caller.projectId === projectId);
+
+/** The zone rules, by their names in the real service's policy file. @internal */
+export const ZONE_RULES = {
+  update_zone: adminOrOwner,
+  delete_zone: adminOrOwner,
+  abandon_zone: (caller: Caller): boolean => caller.isAdmin,
+} as const;
+
+/** Applies one zone rule: 401/403 `forbidden` naming it when it refuses. @internal */
+export function authorizeZone(
+  rule: keyof typeof ZONE_RULES,
+  status: ForbiddenStatus,
+  caller: Caller,
+  projectId: string | null,
+): Result<void, ApiError> {
+  return ZONE_RULES[rule](caller, projectId) ? ok(undefined) : err(forbidden(status, rule));
+}
