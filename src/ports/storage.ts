@@ -63,6 +63,20 @@ export interface RangeQuery {
 }
 
 /**
+ * One range of {@link StorageTransaction.rangeMany}: an index of a collection and the query.
+ *
+ * @category Ports
+ */
+export interface RangeRequest {
+  /** The collection. */
+  readonly collection: string;
+  /** The index of that collection. */
+  readonly index: string;
+  /** Which entries. @defaultValue all, ascending */
+  readonly query?: RangeQuery;
+}
+
+/**
  * The index keys of a value: index name to key. An index left out (or `undefined`) does not
  * hold the value, which makes partial indexes (e.g. only ACTIVE transfer requests) cheap.
  *
@@ -91,6 +105,12 @@ export interface StorageTransaction {
   delete(collection: string, id: string): Promise<boolean>;
   /** Entries of one index in `(key, id)` order, as the query says. Cost: O(log n + returned). */
   range(collection: string, index: string, query?: RangeQuery): Promise<readonly StoredEntry[]>;
+  /**
+   * Optional: several ranges at once, answered in request order, each exactly as
+   * {@link StorageTransaction.range} would answer it. An adapter over a network reads them in one
+   * round trip; without it, {@link rangeMany} calls `range` once per request.
+   */
+  rangeMany?(requests: readonly RangeRequest[]): Promise<readonly (readonly StoredEntry[])[]>;
   /** How many entries of one index have keys starting with `prefix`. Cost: O(log n). */
   count(collection: string, index: string, prefix?: string): Promise<number>;
   /** Values of a collection in id order, a page at a time (`after` = last id seen): for snapshots. */
@@ -107,4 +127,16 @@ export interface StoredRow {
   readonly id: string;
   /** The stored value. */
   readonly value: unknown;
+}
+
+/**
+ * Reads several ranges through {@link StorageTransaction.rangeMany} when the adapter has it, and
+ * one `range` call after another when it has not: the same answers either way.
+ * @internal
+ */
+export async function rangeMany(tx: StorageTransaction, requests: readonly RangeRequest[]): Promise<readonly (readonly StoredEntry[])[]> {
+  if (tx.rangeMany !== undefined) return tx.rangeMany(requests);
+  const out: (readonly StoredEntry[])[] = [];
+  for (const r of requests) out.push(await tx.range(r.collection, r.index, r.query));
+  return out;
 }

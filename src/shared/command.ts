@@ -1,5 +1,5 @@
 import { err, ok, ResultAsync, type Result } from 'neverthrow';
-import type { IndexKeys, Storage, StorageTransaction } from '../ports/storage.js';
+import { rangeMany, type IndexKeys, type Storage, type StorageTransaction } from '../ports/storage.js';
 import { ApiError, type ErrorDialect } from './api-error.js';
 import { resolveCaller, type Caller, type ForbiddenStatus } from './context.js';
 
@@ -116,6 +116,7 @@ function guardTransaction(tx: StorageTransaction): StorageTransaction {
     put: guard((c, id, value, keys) => tx.put(c, id, value, keys)),
     delete: guard((c: string, id: string) => tx.delete(c, id)),
     range: guard((c, index, query) => tx.range(c, index, query)),
+    rangeMany: guard((requests) => rangeMany(tx, requests)),
     count: guard((c, index, prefix) => tx.count(c, index, prefix)),
     scan: guard((c: string, after: string | undefined, limit: number) => tx.scan(c, after, limit)),
   };

@@ -2,7 +2,7 @@ import { err, ok, safeTry, type Result, type ResultAsync } from 'neverthrow';
 import type { DnsDeps, NameserversBody } from '../dns/deps.js';
 import { listOwned, type ListEnvelope } from '../dns/command.js';
 import { checkZoneQuota, readZoneQuotas } from '../dns-quotas/index.js';
-import type { StorageTransaction } from '../ports/storage.js';
+import { rangeMany, type RangeQuery, type RangeRequest, type StorageTransaction } from '../ports/storage.js';
 import { BLOCKS_BY_ZONE } from '../recordsets/recordset.js';
 import type { ApiError } from '../shared/api-error.js';
 import { command, insertNew, type UnitOfWork } from '../shared/command.js';
@@ -128,26 +128,29 @@ async function zonesWithKey(tx: StorageTransaction, key: string): Promise<Zone[]
   }
 }
 
-/** The zones bearing a name key and every zone below it, apart. */
-async function nameTree(tx: StorageTransaction, key: string): Promise<{ same: Zone[]; below: Zone[] }> {
+/**
+ * What a new zone's name conflicts with, read in one go (one round trip over a database): the
+ * zones bearing its name key (`same`) and every zone below it (`below`), and the nearest existing
+ * ancestor zones (all zones bearing that name), label by label upwards. A name key is its labels
+ * root first, each ended by U+0000 (which never occurs inside an encoded label), so the
+ * ancestors' keys are its prefixes ending at a terminator, and in an ancestor's range the zones
+ * bearing exactly its key come first.
+ */
+async function nameNeighbourhood(tx: StorageTransaction, key: string): Promise<{ same: Zone[]; below: Zone[]; ancestors: Zone[] }> {
+  const parents: string[] = [];
+  for (let end = key.length - 2; end > 0; end--) if (key.charCodeAt(end) === 0) parents.push(key.slice(0, end + 1));
+  const byName = (query: RangeQuery): RangeRequest => ({ collection: ZONES, index: BY_NAME, query });
+  const [tree = [], ...above] = await rangeMany(tx, [byName({ prefix: key }), ...parents.map((prefix) => byName({ prefix, limit: 2 }))]);
   const same: Zone[] = [];
   const below: Zone[] = [];
-  for (const e of await tx.range(ZONES, BY_NAME, { prefix: key })) (e.key === key ? same : below).push(e.value as Zone);
-  return { same, below };
-}
-
-/**
- * The nearest existing ancestor zones (all zones bearing that name), walking up label by label.
- * A name key is its labels root first, each ended by U+0000 (which never occurs inside an
- * encoded label), so the ancestors' keys are its prefixes ending at a terminator.
- */
-async function nearestAncestors(tx: StorageTransaction, key: string): Promise<Zone[]> {
-  for (let end = key.length - 2; end > 0; end--) {
-    if (key.charCodeAt(end) !== 0) continue;
-    const found = await zonesWithKey(tx, key.slice(0, end + 1));
-    if (found.length > 0) return found;
+  for (const e of tree) (e.key === key ? same : below).push(e.value as Zone);
+  for (const [n, parent] of parents.entries()) {
+    const first = above[n] ?? [];
+    // Both read entries bear the name: there may be more (other pools, other projects).
+    const found = first.length === 2 && first[1]!.key === parent ? await zonesWithKey(tx, parent) : first.filter((e) => e.key === parent).map((e) => e.value as Zone);
+    if (found.length > 0) return { same, below, ancestors: found };
   }
-  return [];
+  return { same, below, ancestors: [] };
 }
 
 /** Input of {@link insertZone}: a validated zone about to be created. @internal */
@@ -198,11 +201,10 @@ export async function insertZone(
 
   const pool = deps.defaultPool;
   const key = nameKey(input.name);
-  const { same, below } = await nameTree(tx, key);
+  const { same, below, ancestors } = await nameNeighbourhood(tx, key);
   if (same.some((z) => z.projectId !== input.projectId)) {
     return err(zoneOwnedElsewhere());
   }
-  const ancestors = await nearestAncestors(tx, key);
   if (ancestors.some((z) => z.projectId !== input.projectId)) {
     return err(illegalChild(deps.forbiddenStatus));
   }

@@ -131,6 +131,16 @@ export function memoryStorage(): Storage {
         if (c === undefined || i === undefined) return Promise.resolve([]);
         return Promise.resolve(readRange(c, i, query));
       },
+      rangeMany(requests) {
+        check();
+        return Promise.resolve(
+          requests.map((r) => {
+            const c = collections.get(r.collection);
+            const i = c?.indexes.get(r.index);
+            return c === undefined || i === undefined ? [] : readRange(c, i, r.query ?? {});
+          }),
+        );
+      },
       count(name, indexName, prefix = '') {
         check();
         const i = collections.get(name)?.indexes.get(indexName);
