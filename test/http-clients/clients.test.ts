@@ -51,12 +51,14 @@ interface Transcript {
 
 /**
  * Parts of the flows that need commands not on this branch yet (recordset writes and the
- * all-zones recordset list are #19): left out of both transcripts until the core has them.
+ * all-zones recordset list are #19, a zone's xfr task #16): left out of both transcripts until the
+ * core has them.
  */
-const dnsProbe = createDnsService().recordsets as unknown as Record<string, unknown>;
+const probe = createDnsService() as unknown as Record<'recordsets' | 'zones', Record<string, unknown>>;
 const PENDING = [
-  ...(typeof dnsProbe['create'] === 'function' ? [] : ['recordset-writes']),
-  ...(typeof dnsProbe['listAll'] === 'function' ? [] : ['recordsets-all']),
+  ...(typeof probe.recordsets['create'] === 'function' ? [] : ['recordset-writes']),
+  ...(typeof probe.recordsets['listAll'] === 'function' ? [] : ['recordsets-all']),
+  ...(typeof probe.zones['xfr'] === 'function' ? [] : ['zones-xfr']),
 ];
 
 /** Runs flows.py (all flows, or those named) against a DNS and a quota base URL; its transcript. */

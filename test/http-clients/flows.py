@@ -226,6 +226,8 @@ def designateclient_flow():
     step('dc zone set bad ttl', lambda: alice.zones.update(zones['alpha'], {'ttl': -5}), expect_error='BadRequest')
 
     step('dc nameservers', lambda: alice.nameservers.list(zones['alpha']))
+    step('dc zone axfr of a primary zone', lambda: alice.zones.axfr(zones['alpha']), expect_error='BadRequest',
+         needs='zones-xfr')
 
     step('dc recordset list', lambda: sorted([r['type'], r['name'], r['records']]
                                              for r in alice.recordsets.list(zones['alpha'])))
@@ -461,12 +463,14 @@ def cli_flow():
         'zone set --ttl 1200 --description changed %s -c ttl -c description -f json' % j,
         'zone show nosuch.example.com. -f json',                           # fails
         'recordset list %s -c name -c type --sort-column type -f json' % j,
-    ] + ([] if 'recordset-writes' in PENDING else [
+    ] + ([] if 'zones-xfr' in PENDING else [
+        'zone axfr %s' % j,                                                # a primary zone: fails
+    ]) + ([] if 'recordset-writes' in PENDING else [
         'recordset create --type A --record 192.0.2.7 --ttl 300 %s www -c name -c type -c records -f json' % j,
         'recordset set --record 192.0.2.8 %s www.%s -c name -c records -f json' % (j, j),
         'recordset create --type A --record nope %s bad -f json' % j,       # fails
         'recordset delete %s www.%s -c name -c action -f json' % (j, j),
-    ]), errors=3 if 'recordset-writes' in PENDING else 4)
+    ]), errors=3 + ('zones-xfr' not in PENDING) + ('recordset-writes' not in PENDING))
     if not first:
         return
     wait_for(lambda: carol.zones.list({'name': j}), lambda zs: zs and zs[0]['status'] == 'ACTIVE', 'ACTIVE')
@@ -552,6 +556,8 @@ def quota_flow():
     step('q show bob', lambda: admin.get_project_quota(BOB))
     step('q list', lambda: admin.list_quotas())
     step('q list paged', lambda: admin.list_quotas(limit=1, offset=1))
+    step('q list paging out of range', lambda: admin.list_quotas(limit=0, offset=-3))
+    step('q list paging not numbers', lambda: admin.list_quotas(limit='many', offset='x'))
     step('q own effective quotas', lambda: member.get_default_project_quota())
     step('q list as member', lambda: member.list_quotas(), expect_error=refused)
     step('q set as member', lambda: member.create_project_quota(ALICE, project_quotas={'secrets': 1}),
