@@ -119,19 +119,8 @@ class Reader {
       haveValue = false;
       this.#skip();
       const c = this.s[this.#i];
-      if (Array.isArray(top.container)) {
-        if (c === ']') {
-          this.#i++;
-          stack.pop();
-          result = top.container;
-          haveValue = true;
-        } else if (c === ',') {
-          this.#i++;
-          this.#skip();
-        } else {
-          throw new Failure("Expecting ',' delimiter", this.#i);
-        }
-      } else if (c === '}') {
+      const isArray = Array.isArray(top.container);
+      if (c === (isArray ? ']' : '}')) {
         this.#i++;
         stack.pop();
         result = top.container;
@@ -139,7 +128,7 @@ class Reader {
       } else if (c === ',') {
         this.#i++;
         this.#skip();
-        top.key = this.#key();
+        if (!isArray) top.key = this.#key();
       } else {
         throw new Failure("Expecting ',' delimiter", this.#i);
       }
@@ -229,7 +218,7 @@ class Reader {
         i += 2;
         continue;
       }
-      if (e !== 'u') throw new Failure(`Invalid \\escape: '${e}'`, i);
+      if (e !== 'u') throw new Failure('Invalid \\escape', i);
       const code = hex4(s, i + 2);
       if (code === undefined) throw new Failure('Invalid \\uXXXX escape', i + 1);
       i += 6;
