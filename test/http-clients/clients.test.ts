@@ -116,7 +116,7 @@ async function startReal(script: string): Promise<{ url: string; child: ChildPro
  * a worker that does what is queued a moment later, as the real API's worker reports back;
  * otherwise the services' defaults.
  */
-async function startZoneward(asDeployed: boolean): Promise<{ url: string; server: Server; stop: () => Promise<void> }> {
+async function startZoneward(asDeployed: boolean): Promise<{ url: string; stop: () => Promise<void> }> {
   const dns = asDeployed ? createDnsService({ tasks: 'manual', forbiddenStatus: 403 }) : createDnsService();
   const quotas = asDeployed ? createQuotaService({ forbiddenStatus: 403 }) : createQuotaService();
   const handle = createHttpHandler({ dns, quotas, authenticate: trustedHeaders() });
@@ -139,7 +139,6 @@ async function startZoneward(asDeployed: boolean): Promise<{ url: string; server
   const { port } = server.address() as AddressInfo;
   return {
     url: `http://127.0.0.1:${port}`,
-    server,
     stop: async () => {
       if (worker !== undefined) clearInterval(worker);
       server.closeAllConnections();
