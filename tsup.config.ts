@@ -7,6 +7,7 @@ export default defineConfig({
     testing: 'src/testing/index.ts',
     postgres: 'src/postgres/index.ts',
     http: 'src/http/index.ts',
+    axfr: 'src/axfr/index.ts',
   },
   format: ['esm', 'cjs'],
   dts: true,

@@ -11,15 +11,15 @@
  * ZONEWARD_PG_BENCH_REPEATS times (default 3), pgbench and creates alternating, so the ratios
  * compare figures taken under the same load; the table shows the median and the range.
  *
- * Run as `node --import tsx bench/postgres.bench.ts worker <schema> <tag> <count> <inFlight> <idPrefix>`,
- * it is one of the two processes: it creates zones in that schema and prints creates/s and retries.
+ * Run as `node --import tsx bench/postgres.bench.ts worker <schema> <tag> <count> <inFlight>`, it is
+ * one of the two processes: it creates zones in that schema and prints creates/s and retries.
  */
 import { execFileSync, spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import pg from 'pg';
 import { createDnsService, memoryStorage, type DnsService, type Storage } from '../src/index.js';
 import { postgresStorage } from '../src/postgres/index.js';
-import { manualClock, seededRandom, sequentialIds } from '../src/testing/index.js';
+import { manualClock, seededRandom } from '../src/testing/index.js';
 
 const URL = process.env['ZONEWARD_PG_URL'];
 const SIZES = (process.env['ZONEWARD_PG_BENCH_SIZES'] ?? '10000,100000,1000000').split(',').map(Number);
@@ -35,11 +35,12 @@ const f = (n: number) => Math.round(n).toLocaleString('en');
 const ctxs = Array.from({ length: PROJECTS }, (_, i) => ({ projectId: `project-${i}`, roles: ['member'] }));
 const admin = { projectId: 'ops', roles: ['admin'], allProjects: true };
 const body = (name: string) => ({ name, email: 'hostmaster@example.com' });
-const service = (storage: Storage, idPrefix: string, from?: Awaited<ReturnType<DnsService['snapshot']>>) =>
+// Ids are the default random UUIDs, as in a deployment: sequential ids would put every new row
+// on the same index page, which under SERIALIZABLE makes concurrent creates conflict.
+const service = (storage: Storage, from?: Awaited<ReturnType<DnsService['snapshot']>>) =>
   createDnsService({
     storage,
     clock: manualClock('2026-01-01T00:00:00Z'),
-    ids: sequentialIds(idPrefix),
     random: seededRandom(1),
     quotas: { zones: -1 },
     ...(from === undefined ? {} : { from }),
@@ -62,11 +63,11 @@ async function creates(dns: DnsService, tag: string, count: number, inFlight: nu
 
 if (process.argv[2] === 'worker') {
   // One of the two processes: its own pool and service on the shared schema.
-  const [schema, tag, count, inFlight, idPrefix] = process.argv.slice(3) as [string, string, string, string, string];
+  const [schema, tag, count, inFlight] = process.argv.slice(3) as [string, string, string, string];
   const pool = new pg.Pool({ connectionString: URL, max: Number(inFlight) + 1 });
   let retries = 0;
   const storage = postgresStorage({ pool, schema, onRetry: () => retries++ });
-  const dns = service(storage, idPrefix);
+  const dns = service(storage);
   // Wait for the parent's go, so both processes start together.
   await new Promise<void>((resolve) => process.stdin.once('data', () => resolve()));
   const rate = await creates(dns, tag, Number(count), Number(inFlight));
@@ -108,10 +109,10 @@ function pgbench(clients: number): number {
 }
 
 /** Two worker processes, each with `inFlight` creates at once; answers their summed creates/s and retries. */
-async function twoProcesses(schema: string, tag: string, count: number, inFlight: number, idPrefix: string): Promise<{ rate: number; retries: number }> {
+async function twoProcesses(schema: string, tag: string, count: number, inFlight: number): Promise<{ rate: number; retries: number }> {
   const script = fileURLToPath(import.meta.url);
   const children = ['a', 'b'].map((side) =>
-    spawn(process.execPath, ['--import', 'tsx', script, 'worker', schema, `${tag}${side}`, String(count), String(inFlight), `${idPrefix}${side}`], {
+    spawn(process.execPath, ['--import', 'tsx', script, 'worker', schema, `${tag}${side}`, String(count), String(inFlight)], {
       stdio: ['pipe', 'pipe', 'inherit'],
       env: process.env,
     }),
@@ -153,7 +154,7 @@ interface SizeResult {
 }
 
 const results: SizeResult[] = [];
-const mem = service(memoryStorage(), '');
+const mem = service(memoryStorage());
 let filled = 0;
 for (const size of SIZES) {
   log(`postgres bench: memory to ${f(size)} zones`);
@@ -171,7 +172,7 @@ for (const size of SIZES) {
     await storage.migrate();
     log(`postgres bench: restoring ${f(size)} zones into PostgreSQL`);
     const t = performance.now();
-    const db = service(storage, 'b', state);
+    const db = service(storage, state);
     (await db.zones.list(ctxs[0]!, { limit: '1' }))._unsafeUnwrap(); // commands wait for the restore
     r.restoreSeconds = (performance.now() - t) / 1000;
     // A bulk load leaves no statistics and no visibility map; a deployment's autovacuum gets there too.
@@ -188,9 +189,8 @@ for (const size of SIZES) {
       retries = 0;
       r.c8.push(await creates(db, `c${rep}`, CREATES, IN_FLIGHT));
       r.retries8.push(retries);
-      // Ids unique per process and round (the restored zones have prefix 0, this process's b).
-      r.two1.push((await twoProcesses(schema, `t${rep}`, CREATES / 2, 1, `c${rep}`)).rate);
-      const two = await twoProcesses(schema, `u${rep}`, CREATES / 2, IN_FLIGHT / 2, `d${rep}`);
+      r.two1.push((await twoProcesses(schema, `t${rep}`, CREATES / 2, 1)).rate);
+      const two = await twoProcesses(schema, `u${rep}`, CREATES / 2, IN_FLIGHT / 2);
       r.two8.push(two.rate);
       r.twoRetries8.push(two.retries);
     }

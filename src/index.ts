@@ -21,6 +21,7 @@ export type { ListEnvelope } from './dns/command.js';
 export type { SelfLink, ZoneAction, ZoneBody, ZoneStatus, ZoneType } from './zones/zone.js';
 export type { ZoneList } from './zones/zone-commands.js';
 export type { ZoneLimits } from './zones/zone-input.js';
+export type { MasterAddress, MasterPort, MasterRecord, TransferLimits } from './secondary/master-port.js';
 export type { RecordsetBody } from './recordsets/recordset.js';
 export type { RecordsetList } from './recordsets/recordset-commands.js';
 export type {

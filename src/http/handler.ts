@@ -468,16 +468,23 @@ function dnsRouteTable(dns: DnsService, caller: Caller, view: (base: string) => 
       }
       return work(dns, ctx, read.body, x, params);
     });
-  /** Routes with an id in the path check it before the body, as the real service's decorators do. */
+  /**
+   * Routes with an id in the path check it before the body, as the real service's decorators do.
+   * The error comes from a read of the same id (never from the write itself), so it is worded as
+   * every command words it.
+   */
   const withIdThenBody = (
-    badId: (dns: DnsService, ctx: RequestContext, params: readonly string[]) => ResultAsync<unknown, ApiError>,
+    readSameId: (dns: DnsService, ctx: RequestContext, params: readonly string[]) => ResultAsync<unknown, ApiError>,
     work: (dns: DnsService, ctx: RequestContext, body: unknown, x: Exchange, params: readonly string[]) => Promise<Response>,
     emptyAllowed = false,
   ): Action => {
     const withBodyWork = withBody(work, emptyAllowed);
     return async (x, params) => {
       if (params.every(isUuidLike)) return withBodyWork(x, params);
-      return withCtx((dns, ctx) => answer(x, badId(dns, ctx, params), () => emptyResponse(x, 204)))(x, params);
+      const ctx = await caller(x);
+      if (ctx instanceof ApiError) return errorResponse(x, ctx);
+      const read = await readSameId(view(x.base), withQueryFlags(x, ctx), params);
+      return read.isErr() ? errorResponse(x, read.error) : withBodyWork(x, params);
     };
   };
   const list = (run: (dns: DnsService, ctx: RequestContext, query: Record<string, string | string[]>, params: readonly string[]) => ResultAsync<unknown, ApiError>) =>
@@ -513,7 +520,7 @@ function dnsRouteTable(dns: DnsService, caller: Caller, view: (base: string) => 
       methods: {
         GET: show((dns, ctx, [id]) => dns.transferRequests.get(ctx, id!)),
         PATCH: withIdThenBody(
-          (dns, ctx, [id]) => dns.transferRequests.update(ctx, id!, {}),
+          (dns, ctx, [id]) => dns.transferRequests.get(ctx, id!),
           (dns, ctx, body, x, [id]) => answer(x, dns.transferRequests.update(ctx, id!, body), (r) => jsonResponse(x, 200, r)),
         ),
         DELETE: gone((dns, ctx, [id]) => dns.transferRequests.delete(ctx, id!)),
@@ -579,7 +586,7 @@ function dnsRouteTable(dns: DnsService, caller: Caller, view: (base: string) => 
       methods: {
         GET: show((dns, ctx, [id]) => dns.zones.get(ctx, id!)),
         PATCH: withIdThenBody(
-          (dns, ctx, [id]) => dns.zones.update(ctx, id!, {}),
+          (dns, ctx, [id]) => dns.zones.get(ctx, id!),
           (dns, ctx, body, x, [id]) => answer(x, dns.zones.update(ctx, id!, body), (z) => jsonResponse(x, pendingOr(200)(z), z)),
         ),
         DELETE: withCtx((dns, ctx, x, [id]) => answer(x, dns.zones.delete(ctx, id!), (z) => jsonResponse(x, 202, z))),
@@ -604,7 +611,7 @@ function dnsRouteTable(dns: DnsService, caller: Caller, view: (base: string) => 
       pattern: ['zones', '*', 'tasks', 'transfer_requests'],
       methods: {
         POST: withIdThenBody(
-          (dns, ctx, [id]) => dns.transferRequests.create(ctx, id!),
+          (dns, ctx, [id]) => dns.zones.get(ctx, id!),
           (dns, ctx, body, x, [id]) => answer(x, dns.transferRequests.create(ctx, id!, body), (r) => created(x, 201, r)),
           true,
         ),
@@ -627,7 +634,7 @@ function dnsRouteTable(dns: DnsService, caller: Caller, view: (base: string) => 
         GET: list((d, ctx, query, [zoneId]) => d.recordsets.list(ctx, zoneId!, q(query))),
         ...when(later(dns).recordsets.create !== undefined, {
           POST: withIdThenBody(
-            (d, ctx, [zoneId]) => later(d).recordsets.create!(ctx, zoneId!, {}),
+            (d, ctx, [zoneId]) => d.zones.get(ctx, zoneId!),
             (d, ctx, body, x, [zoneId]) => answer(x, later(d).recordsets.create!(ctx, zoneId!, body), (r) => created(x, pendingOr(201)(r), r)),
           ),
         }),
@@ -639,7 +646,7 @@ function dnsRouteTable(dns: DnsService, caller: Caller, view: (base: string) => 
         GET: show((d, ctx, [zoneId, id]) => d.recordsets.get(ctx, zoneId!, id!)),
         ...when(later(dns).recordsets.update !== undefined, {
           PUT: withIdThenBody(
-            (d, ctx, [zoneId, id]) => later(d).recordsets.update!(ctx, zoneId!, id!, {}),
+            (d, ctx, [zoneId, id]) => d.recordsets.get(ctx, zoneId!, id!),
             (d, ctx, body, x, [zoneId, id]) => answer(x, later(d).recordsets.update!(ctx, zoneId!, id!, body), (r) => jsonResponse(x, pendingOr(200)(r), r)),
           ),
         }),

@@ -2,7 +2,7 @@ import { blockBounds, type RecordsetColumns } from '../recordsets/blocks.js';
 import { COLUMN_MASK, COLUMN_SHIFT, type RecordColumns } from '../zonefile/columns.js';
 import { parseIPv6 } from '../zonefile/codec.js';
 import { ORIGIN_NOT_FIRST, parseColumns } from '../zonefile/parse.js';
-import { typeFromText, typeToText } from '../zonefile/registry.js';
+import { mayStandBesideCname, typeFromText, typeToText } from '../zonefile/registry.js';
 
 /**
  * The record types the real service stores (its storage enum): an import with any other type
@@ -69,15 +69,6 @@ const TYPE_NS = typeFromText('NS');
 const TYPE_CNAME = typeFromText('CNAME');
 const TYPE_SOA = typeFromText('SOA');
 const TYPE_AAAA = typeFromText('AAAA');
-const TYPE_KEY = typeFromText('KEY');
-const TYPE_RRSIG = typeFromText('RRSIG');
-const TYPE_NSEC = typeFromText('NSEC');
-const TYPE_NSEC3 = typeFromText('NSEC3');
-
-/** Types that may stand beside a CNAME (DNSSEC's), as the engine's own CNAME rule has them. */
-function cnameNeutral(type: number): boolean {
-  return type === TYPE_NSEC || type === TYPE_NSEC3 || type === TYPE_KEY || type === TYPE_RRSIG;
-}
 
 /**
  * An AAAA record's address (the parser has checked it) as a key equal for every spelling of it:
@@ -487,7 +478,7 @@ export function planColumns(origin: string, columns: RecordColumns, allowed: Rea
     // own rule lets stand beside a CNAME (only which error is reported depends on them). Names
     // outside the zone are dropped unread, as dnspython drops them. The apex is no exception: a
     // CNAME there clashes with the SOA, whichever comes first, and without an SOA the file has none.
-    if (typeId >= 0 || !cnameNeutral(type)) {
+    if (typeId >= 0 || !mayStandBesideCname(type)) {
       const flags = owners.flags[owner]!;
       if (type === TYPE_CNAME) {
         if ((flags & OTHER) !== 0) return { error: undefinedError(CNAME_CLASH) };

@@ -100,6 +100,11 @@ export interface PostgresStorage extends Storage {
 }
 
 const RETRYABLE = new Set(['40001', '40P01']);
+/**
+ * A connection's prepared statements are not what the adapter thinks (another copy of zoneward on
+ * the same pool, a `DISCARD ALL`): the connection is dropped and the attempt retried on another.
+ */
+const STALE_SESSION = new Set(['42P05', '26000']);
 const UNDEFINED_TABLE = '42P01';
 const LOCK_NOT_AVAILABLE = '55P03';
 
@@ -167,10 +172,11 @@ interface Attempt {
  * U+0000 and `text` can hold neither that nor UTF-16 order. Call {@link PostgresStorage.migrate}
  * once before use.
  *
- * Costs differ from the memory adapter: every operation is one round trip; `count` reads the
- * entries it counts (O(matching), not O(log n): a B-tree in PostgreSQL has no subtree counts);
- * `offset` paging reads the skipped entries (O(offset)), so marker paging (`after`) is the way to
- * page deep.
+ * Costs differ from the memory adapter: every read is a round trip (BEGIN travels with the first,
+ * puts are buffered and travel with the next read or with COMMIT, `rangeMany` is one statement);
+ * `count` is O(1) for the counts the schema keeps (all zones, a project's zones) and reads the
+ * entries it counts otherwise (a B-tree in PostgreSQL has no subtree counts); `offset` paging
+ * reads the skipped entries (O(offset)), so marker paging (`after`) is the way to page deep.
  *
  * @example
  * ```ts
@@ -204,18 +210,6 @@ export function postgresStorage(options: PostgresStorageOptions): PostgresStorag
   const sql = statements(t);
   let closed = false;
 
-  // Connections this storage has used; a pool may be shared, so the state lives here, not on the client.
-  const sessions = new WeakMap<PoolClient, Session>();
-  let nextSlot = Math.floor(Math.random() * SLOTS); // processes sharing the database start apart
-  const sessionOf = (client: PoolClient): Session => {
-    let s = sessions.get(client);
-    if (s === undefined) {
-      s = { prepared: new Set(), slot: nextSlot++ % SLOTS, unsure: false };
-      sessions.set(client, s);
-    }
-    return s;
-  };
-
   const run = async <T>(work: (tx: StorageTransaction) => Promise<T>): Promise<T> => {
     for (let attempt = 1; ; attempt++) {
       const client = await pool.connect();
@@ -243,7 +237,7 @@ export function postgresStorage(options: PostgresStorageOptions): PostgresStorag
       }
       if (outcome.ok) return outcome.value;
       const code = sqlState(outcome.cause) ?? '';
-      if (!RETRYABLE.has(code) || attempt >= attempts) throw explain(outcome.error, t);
+      if (!(RETRYABLE.has(code) || STALE_SESSION.has(code)) || attempt >= attempts) throw explain(outcome.error, t);
       onRetry?.(attempt, code);
       // Full jitter: contenders that collided once spread out instead of colliding again.
       await sleep(Math.random() * Math.min(maxDelay, baseDelay * 2 ** (attempt - 1)));
@@ -285,6 +279,19 @@ interface Session {
 /** Counter rows per count; more than the connections one process opens. */
 const SLOTS = 64;
 
+// Connections used by any storage of this module, so storages sharing a pool (statement names
+// carry the schema) agree on what each connection has prepared and never share a slot.
+const sessions = new WeakMap<PoolClient, Session>();
+let nextSlot = Math.floor(Math.random() * SLOTS); // processes sharing the database start apart
+const sessionOf = (client: PoolClient): Session => {
+  let s = sessions.get(client);
+  if (s === undefined) {
+    s = { prepared: new Set(), slot: nextSlot++ % SLOTS, unsure: false };
+    sessions.set(client, s);
+  }
+  return s;
+};
+
 /**
  * One attempt: BEGIN, `work`, COMMIT or ROLLBACK. Resolves `ok: false` (after rolling back) when
  * the attempt failed in a way a retry may fix or `work` rejected; rejects only when the
@@ -311,10 +318,10 @@ async function once<T>(
   const alone = aloneWaitMs !== undefined && (await lockAlone(client, sql, aloneWaitMs));
   const unlock = alone ? `; ${sql.unlock}` : '';
   // Alone, every other transaction waits on this one: if its `work` stalls (awaits something
-  // that hangs), the server ends the session after `aloneWaitMs` idle, which frees the lock.
-  const begin = alone
-    ? `BEGIN ISOLATION LEVEL SERIALIZABLE; SET LOCAL idle_in_transaction_session_timeout = ${aloneWaitMs}`
-    : `BEGIN ISOLATION LEVEL SERIALIZABLE; ${sql.lockShared}`;
+  // that hangs), the server ends the session after `aloneWaitMs` idle, which frees the lock. That
+  // only holds inside a transaction, so alone (the rare, slow path) BEGIN is sent at once.
+  if (alone) await client.query(`BEGIN ISOLATION LEVEL SERIALIZABLE; SET LOCAL idle_in_transaction_session_timeout = ${aloneWaitMs}`);
+  const begin = alone ? undefined : `BEGIN ISOLATION LEVEL SERIALIZABLE; ${sql.lockShared}`;
   const attempt: Attempt = { open: true, failure: undefined };
   const { tx, commit, begun } = transactionOn(client, session, sql, attempt, begin);
   let outcome: Outcome<T>;
@@ -549,7 +556,7 @@ function transactionOn(
   session: Session,
   sql: Statements,
   attempt: Attempt,
-  begin: string,
+  begin: string | undefined,
 ): { tx: StorageTransaction; commit: (end: string, instead: string | undefined) => Promise<void>; begun: () => Promise<boolean> } {
   // One message at a time, in call order, even when `work` starts several calls at once.
   let tail: Promise<unknown> = Promise.resolve();
@@ -737,7 +744,7 @@ function transactionOn(
    */
   const commit = async (end: string, instead: string | undefined): Promise<void> => {
     const puts = takePuts();
-    if (!sent && puts.length === 0) {
+    if (!sent && puts.length === 0 && opening !== undefined) {
       attempt.open = false;
       if (instead !== undefined) await client.query(instead);
       return;

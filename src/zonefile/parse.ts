@@ -2,7 +2,7 @@
 import { err, ok, type Result } from 'neverthrow';
 import { EOF, EOL, Lexer, QUOTED, WORD, ZoneSyntaxError } from './lexer.js';
 import { MAX_TTL, READERS, clampTtl, genericText, isMetaType, readGeneric, ttlValue, type RdataOut } from './rdata.js';
-import { prefixedNumber, typeFromText, typeOfPackedKey, typeToText } from './registry.js';
+import { mayStandBesideCname, prefixedNumber, typeFromText, typeOfPackedKey, typeToText } from './registry.js';
 import { fastRdata, hasFastReader } from './fast.js';
 import { BLANK, LineScanner, NOT_HANDLED } from './lines.js';
 import { lazyType, ParsedRecord } from './record.js';
@@ -38,8 +38,9 @@ export interface ReaderOptions extends ParseZoneFileOptions {
   readonly aaaaAsWritten?: boolean;
   /**
    * Whether the zone rules that dnspython does not apply are checked: one SOA, at the apex
-   * (RFC 1035 §5.2), and one DNAME per owner (RFC 6672 §2.4). Imports read with `false`, as the
-   * real service keeps the last SOA or DNAME and refuses an SOA off the apex itself.
+   * (RFC 1035 §5.2), and one DNAME per owner (RFC 6672 §2.4). Imports read with `false`: the
+   * real service's dnspython keeps the last SOA or DNAME, and the import refuses an SOA off the
+   * apex with dnspython's own message.
    */
   readonly singletonRules?: boolean;
   /**
@@ -369,7 +370,7 @@ class Reader implements RdataOut {
     const lowerApex = apex.toLowerCase();
     let soa: ZoneRecord | null = null;
     let soaLine = 0;
-    let dnames: Map<string, { rdata: string; line: number }> | null = null;
+    let dnames: Map<string, { record: ZoneRecord; line: number }> | null = null;
     for (let k = 0; k < s.length; k += 4) {
       const r = records[s[k]!]!;
       const line = s[k + 1]!;
@@ -386,9 +387,9 @@ class Reader implements RdataOut {
           this.lx.failAt(line, s[k + 3]!, `a zone has one SOA record, and line ${soaLine} already gave a different one (RFC 1035 §5.2): keep one of them`);
         }
       } else {
-        const first = (dnames ??= new Map<string, { rdata: string; line: number }>()).get(lower);
-        if (first === undefined) dnames.set(lower, { rdata: r.rdata, line });
-        else if (first.rdata.toLowerCase() !== r.rdata.toLowerCase()) {
+        const first = (dnames ??= new Map<string, { record: ZoneRecord; line: number }>()).get(lower);
+        if (first === undefined) dnames.set(lower, { record: r, line });
+        else if (!sameData(first.record, r)) {
           this.lx.failAt(line, s[k + 3]!, `${r.name} already has a different DNAME (line ${first.line}): a name holds at most one DNAME (RFC 6672 §2.4); keep one of them`);
         }
       }
@@ -429,7 +430,7 @@ class Reader implements RdataOut {
     for (let i = nextHashHit(this.ownerHashes, cnames, 0, n, set); i < n; i = nextHashHit(this.ownerHashes, cnames, i + 1, n, set)) {
       if (set.slot < 0) return this.checkCnamesByName(records, i, apex);
       const r = records[i]!;
-      if (cnameNeutral(r.type)) continue;
+      if (mayStandBesideCname(typeFromText(r.type))) continue;
       // Same hash as a CNAME owner (the same name, or rarely a collision): compare the names. The
       // chain runs from the last CNAME to the first, so a clash names the last CNAME's line.
       const lower = r.name.toLowerCase();
@@ -464,7 +465,7 @@ class Reader implements RdataOut {
         continue;
       }
       const r = records[i]!;
-      if (cnameNeutral(r.type)) continue;
+      if (mayStandBesideCname(typeFromText(r.type))) continue;
       const k = owners.get(r.name.toLowerCase());
       if (k !== undefined) this.cnameClash(r, cnames[k + 1]!);
     }
@@ -551,10 +552,6 @@ interface CnameOwners {
   probes: number;
 }
 
-/** Types that may sit beside a CNAME (RFC 4035 §2.5; dnspython agrees). */
-function cnameNeutral(t: string): boolean {
-  return t === 'NSEC' || t === 'NSEC3' || t === 'KEY' || t === 'RRSIG';
-}
 
 /** Whether `lower` is `apex` or below it (both in lower case). */
 function inZone(lower: string, apex: string): boolean {

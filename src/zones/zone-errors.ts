@@ -46,3 +46,6 @@ export const invalidZoneName = (reason: 'Name too long' | 'More than one label i
 
 /** A TTL below `limits.minTtl` from a caller who is not an admin. @internal */
 export const ttlBelowMinimum = (minTtl: number): ApiError => new ApiError(400, 'invalid_ttl', `TTL is below the minimum: ${minTtl}`);
+
+/** `zones.xfr` of a zone that is not SECONDARY (the real service's exact message). @internal */
+export const xfrOfPrimary = (): ApiError => new ApiError(400, 'bad_request', "Can't XFR a non Secondary zone.");

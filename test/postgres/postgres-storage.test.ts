@@ -269,6 +269,23 @@ describe.skipIf(PG_URL === undefined)(title('postgresStorage: adapter specifics'
     expect(await s.transaction((tx) => tx.get('c', 'a'))).toBeUndefined();
   });
 
+  it('shares a pool with another storage of the schema, and recovers a connection whose statements were dropped', async () => {
+    const schema = freshSchemaName();
+    const pool = new pg.Pool({ connectionString: PG_URL, max: 1 });
+    try {
+      const one = postgresStorage({ pool, schema });
+      const two = postgresStorage({ pool, schema });
+      await one.migrate();
+      await one.transaction((tx) => tx.put('c', 'a', frozen({ n: 1 }), { i: 'k\u0000' }));
+      expect(await two.transaction((tx) => tx.get('c', 'a'))).toEqual({ n: 1 });
+      await pool.query('DEALLOCATE ALL'); // what a pooler's DISCARD ALL does behind our back
+      expect(await one.transaction((tx) => tx.count('c', 'i'))).toBe(1);
+      expect(await two.transaction((tx) => tx.range('c', 'i', { prefix: 'k\u0000' }))).toHaveLength(1);
+    } finally {
+      await pool.end();
+    }
+  });
+
   it('refuses names PostgreSQL text cannot hold, at once, and keeps nothing', async () => {
     const s = await freshPostgresStorage();
     const nul = /names cannot contain U\+0000/;
