@@ -16,9 +16,9 @@ export type { IndexKeys, IndexPosition, RangeQuery, Storage, StorageTransaction,
 export { memoryStorage } from './adapters/memory/memory-storage.js';
 export { createDnsService } from './dns/dns-service.js';
 export type { DnsService, DnsServiceOptions } from './dns/dns-service.js';
-export type { Nameserver, NameserversBody, PoolConfig, PoolTargetPort } from './dns/deps.js';
-export type { ServiceSnapshot } from './dns/snapshot.js';
-export type { ListEnvelope } from './dns/command.js';
+export type { Nameserver, NameserversBody, PoolConfig, PoolTargetPort } from './zones/deps.js';
+export type { ServiceSnapshot } from './shared/snapshot.js';
+export type { ListEnvelope } from './shared/list-command.js';
 export type { SelfLink, ZoneAction, ZoneBody, ZoneStatus, ZoneType } from './zones/zone.js';
 export type { ZoneList } from './zones/zone-commands.js';
 export type { ZoneCreateInput, ZoneLimits, ZoneUpdateInput } from './zones/zone-input.js';

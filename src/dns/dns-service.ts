@@ -3,7 +3,7 @@ import { memoryStorage } from '../adapters/memory/memory-storage.js';
 import { DEFAULT_ZONE_QUOTAS, getDnsQuotas, resetDnsQuotas, setDnsQuotas, type ZoneQuotaLimits } from '../dns-quotas/index.js';
 import type { Storage } from '../ports/storage.js';
 import { getRecordset, listRecordsets, type RecordsetList } from '../recordsets/recordset-commands.js';
-import { blockKeys, type RecordsetBlock, type RecordsetBody } from '../recordsets/recordset.js';
+import { BLOCKS_BY_ZONE, blockKeys, RECORDSETS, type RecordsetBlock, type RecordsetBody } from '../recordsets/recordset.js';
 import type { ApiError } from '../shared/api-error.js';
 import type { RequestContext } from '../shared/context.js';
 import { EventBus, type DnsEventListener } from '../shared/events.js';
@@ -18,7 +18,6 @@ import {
   deleteZone,
   getZone,
   listZones,
-  RECORDSETS,
   updateZone,
   ZONE_PUSH,
   zoneNameservers,
@@ -49,8 +48,8 @@ import {
   ZONE_IMPORT_TASK,
   type ZoneImportCommands,
 } from '../imports/index.js';
-import type { DnsDeps, NameserversBody, PoolConfig, PoolTargetPort } from './deps.js';
-import { clearCollections, restoreSnapshot, takeSnapshot, type CollectionKeys, type ServiceSnapshot } from './snapshot.js';
+import type { DnsDeps, NameserversBody, PoolConfig, PoolTargetPort } from '../zones/deps.js';
+import { clearCollections, restoreSnapshot, takeSnapshot, type CollectionKeys, type ServiceSnapshot } from '../shared/snapshot.js';
 
 /**
  * Options of {@link createDnsService}. Every one has a default; tests usually inject `clock`,
@@ -264,6 +263,7 @@ export function createDnsDeps(options: DnsServiceOptions = {}): DnsDeps {
     tasks,
     poolTargets: options.poolTargets ?? alwaysSucceeds,
     inlinePush: mode === 'auto' && options.poolTargets === undefined,
+    zoneChildren: [{ collection: RECORDSETS, index: BLOCKS_BY_ZONE }],
   };
   const importOptions = options.importRecordTypes === undefined ? {} : { recordTypes: options.importRecordTypes };
   tasks.register(ZONE_PUSH, zonePushHandler(deps));

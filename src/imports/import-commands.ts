@@ -1,9 +1,9 @@
 import { err, ok, safeTry, type Result, type ResultAsync } from 'neverthrow';
-import type { DnsDeps } from '../dns/deps.js';
-import { listOwned, type ListEnvelope } from '../dns/command.js';
+import type { DnsDeps } from '../zones/deps.js';
+import { listOwned, type ListEnvelope } from '../shared/list-command.js';
 import { checkZoneQuota, readZoneQuotas } from '../dns-quotas/index.js';
 import { buildBlocks, drawSortedIds } from '../recordsets/blocks.js';
-import { blockKeys, blockRowId } from '../recordsets/recordset.js';
+import { blockKeys, blockRowId, RECORDSETS } from '../recordsets/recordset.js';
 import type { ApiError } from '../shared/api-error.js';
 import { command, insertNew, runInTransaction, type UnitOfWork } from '../shared/command.js';
 import { uuidParam } from '../shared/errors.js';
@@ -13,7 +13,7 @@ import { requireProject, type Caller } from '../shared/context.js';
 import type { ListSpec } from '../shared/list-query.js';
 import { enqueueTask, finishTask, type StoredTask } from '../shared/tasks.js';
 import { toMicros } from '../shared/time.js';
-import { insertZone, putZone, RECORDSETS } from '../zones/zone-commands.js';
+import { insertZone, putZone } from '../zones/zone-commands.js';
 import { canSee } from '../zones/zone-policy.js';
 import {
   fileNotClean,

@@ -1,15 +1,15 @@
 import { err, ok, safeTry, type Result, type ResultAsync } from 'neverthrow';
-import type { DnsDeps } from '../dns/deps.js';
-import type { ListEnvelope } from '../dns/command.js';
+import type { DnsDeps } from '../zones/deps.js';
+import type { ListEnvelope } from '../shared/list-command.js';
 import type { IndexPosition, StorageTransaction, StoredEntry } from '../ports/storage.js';
 import type { ApiError } from '../shared/api-error.js';
 import { command } from '../shared/command.js';
 import { markerNotFound, uuidParam } from '../shared/errors.js';
 import { tupleKey } from '../shared/keys.js';
 import { listArray, parseListQuery, type ListSpec, type ParsedListQuery } from '../shared/list-query.js';
-import { RECORDSETS, visibleZone } from '../zones/zone-commands.js';
+import { visibleZone } from '../zones/zone-commands.js';
 import type { Zone } from '../zones/zone.js';
-import { BLOCKS_BY_ZONE, findId, managedRecordsets, presentRecordset, type RecordsetBlock, type RecordsetBody } from './recordset.js';
+import { BLOCKS_BY_ZONE, RECORDSETS, findId, managedRecordsets, presentRecordset, type RecordsetBlock, type RecordsetBody } from './recordset.js';
 import { recordsetNotFound } from './recordset-errors.js';
 
 /** A stored block and where its index entry sits. */

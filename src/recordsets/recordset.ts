@@ -1,6 +1,6 @@
 import { tupleKey } from '../shared/keys.js';
 import { formatTimestamp } from '../shared/time.js';
-import type { PoolConfig } from '../dns/deps.js';
+import type { PoolConfig } from '../zones/deps.js';
 import type { SelfLink, Zone } from '../zones/zone.js';
 
 /**
@@ -81,6 +81,9 @@ export interface RecordsetBlock {
 
 /** Index: blocks of a zone, keyed by (zone, last id). @internal */
 export const BLOCKS_BY_ZONE = 'zone';
+
+/** Stored recordsets of zones, in blocks (see `RecordsetBlock`), written by imports. @internal */
+export const RECORDSETS = 'dns.recordset_blocks';
 
 /** Index keys of a block. @internal */
 export const blockKeys = (b: RecordsetBlock): Record<string, string> => ({

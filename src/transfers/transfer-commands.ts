@@ -1,6 +1,6 @@
 import { err, ok, safeTry, type Result, type ResultAsync } from 'neverthrow';
-import type { DnsDeps } from '../dns/deps.js';
-import { listCaller } from '../dns/command.js';
+import type { DnsDeps } from '../zones/deps.js';
+import { listCaller } from '../shared/list-command.js';
 import { checkZoneQuota, readZoneQuotas } from '../dns-quotas/index.js';
 import type { StorageTransaction } from '../ports/storage.js';
 import type { ApiError } from '../shared/api-error.js';

@@ -1,9 +1,8 @@
 import { err, ok, safeTry, type Result, type ResultAsync } from 'neverthrow';
-import type { DnsDeps, NameserversBody } from '../dns/deps.js';
-import { listOwned, type ListEnvelope } from '../dns/command.js';
+import type { DnsDeps, NameserversBody } from './deps.js';
+import { listOwned, type ListEnvelope } from '../shared/list-command.js';
 import { checkZoneQuota, readZoneQuotas } from '../dns-quotas/index.js';
 import type { StorageTransaction } from '../ports/storage.js';
-import { BLOCKS_BY_ZONE } from '../recordsets/recordset.js';
 import type { ApiError } from '../shared/api-error.js';
 import { command, insertNew, type UnitOfWork } from '../shared/command.js';
 import { requireProject, type Caller } from '../shared/context.js';
@@ -94,7 +93,7 @@ export async function saveAndPush(
   if (deps.inlinePush) {
     const next = applyReport(zone, { action, outcome: 'SUCCESS', serial: zone.serial }, deps.clock());
     if (next === 'gone') {
-      await removeZone(uow.tx, zone);
+      await removeZone(deps, uow.tx, zone);
       emitZoneEvent(deps, uow, 'update', Object.freeze({ ...zone, action: 'NONE', status: 'DELETED', version: zone.version + 1 }));
       return { zone, task: undefined };
     }
@@ -441,7 +440,7 @@ export function abandonZone(deps: DnsDeps, ctx: unknown, id: unknown): ResultAsy
       safeTry(async function* () {
         const zone = yield* await visibleZone(uow.tx, caller, zoneId);
         if (await hasSubzones(uow.tx, zone)) return err(zoneHasSubzone());
-        await removeZone(uow.tx, zone);
+        await removeZone(deps, uow.tx, zone);
         const gone: Zone = Object.freeze({ ...zone, action: 'NONE', status: 'DELETED', version: zone.version + 1 });
         emitZoneEvent(deps, uow, 'delete', gone);
         return ok(undefined);
@@ -449,15 +448,18 @@ export function abandonZone(deps: DnsDeps, ctx: unknown, id: unknown): ResultAsy
   });
 }
 
-/** Stored recordsets of zones, in blocks (see `RecordsetBlock`), written by imports. @internal */
-export const RECORDSETS = 'dns.recordset_blocks';
-
-/** Removes a zone and everything stored under it. @internal */
-export async function removeZone(tx: StorageTransaction, zone: Zone): Promise<void> {
-  for (;;) {
-    const batch = await tx.range(RECORDSETS, BLOCKS_BY_ZONE, { prefix: tupleKey(zone.id), limit: 512 });
-    if (batch.length === 0) break;
-    for (const e of batch) await tx.delete(RECORDSETS, e.id);
+/**
+ * Removes a zone and everything stored under it: the rows of every collection the wiring lists
+ * in `deps.zoneChildren` (recordset blocks, ...), so this layer needs to know none of them.
+ * @internal
+ */
+export async function removeZone(deps: DnsDeps, tx: StorageTransaction, zone: Zone): Promise<void> {
+  for (const child of deps.zoneChildren) {
+    for (;;) {
+      const batch = await tx.range(child.collection, child.index, { prefix: tupleKey(zone.id), limit: 512 });
+      if (batch.length === 0) break;
+      for (const e of batch) await tx.delete(child.collection, e.id);
+    }
   }
   await tx.delete(ZONES, zone.id);
 }

@@ -1,4 +1,4 @@
-import type { DnsDeps } from '../dns/deps.js';
+import type { DnsDeps } from './deps.js';
 import { ok } from 'neverthrow';
 import { runInTransaction } from '../shared/command.js';
 import { finishTask, type StoredTask } from '../shared/tasks.js';
@@ -21,7 +21,7 @@ export function zonePushHandler(deps: DnsDeps): (task: StoredTask) => Promise<bo
       if (current !== undefined) {
         const next = applyReport(current, await report(current), deps.clock());
         if (next === 'gone') {
-          await removeZone(uow.tx, current);
+          await removeZone(deps, uow.tx, current);
           emitZoneEvent(deps, uow, 'update', Object.freeze({ ...current, action: 'NONE', status: 'DELETED', version: current.version + 1 }));
         } else {
           await putZone(uow.tx, next);

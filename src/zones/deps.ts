@@ -1,9 +1,9 @@
 import type { CommandEnv } from '../shared/command.js';
 import type { EventBus } from '../shared/events.js';
 import type { TaskRunner } from '../shared/tasks.js';
-import type { ZoneLimits } from '../zones/zone-input.js';
+import type { ZoneLimits } from './zone-input.js';
 import type { ZoneQuotaLimits } from '../dns-quotas/index.js';
-import type { ZoneBody } from '../zones/zone.js';
+import type { ZoneBody } from './zone.js';
 
 /**
  * A pool of nameservers zones are served from.
@@ -71,5 +71,10 @@ export interface DnsDeps extends CommandEnv {
   readonly poolTargets: PoolTargetPort;
   /** Whether zone pushes finish inside the command (auto mode with the default targets). */
   readonly inlinePush: boolean;
+  /**
+   * Collections whose rows belong to one zone, found under the zone's id as the first key of
+   * `index`: removed together with the zone. Listed by the wiring, so zones know no layer above.
+   */
+  readonly zoneChildren: readonly { readonly collection: string; readonly index: string }[];
 }
 
