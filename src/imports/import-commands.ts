@@ -15,6 +15,7 @@ import { enqueueTask, finishTask, type StoredTask } from '../shared/tasks.js';
 import { toMicros } from '../shared/time.js';
 import { insertZone, putZone } from '../zones/zone-commands.js';
 import { canSee } from '../zones/zone-policy.js';
+import { withImportedCounts } from '../zones/zone-lifecycle.js';
 import {
   fileNotClean,
   fileNotText,
@@ -24,7 +25,6 @@ import {
   importNotFound,
   unsupportedContentType,
 } from './import-errors.js';
-import type { Zone } from '../zones/zone.js';
 import { DEFAULT_IMPORT_RECORD_TYPES, IMPORT_MESSAGES, planImport, undefinedError, type ZoneImportOptions } from './convert.js';
 import {
   IMPORTS,
@@ -267,7 +267,7 @@ export function importTaskHandler(deps: DnsDeps, options: ZoneImportOptions = {}
         const block = blocks[n]!;
         await tx.put(RECORDSETS, blockRowId(zone.id, n), block, blockKeys(block));
       }
-      const counted: Zone = Object.freeze({ ...zone, recordsetCount: p.recordsetCount, recordCount: p.recordCount });
+      const counted = withImportedCounts(zone, p.recordsetCount, p.recordCount);
       await putZone(tx, counted);
       await finish(uow, current, 'COMPLETE', `${zone.name} imported`, zone.id);
       await finishTask(tx, task);

@@ -31,7 +31,6 @@ import {
   BY_PARENT,
   BY_PROJECT,
   nameKey,
-  nextSerial,
   presentZone,
   ZONES,
   zoneKeys,
@@ -40,7 +39,7 @@ import {
   type ZoneBody,
 } from './zone.js';
 import { checkTtlFloor, checkZoneName, nullTtl, parseZoneBody, validateZone, type ZoneInput } from './zone-input.js';
-import { applyReport } from './zone-status.js';
+import { applyReport, markedForDeletion, softDeleted, updated } from './zone-lifecycle.js';
 
 // Shared by every zone that has none: a million zones need not hold a million empty objects.
 const NO_MASTERS: readonly string[] = Object.freeze([]);
@@ -94,7 +93,7 @@ export async function saveAndPush(
     const next = applyReport(zone, { action, outcome: 'SUCCESS', serial: zone.serial }, deps.clock());
     if (next === 'gone') {
       await removeZone(deps, uow.tx, zone);
-      emitZoneEvent(deps, uow, 'update', Object.freeze({ ...zone, action: 'NONE', status: 'DELETED', version: zone.version + 1 }));
+      emitZoneEvent(deps, uow, 'update', softDeleted(zone));
       return { zone, task: undefined };
     }
     await store(uow.tx, next);
@@ -251,23 +250,9 @@ export async function insertZone(
 
   for (const child of below) {
     if (child.poolId !== pool.id) continue;
-    await saveAndPush(deps, uow, bumpZone(child, now, { parentZoneId: zone.id }), 'update', 'UPDATE');
+    await saveAndPush(deps, uow, updated(child, now, { parentZoneId: zone.id }), 'update', 'UPDATE');
   }
   return ok(pushed);
-}
-
-/** A write that changes the zone's data: UPDATE/PENDING, serial raised (PRIMARY), version +1. @internal */
-export function bumpZone(zone: Zone, now: Date, changes: Partial<Zone>): Zone {
-  const micros = toMicros(now);
-  return Object.freeze({
-    ...zone,
-    ...changes,
-    action: 'UPDATE',
-    status: 'PENDING',
-    serial: zone.type === 'PRIMARY' ? nextSerial(zone.serial, unixSeconds(micros)) : zone.serial,
-    version: zone.version + 1,
-    updatedAt: micros,
-  });
 }
 
 /** The zone body a command answers: as it stands now (ACTIVE when the push already happened). */
@@ -399,7 +384,7 @@ export function updateZone(deps: DnsDeps, ctx: unknown, id: unknown, body: unkno
           changes.attributes = input.attributes;
           changes.transferredAt = null;
         }
-        return ok(answer(deps, await saveAndPush(deps, uow, bumpZone(zone, deps.clock(), changes), 'update', 'UPDATE')));
+        return ok(answer(deps, await saveAndPush(deps, uow, updated(zone, deps.clock(), changes), 'update', 'UPDATE')));
       }),
   });
 }
@@ -418,13 +403,7 @@ export function deleteZone(deps: DnsDeps, ctx: unknown, id: unknown): ResultAsyn
         const zone = yield* await visibleZone(uow.tx, caller, zoneId);
         yield* authorizeZone('delete_zone', deps.forbiddenStatus, caller, zone.projectId);
         if (await hasSubzones(uow.tx, zone)) return err(zoneHasSubzone());
-        const next: Zone = Object.freeze({
-          ...zone,
-          action: 'DELETE',
-          status: 'PENDING',
-          version: zone.version + 1,
-          updatedAt: toMicros(deps.clock()),
-        });
+        const next = markedForDeletion(zone, deps.clock());
         await saveAndPush(deps, uow, next, 'delete', 'DELETE');
         return ok(presentZone(next, deps.baseUrl));
       }),
@@ -441,8 +420,7 @@ export function abandonZone(deps: DnsDeps, ctx: unknown, id: unknown): ResultAsy
         const zone = yield* await visibleZone(uow.tx, caller, zoneId);
         if (await hasSubzones(uow.tx, zone)) return err(zoneHasSubzone());
         await removeZone(deps, uow.tx, zone);
-        const gone: Zone = Object.freeze({ ...zone, action: 'NONE', status: 'DELETED', version: zone.version + 1 });
-        emitZoneEvent(deps, uow, 'delete', gone);
+        emitZoneEvent(deps, uow, 'delete', softDeleted(zone));
         return ok(undefined);
       }),
   });
