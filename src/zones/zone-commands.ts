@@ -14,17 +14,14 @@ import { enqueueTask, type StoredTask } from '../shared/tasks.js';
 import { toMicros, unixSeconds } from '../shared/time.js';
 import {
   duplicateZone,
-  illegalChild,
-  illegalParent,
   noServersConfigured,
   movingZone,
   renamingZone,
   updatingDeletingZone,
   zoneHasSubzone,
   zoneNotFound,
-  zoneOwnedElsewhere,
 } from './zone-errors.js';
-import { authorizeZone, canSee } from './zone-policy.js';
+import { authorizeZone, canSee, nameAcrossProjects } from './zone-policy.js';
 import {
   BY_CREATED,
   BY_NAME,
@@ -197,16 +194,9 @@ export async function insertZone(
   const pool = deps.defaultPool;
   const key = nameKey(input.name);
   const { same, below } = await nameTree(tx, key);
-  if (same.some((z) => z.projectId !== input.projectId)) {
-    return err(zoneOwnedElsewhere());
-  }
   const ancestors = await nearestAncestors(tx, key);
-  if (ancestors.some((z) => z.projectId !== input.projectId)) {
-    return err(illegalChild(deps.forbiddenStatus));
-  }
-  if (below.some((z) => z.projectId !== input.projectId)) {
-    return err(illegalParent(deps.forbiddenStatus));
-  }
+  const owned = nameAcrossProjects(input.projectId, { same, ancestors, below }, deps.forbiddenStatus);
+  if (owned.isErr()) return err(owned.error);
   if (same.some((z) => z.poolId === pool.id)) return err(duplicateZone());
   if (pool.nameservers.length === 0) return err(noServersConfigured());
   if (input.type === 'PRIMARY') {
