@@ -1,64 +1,84 @@
 /**
- * The PostgreSQL adapter against the in-memory one, in one run: creates/s and list-page latency
- * with 100k zones (ZONEWARD_PG_BENCH_ZONES) spread over 1,000 projects. Needs ZONEWARD_PG_URL
- * (scripts/pg-test-cluster.sh); without it, prints a one-line note.
+ * The PostgreSQL adapter against pgbench's TPC-B on the same server, in one run (issue #17), and
+ * against the in-memory adapter. Needs ZONEWARD_PG_URL (scripts/pg-test-cluster.sh) and pgbench
+ * on the PATH; without the URL it prints a one-line note.
  *
- * 100k creates one by one over PostgreSQL would take minutes, so the database is filled by
- * restoring the memory service's snapshot (one transaction, the public `from` option), then
- * creates are timed on top of the 100k, the same way for both adapters.
+ * For each size in ZONEWARD_PG_BENCH_SIZES (default 10,000, 100,000 and 1,000,000 zones over 1,000
+ * projects) the database is filled by restoring the memory service's snapshot at that size (one
+ * transaction, the public `from` option; creates one by one would take too long), then, on that
+ * same server: list pages, pgbench with 1 and with 8 clients, creates with 1 and with 8 in flight,
+ * and the same creates from two OS processes sharing the database. Each measure is taken
+ * ZONEWARD_PG_BENCH_REPEATS times (default 3), pgbench and creates alternating, so the ratios
+ * compare figures taken under the same load; the table shows the median and the range.
+ *
+ * Run as `node --import tsx bench/postgres.bench.ts worker <schema> <tag> <count> <inFlight>`, it is
+ * one of the two processes: it creates zones in that schema and prints creates/s and retries.
  */
+import { execFileSync, spawn } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
 import pg from 'pg';
 import { createDnsService, memoryStorage, type DnsService, type Storage } from '../src/index.js';
 import { postgresStorage } from '../src/postgres/index.js';
-import { manualClock, seededRandom, sequentialIds } from '../src/testing/index.js';
+import { manualClock, seededRandom } from '../src/testing/index.js';
 
 const URL = process.env['ZONEWARD_PG_URL'];
-const SIZE = Number(process.env['ZONEWARD_PG_BENCH_ZONES'] ?? 100_000);
-const TIMED_CREATES = Number(process.env['ZONEWARD_PG_BENCH_CREATES'] ?? 1000);
-const CONCURRENCY = 8;
+const SIZES = (process.env['ZONEWARD_PG_BENCH_SIZES'] ?? '10000,100000,1000000').split(',').map(Number);
+const CREATES = Number(process.env['ZONEWARD_PG_BENCH_CREATES'] ?? 600);
+const REPEATS = Number(process.env['ZONEWARD_PG_BENCH_REPEATS'] ?? 3);
+const PGBENCH_SECONDS = Number(process.env['ZONEWARD_PG_BENCH_PGBENCH_SECONDS'] ?? 4);
+const IN_FLIGHT = 8;
 const PROJECTS = 1000;
 const PAGE_REPS = 100;
 const log = (s: string) => process.stderr.write(`${s}\n`);
 const f = (n: number) => Math.round(n).toLocaleString('en');
 
-if (URL === undefined) {
-  console.log('## PostgreSQL adapter\n\nSkipped: ZONEWARD_PG_URL is not set (start a cluster with `eval "$(scripts/pg-test-cluster.sh start)"`).');
-  process.exit(0);
-}
-
 const ctxs = Array.from({ length: PROJECTS }, (_, i) => ({ projectId: `project-${i}`, roles: ['member'] }));
 const admin = { projectId: 'ops', roles: ['admin'], allProjects: true };
 const body = (name: string) => ({ name, email: 'hostmaster@example.com' });
-const service = (storage: Storage, idPrefix: string, from?: Awaited<ReturnType<DnsService['snapshot']>>) =>
+// Ids are the default random UUIDs, as in a deployment: sequential ids would put every new row
+// on the same index page, which under SERIALIZABLE makes concurrent creates conflict.
+const service = (storage: Storage, from?: Awaited<ReturnType<DnsService['snapshot']>>) =>
   createDnsService({
     storage,
     clock: manualClock('2026-01-01T00:00:00Z'),
-    ids: sequentialIds(idPrefix),
     random: seededRandom(1),
     quotas: { zones: -1 },
     ...(from === undefined ? {} : { from }),
   });
 
-/** Creates one at a time; answers creates/s. */
-async function sequential(dns: DnsService, tag: string, count: number): Promise<number> {
-  const t = performance.now();
-  for (let n = 0; n < count; n++) (await dns.zones.create(ctxs[n % PROJECTS]!, body(`${tag}-${n}.example.com.`)))._unsafeUnwrap();
-  return count / ((performance.now() - t) / 1000);
-}
-
-/** `CONCURRENCY` creates in flight at once, in one process; answers creates/s. */
-async function concurrent(dns: DnsService, tag: string, count: number): Promise<number> {
+/** `inFlight` creates at once until `count` are done; answers creates/s. */
+async function creates(dns: DnsService, tag: string, count: number, inFlight: number, first = 0): Promise<number> {
   const t = performance.now();
   let next = 0;
   await Promise.all(
-    Array.from({ length: CONCURRENCY }, async () => {
+    Array.from({ length: inFlight }, async () => {
       while (next < count) {
-        const n = next++;
+        const n = first + next++;
         (await dns.zones.create(ctxs[n % PROJECTS]!, body(`${tag}-${n}.example.com.`)))._unsafeUnwrap();
       }
     }),
   );
   return count / ((performance.now() - t) / 1000);
+}
+
+if (process.argv[2] === 'worker') {
+  // One of the two processes: its own pool and service on the shared schema.
+  const [schema, tag, count, inFlight] = process.argv.slice(3) as [string, string, string, string];
+  const pool = new pg.Pool({ connectionString: URL, max: Number(inFlight) + 1 });
+  let retries = 0;
+  const storage = postgresStorage({ pool, schema, onRetry: () => retries++ });
+  const dns = service(storage);
+  // Wait for the parent's go, so both processes start together.
+  await new Promise<void>((resolve) => process.stdin.once('data', () => resolve()));
+  const rate = await creates(dns, tag, Number(count), Number(inFlight));
+  process.stdout.write(JSON.stringify({ rate, retries }));
+  await pool.end();
+  process.exit(0);
+}
+
+if (URL === undefined) {
+  console.log('## PostgreSQL adapter\n\nSkipped: ZONEWARD_PG_URL is not set (start a cluster with `eval "$(scripts/pg-test-cluster.sh start)"`).');
+  process.exit(0);
 }
 
 /** Mean µs of a list call. */
@@ -69,92 +89,151 @@ async function page(dns: DnsService, ctx: object, query: Record<string, string>)
   return ((performance.now() - t) / PAGE_REPS) * 1000;
 }
 
+/** One project's first page, its page after a middle marker, an admin's all-projects first page. */
 async function pages(dns: DnsService): Promise<number[]> {
   const probe = ctxs[7]!;
   const all = (await dns.zones.list(probe, { limit: 'max' }))._unsafeUnwrap() as { zones: { id: string }[] };
   const middle = all.zones[Math.floor(all.zones.length / 2)]!.id;
-  return [
-    await page(dns, probe, { limit: '20' }),
-    await page(dns, probe, { limit: '20', marker: middle }),
-    await page(dns, admin, { limit: '20' }),
-  ];
+  return [await page(dns, probe, { limit: '20' }), await page(dns, probe, { limit: '20', marker: middle }), await page(dns, admin, { limit: '20' })];
 }
 
-// Memory: fill by creates (that is the memory creates/s at scale), then the same timed steps.
-log(`postgres bench: memory, ${SIZE} creates`);
-const mem = service(memoryStorage(), '');
-const memFill = await sequential(mem, 'zone', SIZE);
-const state = await mem.snapshot(); // what PostgreSQL is filled with: the same zones, no more
-const memSeq = await sequential(mem, 'seq', TIMED_CREATES);
-const memConc = await concurrent(mem, 'conc', TIMED_CREATES);
-const memPages = await pages(mem);
-log(`postgres bench: memory done (fill ${f(memFill)} creates/s)`);
+/** pgbench TPC-B for a few seconds; answers tps. */
+function pgbench(clients: number): number {
+  const out = execFileSync('pgbench', ['-n', '-c', String(clients), '-j', String(Math.min(clients, 2)), '-T', String(PGBENCH_SECONDS), URL!], {
+    encoding: 'utf8',
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  const tps = /tps = ([\d.]+)/.exec(out);
+  if (tps === null) throw new Error(`pgbench printed no tps:\n${out}`);
+  return Number(tps[1]);
+}
 
-// PostgreSQL: a schema of its own, filled from the memory service's state at SIZE zones.
-const schema = `zoneward_bench_${process.pid}`;
-const pool = new pg.Pool({ connectionString: URL, max: CONCURRENCY + 2 });
-let retries = 0;
-const storage = postgresStorage({ pool, schema, onRetry: () => retries++ });
-let restoreSeconds = 0;
-let vacuumSeconds = 0;
-let pgSeq = 0;
-let pgConc = 0;
-let pgPages: number[] = [];
-let concRetries = 0;
-let tableBytes = '';
-try {
-  await storage.migrate();
-  log(`postgres bench: restoring ${SIZE} zones into PostgreSQL`);
-  let t = performance.now();
-  const db = service(storage, 'b', state);
-  (await db.zones.list(ctxs[0]!, { limit: '1' }))._unsafeUnwrap(); // commands wait for the restore
-  restoreSeconds = (performance.now() - t) / 1000;
-  log(`postgres bench: restored in ${restoreSeconds.toFixed(1)} s`);
-  t = performance.now();
-  // A bulk load leaves no statistics and no visibility map; a real deployment's autovacuum
-  // gets there too, the bench just does not wait for it.
-  await pool.query(`VACUUM ANALYZE "${schema}".zoneward_rows, "${schema}".zoneward_index`);
-  vacuumSeconds = (performance.now() - t) / 1000;
-  const count = ((await db.zones.list(admin, { limit: '1' }))._unsafeUnwrap() as { metadata: { total_count: number } }).metadata.total_count;
-  if (count !== SIZE) throw new Error(`restored ${count} zones, expected ${SIZE}`);
-  log('postgres bench: timed creates');
-  pgSeq = await sequential(db, 'seq', TIMED_CREATES);
-  retries = 0;
-  pgConc = await concurrent(db, 'conc', TIMED_CREATES);
-  concRetries = retries;
-  log('postgres bench: pages');
-  pgPages = await pages(db);
-  const size = await pool.query<{ rows: string; index: string }>(
-    `SELECT pg_size_pretty(pg_total_relation_size('"${schema}".zoneward_rows')) AS rows, pg_size_pretty(pg_total_relation_size('"${schema}".zoneward_index')) AS index`,
+/** Two worker processes, each with `inFlight` creates at once; answers their summed creates/s and retries. */
+async function twoProcesses(schema: string, tag: string, count: number, inFlight: number): Promise<{ rate: number; retries: number }> {
+  const script = fileURLToPath(import.meta.url);
+  const children = ['a', 'b'].map((side) =>
+    spawn(process.execPath, ['--import', 'tsx', script, 'worker', schema, `${tag}${side}`, String(count), String(inFlight)], {
+      stdio: ['pipe', 'pipe', 'inherit'],
+      env: process.env,
+    }),
   );
-  tableBytes = `zoneward_rows ${size.rows[0]!.rows}, zoneward_index ${size.rows[0]!.index}`;
-} finally {
-  await pool.query(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`);
-  await storage.close();
-  await pool.end();
+  const results = children.map(
+    (child) =>
+      new Promise<{ rate: number; retries: number }>((resolve, reject) => {
+        let out = '';
+        child.stdout.on('data', (d: Buffer) => (out += d.toString()));
+        child.on('exit', (code) => (code === 0 ? resolve(JSON.parse(out) as { rate: number; retries: number }) : reject(new Error(`worker exited ${code}`))));
+      }),
+  );
+  await new Promise((resolve) => setTimeout(resolve, 3000)); // both loaded and connected
+  for (const child of children) child.stdin.write('go\n');
+  const done = await Promise.all(results);
+  return { rate: done.reduce((a, r) => a + r.rate, 0), retries: done.reduce((a, r) => a + r.retries, 0) };
 }
 
-const us = (n: number | undefined) => (n === undefined ? '–' : n.toFixed(0));
-const ratio = (a: number | undefined, b: number | undefined) => (a === undefined || b === undefined ? '–' : `${(a / b).toFixed(1)}×`);
+const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
+const range = (xs: number[], fmt = f) => (xs.length === 1 ? fmt(xs[0]!) : `${fmt(median(xs))} (${fmt(Math.min(...xs))}–${fmt(Math.max(...xs))})`);
+
+log('postgres bench: pgbench -i -s 10');
+execFileSync('pgbench', ['-i', '-q', '-s', '10', URL], { stdio: ['ignore', 'ignore', 'inherit'] });
+
+interface SizeResult {
+  size: number;
+  restoreSeconds: number;
+  memPages: number[];
+  pgPages: number[];
+  tps1: number[];
+  tps8: number[];
+  c1: number[];
+  c8: number[];
+  retries8: number[];
+  two1: number[];
+  two8: number[];
+  twoRetries8: number[];
+  tables: string;
+}
+
+const results: SizeResult[] = [];
+const mem = service(memoryStorage());
+let filled = 0;
+for (const size of SIZES) {
+  log(`postgres bench: memory to ${f(size)} zones`);
+  await creates(mem, 'zone', size - filled, 1, filled);
+  filled = size;
+  const memPages = await pages(mem);
+  const state = await mem.snapshot();
+
+  const schema = `zoneward_bench_${process.pid}_${size}`;
+  const pool = new pg.Pool({ connectionString: URL, max: IN_FLIGHT + 2 });
+  let retries = 0;
+  const storage = postgresStorage({ pool, schema, onRetry: () => retries++ });
+  const r: SizeResult = { size, restoreSeconds: 0, memPages, pgPages: [], tps1: [], tps8: [], c1: [], c8: [], retries8: [], two1: [], two8: [], twoRetries8: [], tables: '' };
+  try {
+    await storage.migrate();
+    log(`postgres bench: restoring ${f(size)} zones into PostgreSQL`);
+    const t = performance.now();
+    const db = service(storage, state);
+    (await db.zones.list(ctxs[0]!, { limit: '1' }))._unsafeUnwrap(); // commands wait for the restore
+    r.restoreSeconds = (performance.now() - t) / 1000;
+    // A bulk load leaves no statistics and no visibility map; a deployment's autovacuum gets there too.
+    await pool.query(`VACUUM ANALYZE "${schema}".zoneward_rows, "${schema}".zoneward_index, "${schema}".zoneward_counts`);
+    const count = ((await db.zones.list(admin, { limit: '1' }))._unsafeUnwrap() as { metadata: { total_count: number } }).metadata.total_count;
+    if (count !== size) throw new Error(`restored ${count} zones, expected ${size}`);
+    log('postgres bench: pages');
+    r.pgPages = await pages(db);
+    for (let rep = 0; rep < REPEATS; rep++) {
+      log(`postgres bench: ${f(size)} zones, round ${rep + 1} of ${REPEATS}`);
+      r.tps1.push(pgbench(1));
+      r.c1.push(await creates(db, `s${rep}`, CREATES, 1));
+      r.tps8.push(pgbench(IN_FLIGHT));
+      retries = 0;
+      r.c8.push(await creates(db, `c${rep}`, CREATES, IN_FLIGHT));
+      r.retries8.push(retries);
+      r.two1.push((await twoProcesses(schema, `t${rep}`, CREATES / 2, 1)).rate);
+      const two = await twoProcesses(schema, `u${rep}`, CREATES / 2, IN_FLIGHT / 2);
+      r.two8.push(two.rate);
+      r.twoRetries8.push(two.retries);
+    }
+    const sizes = await pool.query<{ rows: string; index: string }>(
+      `SELECT pg_size_pretty(pg_total_relation_size('"${schema}".zoneward_rows')) AS rows, pg_size_pretty(pg_total_relation_size('"${schema}".zoneward_index')) AS index`,
+    );
+    r.tables = `zoneward_rows ${sizes.rows[0]!.rows}, zoneward_index ${sizes.rows[0]!.index}`;
+  } finally {
+    await pool.query(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`);
+    await storage.close();
+    await pool.end();
+  }
+  results.push(r);
+}
+
+const loadavg = (await import('node:os')).loadavg().map((l) => l.toFixed(1)).join(', ');
+const us = (n: number | undefined) => (n === undefined ? '–' : f(n));
+const ratio = (a: number[], b: number[]) => range(a.map((x, i) => x / b[i]!), (x) => x.toFixed(2));
+const rows = results.map(
+  (r) =>
+    `| ${f(r.size)} | ${range(r.tps1)} | ${range(r.c1)} | ${ratio(r.c1, r.tps1)} | ${range(r.tps8)} | ${range(r.c8)} | ${ratio(r.c8, r.tps8)} | ${range(r.retries8)} | ${range(r.two1)} | ${range(r.two8)} | ${range(r.twoRetries8)} |`,
+);
+const pageRows = results.map(
+  (r) =>
+    `| ${f(r.size)} | ${us(r.memPages[0])} | ${us(r.pgPages[0])} | ${us(r.memPages[1])} | ${us(r.pgPages[1])} | ${us(r.memPages[2])} | ${us(r.pgPages[2])} | ${r.restoreSeconds.toFixed(1)} s | ${r.tables} |`,
+);
 console.log(`## PostgreSQL adapter
 
-Method: one process, \`createDnsService\` with \`tasks: 'auto'\` (with the default pool targets a create is one
-transaction), ${f(SIZE)} zones over ${f(PROJECTS)} projects, quota off. Memory is filled
-by ${f(SIZE)} creates; PostgreSQL (a local server, one \`pg.Pool\`, SERIALIZABLE) by restoring the memory
-service's snapshot at that size in one transaction (${restoreSeconds.toFixed(1)} s, then VACUUM ANALYZE
-${vacuumSeconds.toFixed(1)} s), since ${f(SIZE)} creates one by one would take several minutes. Then, on top of
-the ${f(SIZE)}: ${f(TIMED_CREATES)} creates one at a time, and ${f(TIMED_CREATES)} with ${CONCURRENCY} in flight. Pages are
-the mean of ${PAGE_REPS} \`zones.list\` calls (limit 20): one project's first page, its page after a middle marker,
-and an admin's all-projects first page (whose \`total_count\` counts all ${f(SIZE)} zones).
-PostgreSQL tables at the end: ${tableBytes}. The ${CONCURRENCY}-in-flight creates needed ${f(concRetries)} retries
-(serialization failures: concurrent creates read overlapping ranges of the name index, for the
-subzone and superzone checks, that the others write).
+Method: \`createDnsService\` with \`tasks: 'auto'\` (with the default pool targets a create is one transaction),
+zones over ${f(PROJECTS)} projects, quota off, a local PostgreSQL on the same machine (see scripts/pg-test-cluster.sh:
+fsync off). For each size the database is filled by restoring the memory service's snapshot, then VACUUM ANALYZE.
+pgbench runs TPC-B (\`pgbench -n -c N -j min(N,2) -T ${PGBENCH_SECONDS}\`, scale 10) against the same server, alternating
+with ${f(CREATES)} timed creates: ${REPEATS} rounds, median (min–max). "2 processes" are two OS processes sharing the
+schema, each with its own pool, with 1 (2 in all) and ${IN_FLIGHT / 2} (${IN_FLIGHT} in all) creates in flight; their rates are summed.
+Retries: serialization failures retried during the ${f(CREATES)} creates with ${IN_FLIGHT} in flight. Load average at the end: ${loadavg}.
 
-| | memory | PostgreSQL | PostgreSQL / memory |
-| --- | ---: | ---: | ---: |
-| creates/s, filling to ${f(SIZE)} | ${f(memFill)} | (restored) | |
-| creates/s at ${f(SIZE)}, one at a time | ${f(memSeq)} | ${f(pgSeq)} | ${ratio(memSeq, pgSeq)} slower |
-| creates/s at ${f(SIZE)}, ${CONCURRENCY} in flight | ${f(memConc)} | ${f(pgConc)} | ${ratio(memConc, pgConc)} slower |
-| first page µs (one project) | ${us(memPages[0])} | ${us(pgPages[0])} | ${ratio(pgPages[0], memPages[0])} |
-| middle page µs (one project, marker) | ${us(memPages[1])} | ${us(pgPages[1])} | ${ratio(pgPages[1], memPages[1])} |
-| first page µs (all projects, counts ${f(SIZE)}) | ${us(memPages[2])} | ${us(pgPages[2])} | ${ratio(pgPages[2], memPages[2])} |`);
+| zones | pgbench tps, 1 client | creates/s, 1 in flight | ratio | pgbench tps, ${IN_FLIGHT} clients | creates/s, ${IN_FLIGHT} in flight | ratio | retries | creates/s, 2 processes × 1 | creates/s, 2 processes × ${IN_FLIGHT / 2} | retries |
+| ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |
+${rows.join('\n')}
+
+List pages, mean µs of ${PAGE_REPS} \`zones.list\` calls (limit 20): one project's first page, its page after a
+middle marker, and an admin's all-projects first page (whose \`total_count\` counts every zone).
+
+| zones | one project, memory | PostgreSQL | marker page, memory | PostgreSQL | all projects, memory | PostgreSQL | restore | tables |
+| ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | --- |
+${pageRows.join('\n')}`);

@@ -19,7 +19,8 @@ try {
 import { parseZoneFile, writeZoneFile } from 'zoneward/zonefile';
 import { manualClock, sequentialIds, seededRandom, faultyStorage } from 'zoneward/testing';
 import { postgresStorage } from 'zoneward/postgres';
-for (const f of [createDnsService, createQuotaService, memoryStorage, parseZoneFile, writeZoneFile, manualClock, sequentialIds, seededRandom, faultyStorage, postgresStorage]) if (typeof f !== 'function') throw new Error('missing export');
+import { axfrMasters } from 'zoneward/axfr';
+for (const f of [createDnsService, createQuotaService, memoryStorage, parseZoneFile, writeZoneFile, manualClock, sequentialIds, seededRandom, faultyStorage, postgresStorage, axfrMasters]) if (typeof f !== 'function') throw new Error('missing export');
 const dns = createDnsService({ clock: manualClock('2026-01-01T00:00:00Z'), ids: sequentialIds() });
 const r = await dns.zones.create({ projectId: 'p', roles: ['member'] }, { name: 'example.com.', email: 'a@example.com' });
 if (!r.isOk() || r.value.status !== 'ACTIVE') throw new Error('ESM create failed');
@@ -29,8 +30,8 @@ console.log('ESM ok');
   );
   writeFileSync(
     join(dir, 'cjs.cjs'),
-    `const z = require('zoneward'); const zf = require('zoneward/zonefile'); const t = require('zoneward/testing'); const pg = require('zoneward/postgres');
-for (const f of [z.createDnsService, z.createQuotaService, z.memoryStorage, zf.parseZoneFile, zf.writeZoneFile, t.manualClock, t.sequentialIds, pg.postgresStorage]) if (typeof f !== 'function') throw new Error('missing export');
+    `const z = require('zoneward'); const zf = require('zoneward/zonefile'); const t = require('zoneward/testing'); const pg = require('zoneward/postgres'); const ax = require('zoneward/axfr');
+for (const f of [z.createDnsService, z.createQuotaService, z.memoryStorage, zf.parseZoneFile, zf.writeZoneFile, t.manualClock, t.sequentialIds, pg.postgresStorage, ax.axfrMasters]) if (typeof f !== 'function') throw new Error('missing export');
 const parsed = zf.parseZoneFile('$ORIGIN example.com.\\n@ 300 IN A 192.0.2.1\\n');
 if (!parsed.isOk()) throw new Error('CJS parse failed');
 console.log('CJS ok');

@@ -12,7 +12,7 @@ export type { RequestContext } from './shared/context.js';
 export type { RequestBody } from './shared/body.js';
 export type { DnsEvent, DnsEventListener } from './shared/events.js';
 export type { ListQuery } from './shared/list-query.js';
-export type { IndexKeys, IndexPosition, RangeQuery, Storage, StorageTransaction, StoredEntry, StoredRow } from './ports/storage.js';
+export type { IndexKeys, IndexPosition, RangeQuery, RangeRequest, Storage, StorageTransaction, StoredEntry, StoredRow } from './ports/storage.js';
 export { memoryStorage } from './adapters/memory/memory-storage.js';
 export { createDnsService } from './dns/dns-service.js';
 export type { DnsService, DnsServiceOptions } from './dns/dns-service.js';
@@ -22,6 +22,7 @@ export type { ListEnvelope } from './shared/list-command.js';
 export type { SelfLink, ZoneAction, ZoneBody, ZoneStatus, ZoneType } from './zones/zone.js';
 export type { ZoneList } from './zones/zone-commands.js';
 export type { ZoneCreateInput, ZoneLimits, ZoneUpdateInput } from './zones/zone-input.js';
+export type { MasterAddress, MasterPort, MasterRecord, TransferLimits } from './ports/master.js';
 export type { RecordsetBody } from './recordsets/recordset.js';
 export type { RecordsetList } from './recordsets/recordset-commands.js';
 export type {

@@ -2,7 +2,8 @@ import { err, ok, type Result, type ResultAsync } from 'neverthrow';
 import type { ApiError } from '../shared/api-error.js';
 import { command, type CommandEnv } from '../shared/command.js';
 import { forbidden, type Caller } from '../shared/context.js';
-import { emptyRequestBody, intField, nullRefusedByStore, ownEntries } from '../shared/validation.js';
+import { emptyRequestBody } from '../shared/errors.js';
+import { intField, nullRefusedByStore, ownEntries } from '../shared/validation.js';
 import { invalidProjectId, invalidQuota, patchNeedsAllProjects } from './dns-quota-errors.js';
 import { isProjectId } from '../quotas/project-id.js';
 import {

@@ -49,6 +49,8 @@ import {
   type ZoneImportCommands,
 } from '../imports/index.js';
 import type { DnsDeps, NameserversBody, PoolConfig, PoolTargetPort } from '../zones/deps.js';
+import type { MasterPort } from '../ports/master.js';
+import { xfrZone, ZONE_XFR_TASK, zoneXfrHandler } from '../secondary/xfr.js';
 import { clearCollections, restoreSnapshot, takeSnapshot, type CollectionKeys, type ServiceSnapshot } from '../shared/snapshot.js';
 
 /**
@@ -93,6 +95,13 @@ export interface DnsServiceOptions {
    * @defaultValue A, AAAA, CNAME, MX, SRV, TXT, SPF, NS, PTR, SSHFP, SOA, NAPTR, CAA, CERT
    */
   readonly importRecordTypes?: readonly string[];
+  /**
+   * How SECONDARY zones reach their masters: `axfrMasters()` from `zoneward/axfr` (DNS zone
+   * transfer over TCP) or `scriptedMaster()` from `zoneward/testing`. Transferred records obey
+   * the import's rules and limits (`importRecordTypes`, `limits.maxZoneFileBytes`, the quotas).
+   * @defaultValue none: SECONDARY zones are never transferred, as when no master answers
+   */
+  readonly masters?: MasterPort;
 }
 
 /**
@@ -118,6 +127,12 @@ export interface DnsService {
     abandon(ctx: RequestContext, id: string): ResultAsync<void, ApiError>;
     /** `GET /v2/zones/{id}/nameservers`. */
     nameservers(ctx: RequestContext, id: string): ResultAsync<NameserversBody, ApiError>;
+    /**
+     * `POST /v2/zones/{id}/tasks/xfr` (HTTP 202, empty body): asks a master of a SECONDARY zone
+     * for its serial and transfers the zone when it is newer, as a task (`dns.tasks`). 400 for a
+     * PRIMARY zone; 404 for a zone the caller may not see.
+     */
+    xfr(ctx: RequestContext, id: string): ResultAsync<void, ApiError>;
   };
   /** Zone transfer requests: `/v2/zones/tasks/transfer_requests` (created on `/v2/zones/{id}/tasks/transfer_requests`). */
   readonly transferRequests: TransferRequestCommands;
@@ -262,6 +277,7 @@ export function createDnsDeps(options: DnsServiceOptions = {}): DnsDeps {
     events: new EventBus(),
     tasks,
     poolTargets: options.poolTargets ?? alwaysSucceeds,
+    masters: options.masters,
     inlinePush: mode === 'auto' && options.poolTargets === undefined,
     zoneChildren: [{ collection: RECORDSETS, index: BLOCKS_BY_ZONE }],
   };
@@ -269,6 +285,7 @@ export function createDnsDeps(options: DnsServiceOptions = {}): DnsDeps {
   tasks.register(ZONE_PUSH, zonePushHandler(deps));
   tasks.register(ZONE_IMPORT_TASK, importTaskHandler(deps, importOptions));
   tasks.register(ZONE_EXPORT_TASK, exportTaskHandler(deps));
+  tasks.register(ZONE_XFR_TASK, zoneXfrHandler(deps, importOptions));
   return deps;
 }
 
@@ -305,6 +322,7 @@ export function createDnsService(options: DnsServiceOptions = {}): DnsService {
       delete: (ctx, id) => deleteZone(deps, ctx, id),
       abandon: (ctx, id) => abandonZone(deps, ctx, id),
       nameservers: (ctx, id) => zoneNameservers(deps, ctx, id),
+      xfr: (ctx, id) => xfrZone(deps, ctx, id),
     },
     transferRequests: createTransferRequestCommands(deps),
     transferAccepts: createTransferAcceptCommands(deps),

@@ -3,7 +3,7 @@ import type { DnsDeps } from '../zones/deps.js';
 import { listOwned, type ListEnvelope } from '../shared/list-command.js';
 import { checkZoneQuota, readZoneQuotas } from '../dns-quotas/index.js';
 import type { StorageTransaction } from '../ports/storage.js';
-import { BLOCKS_BY_ZONE, managedRecordsets, RECORDSETS, type RecordsetBlock } from '../recordsets/recordset.js';
+import { BLOCKS_BY_ZONE, managedCount, managedRecordsets, RECORDSETS, type RecordsetBlock } from '../recordsets/recordset.js';
 import type { ApiError } from '../shared/api-error.js';
 import { command, insertNew, runInTransaction, type UnitOfWork } from '../shared/command.js';
 import { uuidParam } from '../shared/errors.js';
@@ -210,7 +210,7 @@ export function exportTaskHandler(deps: DnsDeps): (task: StoredTask) => Promise<
         let next: StoredExport;
         if (zone === undefined) next = outcome(current, 'ERROR', 'Could not find Zone', null);
         else {
-          const size = (zone.soaRecordsetId === null ? 0 : 2) + zone.recordsetCount;
+          const size = managedCount(zone) + zone.recordsetCount;
           const quotas = await readZoneQuotas(uow.tx, current.projectId, deps.quotaDefaults);
           next = checkZoneQuota(quotas, 'api_export_size', size).isErr()
             ? outcome(current, 'ERROR', 'Zone is too large to export', null)

@@ -63,6 +63,20 @@ export interface RangeQuery {
 }
 
 /**
+ * One range of {@link StorageTransaction.rangeMany}: an index of a collection and the query.
+ *
+ * @category Ports
+ */
+export interface RangeRequest {
+  /** The collection. */
+  readonly collection: string;
+  /** The index of that collection. */
+  readonly index: string;
+  /** Which entries. @defaultValue all, ascending */
+  readonly query?: RangeQuery;
+}
+
+/**
  * The index keys of a value: index name to key. An index left out (or `undefined`) does not
  * hold the value, which makes partial indexes (e.g. only ACTIVE transfer requests) cheap.
  *
@@ -87,10 +101,25 @@ export interface StorageTransaction {
    * adapter may keep `keys` as given: the caller must not change it afterwards.
    */
   put(collection: string, id: string, value: unknown, keys: IndexKeys): Promise<void>;
+  /**
+   * Optional: stores `value` under `id` only when nothing is stored there, and answers whether it
+   * did; `false` writes nothing. Every create goes through it (through {@link insert}), so that an
+   * id source that repeats itself fails loudly instead of overwriting. An adapter over a database
+   * does it in one statement (`INSERT … ON CONFLICT DO NOTHING`); without it, {@link insert}
+   * reads first, which costs a round trip and, under SERIALIZABLE, a read of the index gap that
+   * concurrent creates then conflict on.
+   */
+  insert?(collection: string, id: string, value: unknown, keys: IndexKeys): Promise<boolean>;
   /** Removes the value and its index entries; `false` when there was none. */
   delete(collection: string, id: string): Promise<boolean>;
   /** Entries of one index in `(key, id)` order, as the query says. Cost: O(log n + returned). */
   range(collection: string, index: string, query?: RangeQuery): Promise<readonly StoredEntry[]>;
+  /**
+   * Optional: several ranges at once, answered in request order, each exactly as
+   * {@link StorageTransaction.range} would answer it. An adapter over a network reads them in one
+   * round trip; without it, {@link rangeMany} calls `range` once per request.
+   */
+  rangeMany?(requests: readonly RangeRequest[]): Promise<readonly (readonly StoredEntry[])[]>;
   /** How many entries of one index have keys starting with `prefix`. Cost: O(log n). */
   count(collection: string, index: string, prefix?: string): Promise<number>;
   /** Values of a collection in id order, a page at a time (`after` = last id seen): for snapshots. */
@@ -107,4 +136,28 @@ export interface StoredRow {
   readonly id: string;
   /** The stored value. */
   readonly value: unknown;
+}
+
+/**
+ * Reads several ranges through {@link StorageTransaction.rangeMany} when the adapter has it, and
+ * one `range` call after another when it has not: the same answers either way.
+ * @internal
+ */
+export async function rangeMany(tx: StorageTransaction, requests: readonly RangeRequest[]): Promise<readonly (readonly StoredEntry[])[]> {
+  if (tx.rangeMany !== undefined) return tx.rangeMany(requests);
+  const out: (readonly StoredEntry[])[] = [];
+  for (const r of requests) out.push(await tx.range(r.collection, r.index, r.query));
+  return out;
+}
+
+/**
+ * Stores a new value through {@link StorageTransaction.insert} when the adapter has it, and with
+ * `get` then `put` when it has not: `false`, with nothing written, when `id` is taken either way.
+ * @internal
+ */
+export async function insert(tx: StorageTransaction, collection: string, id: string, value: unknown, keys: IndexKeys): Promise<boolean> {
+  if (tx.insert !== undefined) return tx.insert(collection, id, value, keys);
+  if ((await tx.get(collection, id)) !== undefined) return false;
+  await tx.put(collection, id, value, keys);
+  return true;
 }

@@ -1,9 +1,9 @@
 import { createHash } from 'node:crypto';
 import pg from 'pg';
-import type { Pool, PoolClient, QueryConfig, QueryResultRow } from 'pg';
-import type { IndexKeys, RangeQuery, Storage, StorageTransaction, StoredEntry, StoredRow } from '../ports/storage.js';
+import type { Pool, PoolClient, QueryConfig, QueryResult, QueryResultRow } from 'pg';
+import type { IndexKeys, RangeQuery, RangeRequest, Storage, StorageTransaction, StoredEntry, StoredRow } from '../ports/storage.js';
 import { decodeKey, encodeKey, prefixEnd } from './key-codec.js';
-import { migrate, tables, type Tables } from './schema.js';
+import { migrate, PART, tables, type Tables } from './schema.js';
 
 /**
  * How {@link postgresStorage} retries a transaction that PostgreSQL aborted to keep it
@@ -100,6 +100,11 @@ export interface PostgresStorage extends Storage {
 }
 
 const RETRYABLE = new Set(['40001', '40P01']);
+/**
+ * A connection's prepared statements are not what the adapter thinks (another copy of zoneward on
+ * the same pool, a `DISCARD ALL`): the connection is dropped and the attempt retried on another.
+ */
+const STALE_SESSION = new Set(['42P05', '26000']);
 const UNDEFINED_TABLE = '42P01';
 const LOCK_NOT_AVAILABLE = '55P03';
 
@@ -167,10 +172,11 @@ interface Attempt {
  * U+0000 and `text` can hold neither that nor UTF-16 order. Call {@link PostgresStorage.migrate}
  * once before use.
  *
- * Costs differ from the memory adapter: every operation is one round trip; `count` reads the
- * entries it counts (O(matching), not O(log n): a B-tree in PostgreSQL has no subtree counts);
- * `offset` paging reads the skipped entries (O(offset)), so marker paging (`after`) is the way to
- * page deep.
+ * Costs differ from the memory adapter: every read is a round trip (BEGIN travels with the first,
+ * puts are buffered and travel with the next read or with COMMIT, `rangeMany` is one statement);
+ * `count` is O(1) for the counts the schema keeps (all zones, a project's zones) and reads the
+ * entries it counts otherwise (a B-tree in PostgreSQL has no subtree counts); `offset` paging
+ * reads the skipped entries (O(offset)), so marker paging (`after`) is the way to page deep.
  *
  * @example
  * ```ts
@@ -207,6 +213,7 @@ export function postgresStorage(options: PostgresStorageOptions): PostgresStorag
   const run = async <T>(work: (tx: StorageTransaction) => Promise<T>): Promise<T> => {
     for (let attempt = 1; ; attempt++) {
       const client = await pool.connect();
+      const session = sessionOf(client);
       // A connection that dies while checked out reports on the client, not the pool; unheard,
       // that event would crash the host. The failing query rejects too, which is what we act on.
       let died: Error | undefined;
@@ -216,7 +223,7 @@ export function postgresStorage(options: PostgresStorageOptions): PostgresStorag
       client.on('error', onError);
       let outcome: Outcome<T>;
       try {
-        outcome = await once(client, sql, work, attempt >= aloneFrom ? aloneWait : undefined);
+        outcome = await once(client, session, sql, work, attempt >= aloneFrom ? aloneWait : undefined);
       } catch (error) {
         // Only a dead connection or a failed BEGIN/COMMIT/ROLLBACK/unlock gets here: the client may
         // still be inside a transaction or hold the exclusive lock, so drop it rather than reuse it.
@@ -224,11 +231,13 @@ export function postgresStorage(options: PostgresStorageOptions): PostgresStorag
         throw explain(error, t);
       } finally {
         client.off('error', onError);
+        if (session.unsure) died ??= new Error('zoneward/postgres: prepared statements unknown after a failure');
+        if (died !== undefined) sessions.delete(client);
         client.release(died);
       }
       if (outcome.ok) return outcome.value;
       const code = sqlState(outcome.cause) ?? '';
-      if (!RETRYABLE.has(code) || attempt >= attempts) throw explain(outcome.error, t);
+      if (!(RETRYABLE.has(code) || STALE_SESSION.has(code)) || attempt >= attempts) throw explain(outcome.error, t);
       onRetry?.(attempt, code);
       // Full jitter: contenders that collided once spread out instead of colliding again.
       await sleep(Math.random() * Math.min(maxDelay, baseDelay * 2 ** (attempt - 1)));
@@ -252,10 +261,46 @@ export function postgresStorage(options: PostgresStorageOptions): PostgresStorag
 type Outcome<T> = { readonly ok: true; readonly value: T } | { readonly ok: false; readonly error: unknown; readonly cause: unknown };
 
 /**
+ * What the adapter knows about one pooled connection: the statements it has prepared (SQL
+ * `PREPARE`, which outlives transactions, rollbacks included) and its counter slot.
+ */
+interface Session {
+  readonly prepared: Set<string>;
+  /**
+   * The row of each maintained count this connection adds to (see `zoneward_counts`): sessions
+   * of one process never share one, so concurrent writers never update the same counter row,
+   * which under SERIALIZABLE would abort one of them.
+   */
+  readonly slot: number;
+  /** A message holding a `PREPARE` failed, so which statements exist is unknown: drop the connection. */
+  unsure: boolean;
+}
+
+/** Counter rows per count; more than the connections one process opens. */
+const SLOTS = 64;
+
+// Connections used by any storage of this module, so storages sharing a pool (statement names
+// carry the schema) agree on what each connection has prepared and never share a slot.
+const sessions = new WeakMap<PoolClient, Session>();
+let nextSlot = Math.floor(Math.random() * SLOTS); // processes sharing the database start apart
+const sessionOf = (client: PoolClient): Session => {
+  let s = sessions.get(client);
+  if (s === undefined) {
+    s = { prepared: new Set(), slot: nextSlot++ % SLOTS, unsure: false };
+    sessions.set(client, s);
+  }
+  return s;
+};
+
+/**
  * One attempt: BEGIN, `work`, COMMIT or ROLLBACK. Resolves `ok: false` (after rolling back) when
  * the attempt failed in a way a retry may fix or `work` rejected; rejects only when the
  * connection itself is unusable. `cause` is the first failed statement, which is what decides
  * whether to retry even when the core wrapped it into its own error.
+ *
+ * BEGIN travels in the same message as the transaction's first statement, and the last puts in
+ * the same message as COMMIT (see `transactionOn`): a command that reads once and writes costs two
+ * round trips, one that only fails validation none.
  *
  * `aloneWaitMs` set: try to run alone. Every transaction holds the schema's advisory lock shared (taken in the same message as BEGIN,
  * released by COMMIT or ROLLBACK: no extra round trip). An attempt that must run `alone` takes it
@@ -265,6 +310,7 @@ type Outcome<T> = { readonly ok: true; readonly value: T } | { readonly ok: fals
  */
 async function once<T>(
   client: PoolClient,
+  session: Session,
   sql: Statements,
   work: (tx: StorageTransaction) => Promise<T>,
   aloneWaitMs: number | undefined,
@@ -272,39 +318,28 @@ async function once<T>(
   const alone = aloneWaitMs !== undefined && (await lockAlone(client, sql, aloneWaitMs));
   const unlock = alone ? `; ${sql.unlock}` : '';
   // Alone, every other transaction waits on this one: if its `work` stalls (awaits something
-  // that hangs), the server ends the session after `aloneWaitMs` idle, which frees the lock.
-  await client.query(
-    alone
-      ? `BEGIN ISOLATION LEVEL SERIALIZABLE; SET LOCAL idle_in_transaction_session_timeout = ${aloneWaitMs}`
-      : `BEGIN ISOLATION LEVEL SERIALIZABLE; ${sql.lockShared}`,
-  );
+  // that hangs), the server ends the session after `aloneWaitMs` idle, which frees the lock. That
+  // only holds inside a transaction, so alone (the rare, slow path) BEGIN is sent at once.
+  if (alone) await client.query(`BEGIN ISOLATION LEVEL SERIALIZABLE; SET LOCAL idle_in_transaction_session_timeout = ${aloneWaitMs}`);
+  const begin = alone ? undefined : `BEGIN ISOLATION LEVEL SERIALIZABLE; ${sql.lockShared}`;
   const attempt: Attempt = { open: true, failure: undefined };
-  const { tx, flush } = transactionOn(client, sql, attempt);
+  const { tx, commit, begun } = transactionOn(client, session, sql, attempt, begin);
   let outcome: Outcome<T>;
   try {
     const value = await work(tx);
-    await flush();
-    attempt.open = false;
-    if (attempt.failure !== undefined) {
-      // `work` swallowed a failed statement; PostgreSQL would turn the COMMIT into a ROLLBACK
-      // silently, so say so instead of reporting success.
-      outcome = { ok: false, error: attempt.failure, cause: attempt.failure };
-    } else {
-      try {
-        await client.query(`COMMIT${unlock}`);
-        return { ok: true, value };
-      } catch (error) {
-        // A serialization failure found at commit time: the transaction is already gone, and
-        // the rest of the message (the unlock) did not run.
-        if (alone) await client.query(sql.unlock);
-        return { ok: false, error, cause: error };
-      }
-    }
+    // `work` swallowed a failed statement; PostgreSQL would turn the COMMIT into a ROLLBACK
+    // silently, so say so instead of reporting success.
+    if (attempt.failure !== undefined) throw attempt.failure;
+    await commit(`COMMIT${unlock}`, alone ? sql.unlock : undefined);
+    return { ok: true, value };
   } catch (error) {
     attempt.open = false;
     outcome = { ok: false, error, cause: attempt.failure ?? error };
   }
-  await client.query(`ROLLBACK${unlock}`);
+  // Also after a failed COMMIT message: a put before COMMIT may have failed, leaving the
+  // transaction open; when COMMIT itself failed, there is none and ROLLBACK only warns.
+  if (await begun()) await client.query(`ROLLBACK${unlock}`);
+  else if (alone) await client.query(sql.unlock);
   return outcome;
 }
 
@@ -327,66 +362,133 @@ async function lockAlone(client: PoolClient, sql: Statements, waitMs: number): P
 function explain(error: unknown, t: Tables): unknown {
   if (sqlState(error) !== UNDEFINED_TABLE) return error;
   const where = t.schema === undefined ? 'on the search_path' : `in schema ${t.schema}`;
-  return new Error(`zoneward/postgres: no zoneward tables ${where}; call migrate() first`, { cause: error });
+  return new Error(`zoneward/postgres: no zoneward tables ${where}; call migrate() first (or again, after an upgrade)`, { cause: error });
+}
+
+/** A statement the adapter prepares once per connection and runs with `EXECUTE`. */
+interface Statement {
+  readonly name: string;
+  readonly text: string;
 }
 
 interface Statements {
   readonly lock: string;
   readonly lockShared: string;
   readonly unlock: string;
-  readonly get: string;
-  readonly put: string;
-  readonly delete: string;
-  readonly scanFirst: string;
-  readonly scanAfter: string;
-  readonly count: string;
-  readonly countAll: string;
-  range(hasEnd: boolean, hasAfter: boolean, desc: boolean, hasLimit: boolean): string;
-  /** A prepared-statement name per text, so each connection parses and plans it once. */
-  name(text: string): string;
+  readonly get: Statement;
+  readonly put: Statement;
+  readonly insert: Statement;
+  readonly delete: Statement;
+  readonly scanFirst: Statement;
+  readonly scanAfter: Statement;
+  readonly count: Statement;
+  readonly countAll: Statement;
+  readonly ranges: Statement;
+  range(hasEnd: boolean, hasAfter: boolean, desc: boolean, hasLimit: boolean): Statement;
 }
 
+/** The counter updates for index entries added (`n` = 1) or dropped (-1), by the session's slot. */
+const bumpCounts = (t: Tables, changes: string, slot: string): string => `INSERT INTO ${t.counts} AS k (collection, index_name, part, slot, n)
+        SELECT d.collection, d.index_name, ${PART}, ${slot}, sum(d.n)
+        FROM ${changes} d JOIN ${t.counted} c ON d.collection LIKE c.collection_like AND d.index_name = c.index_name
+        WHERE c.depth = 0 OR position(decode('00', 'hex') IN d.key) > 0
+        GROUP BY 1, 2, 3
+        ON CONFLICT (collection, index_name, part, slot) DO UPDATE SET n = k.n + EXCLUDED.n`;
+
 function statements(t: Tables): Statements {
-  const names = new Map<string, string>();
+  const cache = new Map<string, Statement>();
+  const statement = (text: string): Statement => {
+    let s = cache.get(text);
+    if (s === undefined) {
+      s = { name: `zoneward_${createHash('sha1').update(t.tag).update('\u0000').update(text).digest('hex').slice(0, 24)}`, text };
+      cache.set(text, s);
+    }
+    return s;
+  };
+  const select = `SELECT i.key, i.id, r.value FROM ${t.index} i JOIN ${t.rows} r ON r.collection = i.collection AND r.id = i.id`;
   // Literal, not a parameter: these travel in multi-statement simple-protocol messages.
   const key = createHash('sha1').update('zoneward.transaction\u0000').update(t.tag).digest().readInt32BE(0);
   return {
     lock: `SELECT pg_advisory_lock(${key})`,
     lockShared: `SELECT pg_advisory_xact_lock_shared(${key})`,
     unlock: `SELECT pg_advisory_unlock(${key})`,
-    get: `SELECT value FROM ${t.rows} WHERE collection = $1 AND id = $2`,
-    // One round trip for a whole batch of puts (see `transactionOn`), ids unique within it.
+    get: statement(`SELECT value FROM ${t.rows} WHERE collection = $1 AND id = $2`),
+    // One statement for a whole batch of puts (see `transactionOn`), ids unique within it.
     // Entries a value keeps are left alone (ON CONFLICT DO NOTHING writes nothing), so a status
     // change or a version bump rewrites only the row; the DELETE and the INSERT see the same
-    // snapshot but act on disjoint entries.
-    put: `WITH input AS (
+    // snapshot but act on disjoint entries, and the counts move by exactly what they changed.
+    // A value that is new (xmax 0: inserted, not updated) has no entries to look for, so a create
+    // reads nothing of the index, whose pages concurrent creates are writing (under SERIALIZABLE
+    // such a read is a conflict).
+    put: statement(`WITH input AS (
         SELECT * FROM unnest($1::text[], $2::bytea[], $3::json[]) AS v(collection, id, value)
       ), upserted AS (
         INSERT INTO ${t.rows} (collection, id, value) SELECT collection, id, value FROM input
         ON CONFLICT (collection, id) DO UPDATE SET value = EXCLUDED.value
+        RETURNING collection, id, xmax <> 0 AS replaced
       ), wanted AS (
         SELECT * FROM unnest($4::text[], $5::bytea[], $6::text[], $7::bytea[]) AS w(collection, id, index_name, key)
       ), dropped AS (
-        DELETE FROM ${t.index} x USING input v
-        WHERE x.collection = v.collection AND x.id = v.id
+        DELETE FROM ${t.index} x USING upserted v
+        WHERE v.replaced AND x.collection = v.collection AND x.id = v.id
           AND NOT EXISTS (
             SELECT 1 FROM wanted w
             WHERE w.collection = x.collection AND w.id = x.id AND w.index_name = x.index_name AND w.key = x.key
           )
+        RETURNING x.collection, x.index_name, x.key, -1 AS n
+      ), added AS (
+        INSERT INTO ${t.index} (collection, index_name, key, id)
+        SELECT collection, index_name, key, id FROM wanted
+        ON CONFLICT DO NOTHING
+        RETURNING collection, index_name, key, 1 AS n
       )
-      INSERT INTO ${t.index} (collection, index_name, key, id)
-      SELECT collection, index_name, key, id FROM wanted
-      ON CONFLICT DO NOTHING`,
-    delete: `WITH gone AS (
+      ${bumpCounts(t, '(SELECT * FROM added UNION ALL SELECT * FROM dropped)', '$8::smallint')}`),
+    // A create: the row only where none is (no read of the index, so concurrent creates of other
+    // ids do not conflict), its entries only with it, and whether it was written.
+    insert: statement(`WITH inserted AS (
+        INSERT INTO ${t.rows} (collection, id, value) VALUES ($1, $2, $3::json)
+        ON CONFLICT (collection, id) DO NOTHING
+        RETURNING collection, id
+      ), added AS (
+        INSERT INTO ${t.index} (collection, index_name, key, id)
+        SELECT i.collection, w.index_name, w.key, i.id FROM inserted i, unnest($4::text[], $5::bytea[]) AS w(index_name, key)
+        ON CONFLICT DO NOTHING
+        RETURNING collection, index_name, key, 1 AS n
+      ), counted AS (
+        ${bumpCounts(t, 'added', '$6::smallint')}
+      )
+      SELECT count(*) AS n FROM inserted`),
+    delete: statement(`WITH gone AS (
         DELETE FROM ${t.rows} WHERE collection = $1 AND id = $2 RETURNING 1
       ), entries AS (
-        DELETE FROM ${t.index} WHERE collection = $1 AND id = $2
+        DELETE FROM ${t.index} WHERE collection = $1 AND id = $2 RETURNING collection, index_name, key, -1 AS n
+      ), counted AS (
+        ${bumpCounts(t, 'entries', '$3::smallint')}
       )
-      SELECT count(*) AS n FROM gone`,
-    scanFirst: `SELECT id, value FROM ${t.rows} WHERE collection = $1 ORDER BY id LIMIT $2`,
-    scanAfter: `SELECT id, value FROM ${t.rows} WHERE collection = $1 AND id > $3 ORDER BY id LIMIT $2`,
-    count: `SELECT count(*) AS n FROM ${t.index} WHERE collection = $1 AND index_name = $2 AND key >= $3 AND key < $4`,
-    countAll: `SELECT count(*) AS n FROM ${t.index} WHERE collection = $1 AND index_name = $2 AND key >= $3`,
+      SELECT count(*) AS n FROM gone`),
+    scanFirst: statement(`SELECT id, value FROM ${t.rows} WHERE collection = $1 ORDER BY id LIMIT $2`),
+    scanAfter: statement(`SELECT id, value FROM ${t.rows} WHERE collection = $1 AND id > $3 ORDER BY id LIMIT $2`),
+    // A maintained count when there is one for this index and depth ($4: 0 whole index, 1 first
+    // part, -1 neither), else the entries themselves. Only the branch taken runs.
+    count: statement(`SELECT CASE
+        WHEN EXISTS (SELECT 1 FROM ${t.counted} c WHERE $1::text LIKE c.collection_like AND c.index_name = $2 AND c.depth = $4::smallint)
+        THEN (SELECT coalesce(sum(n), 0) FROM ${t.counts} WHERE collection = $1 AND index_name = $2 AND part = $3)
+        ELSE (SELECT count(*) FROM ${t.index} WHERE collection = $1 AND index_name = $2 AND key >= $3 AND key < $5)
+      END AS n`),
+    countAll: statement(`SELECT CASE
+        WHEN EXISTS (SELECT 1 FROM ${t.counted} c WHERE $1::text LIKE c.collection_like AND c.index_name = $2 AND c.depth = 0)
+        THEN (SELECT coalesce(sum(n), 0) FROM ${t.counts} WHERE collection = $1 AND index_name = $2 AND part = ''::bytea)
+        ELSE (SELECT count(*) FROM ${t.index} WHERE collection = $1 AND index_name = $2)
+      END AS n`),
+    // Several ascending prefix ranges in one statement: one index range scan each.
+    ranges: statement(`SELECT q.n, x.key, x.id, x.value
+      FROM unnest($1::text[], $2::text[], $3::bytea[], $4::bytea[], $5::bigint[]) WITH ORDINALITY AS q(collection, index_name, lo, hi, lim, n)
+      CROSS JOIN LATERAL (
+        ${select}
+        WHERE i.collection = q.collection AND i.index_name = q.index_name AND i.key >= q.lo AND i.key < q.hi
+        ORDER BY i.key, i.id LIMIT q.lim
+      ) x
+      ORDER BY q.n, x.key, x.id`),
     range(hasEnd, hasAfter, desc, hasLimit) {
       // Parameters are numbered in the order `range` pushes them; an unused bound is left out of
       // the text rather than passed as NULL, so each variant gets a plan that uses the index.
@@ -398,20 +500,60 @@ function statements(t: Tables): Statements {
       const offset = p();
       const limit = hasLimit ? ` LIMIT ${p()}` : '';
       const dir = desc ? ' DESC' : '';
-      return `SELECT i.key, i.id, r.value FROM ${t.index} i
-        JOIN ${t.rows} r ON r.collection = i.collection AND r.id = i.id
+      return statement(`${select}
         WHERE ${where.join(' AND ')}
-        ORDER BY i.key${dir}, i.id${dir} OFFSET ${offset}${limit}`;
-    },
-    name(text) {
-      let name = names.get(text);
-      if (name === undefined) {
-        name = `zoneward_${createHash('sha1').update(t.tag).update('\u0000').update(text).digest('hex').slice(0, 24)}`;
-        names.set(text, name);
-      }
-      return name;
+        ORDER BY i.key${dir}, i.id${dir} OFFSET ${offset}${limit}`);
     },
   };
+}
+
+/** A `json` argument (a plain string argument is `text`). */
+class JsonText {
+  constructor(readonly text: string) {}
+}
+
+/** An argument of a statement, written into the message as an SQL literal. */
+type Arg = string | number | null | Buffer | JsonText | readonly Arg[];
+
+/** An SQL string literal, right whatever `standard_conforming_strings` says. */
+function quote(s: string): string {
+  if (s.includes('\u0000')) throw new TypeError(`zoneward/postgres: ${JSON.stringify(s)}: names cannot contain U+0000 (PostgreSQL text cannot)`);
+  const body = s.replaceAll("'", "''");
+  return s.includes('\\') ? `E'${body.replaceAll('\\', '\\\\')}'` : `'${body}'`;
+}
+
+/**
+ * Writes an argument as an SQL literal. Arguments travel inside the text of a multi-statement
+ * message (the simple protocol has no parameters), which is what lets BEGIN, buffered puts, a
+ * read and COMMIT share one round trip; every value is escaped, none is interpreted.
+ */
+function literal(v: Arg): string {
+  if (v === null) return 'NULL';
+  if (typeof v === 'string') return quote(v);
+  if (typeof v === 'number') {
+    if (!Number.isSafeInteger(v)) throw new RangeError(`zoneward/postgres: not an integer argument: ${v}`);
+    return String(v);
+  }
+  if (Buffer.isBuffer(v)) return `E'\\\\x${v.toString('hex')}'::bytea`;
+  if (v instanceof JsonText) return `${quote(v.text)}::json`;
+  // An empty ARRAY[] has no type; '{}' takes the parameter's.
+  return v.length === 0 ? `'{}'` : `ARRAY[${v.map(literal).join(',')}]`;
+}
+
+const execute = (s: Statement, args: readonly Arg[]): string => `EXECUTE ${s.name}(${args.map(literal).join(', ')})`;
+
+/** A value's index entries as statement arguments; refuses an index name no statement could carry. */
+function indexEntries(keys: IndexKeys): { names: string[]; encoded: Buffer[] } {
+  const names: string[] = [];
+  const encoded: Buffer[] = [];
+  for (const name in keys) {
+    const key = keys[name];
+    if (key === undefined) continue;
+    quote(name);
+    names.push(name);
+    encoded.push(encodeKey(key));
+  }
+  return { names, encoded };
 }
 
 /** A put waiting to be sent: its row and its entries. */
@@ -429,30 +571,84 @@ const BATCH = 500;
 /**
  * The port's operations on one attempt's connection.
  *
- * Puts are buffered and sent together, as one statement, just before the next statement of any
- * other kind and before COMMIT: a put answers nothing the caller could act on, and a snapshot
- * restore (one transaction of puts) then costs a round trip per {@link BATCH} values instead of one
- * per value. A buffered put that fails makes the next call (or the commit) reject, so the
- * transaction still rejects and keeps nothing. A later put of the same id replaces the buffered
- * one, which is what a put means anyway.
+ * Every statement is prepared once per connection and sent as `EXECUTE` in a simple-protocol
+ * message, so whatever is due goes in one round trip: BEGIN with the transaction's first
+ * statement, buffered puts with the next read, the last puts with COMMIT.
+ *
+ * Puts are buffered: a put answers nothing the caller could act on, and a snapshot restore (one
+ * transaction of puts) then costs a statement per {@link BATCH} values instead of one per value.
+ * A buffered put that fails makes the next call (or the commit) reject, so the transaction still
+ * rejects and keeps nothing. A later put of the same id replaces the buffered one, which is what
+ * a put means anyway.
  */
-function transactionOn(client: PoolClient, sql: Statements, attempt: Attempt): { tx: StorageTransaction; flush: () => Promise<void> } {
-  // One statement at a time, in call order, even when `work` starts several at once: a
-  // connection runs one query at a time and pg stops queueing them for us in its next major.
+function transactionOn(
+  client: PoolClient,
+  session: Session,
+  sql: Statements,
+  attempt: Attempt,
+  begin: string | undefined,
+): { tx: StorageTransaction; commit: (end: string, instead: string | undefined) => Promise<void>; begun: () => Promise<boolean> } {
+  // One message at a time, in call order, even when `work` starts several calls at once.
   let tail: Promise<unknown> = Promise.resolve();
   let pending = new Map<string, PendingPut>();
+  let opening: string | undefined = begin;
+  let sent = false;
 
-  const enqueue = <R extends QueryResultRow>(text: string, values: unknown[]): Promise<R[]> => {
+  /** The statements that send the buffered puts, emptying the buffer. */
+  const takePuts = (): string[] => {
+    if (pending.size === 0) return [];
+    const all = [...pending.values()];
+    pending = new Map();
+    const out: string[] = [];
+    for (let from = 0; from < all.length; from += BATCH) {
+      const batch = all.slice(from, from + BATCH);
+      const entries: [string[], Buffer[], string[], Buffer[]] = [[], [], [], []];
+      for (const p of batch) {
+        for (let k = 0; k < p.names.length; k++) {
+          entries[0].push(p.collection);
+          entries[1].push(p.id);
+          entries[2].push(p.names[k]!);
+          entries[3].push(p.keys[k]!);
+        }
+      }
+      out.push(
+        statementText(sql.put, [
+          batch.map((p) => p.collection),
+          batch.map((p) => p.id),
+          batch.map((p) => new JsonText(p.value)),
+          ...entries,
+          session.slot,
+        ]),
+      );
+    }
+    return out;
+  };
+
+  /** `EXECUTE`, preceded by the `PREPARE` this connection still lacks. */
+  const statementText = (s: Statement, args: readonly Arg[]): string => {
+    const run = execute(s, args);
+    if (session.prepared.has(s.name)) return run;
+    session.prepared.add(s.name);
+    return `PREPARE ${s.name} AS ${s.text}; ${run}`;
+  };
+
+  /** Sends the statements as one message, after the ones queued before; answers the last one's rows. */
+  const send = <R extends QueryResultRow>(statements: string[]): Promise<R[]> => {
+    sent = true;
     const next = tail.then(async () => {
       // Queued before the attempt ended but not sent: after ROLLBACK it would run on its own,
       // outside any transaction, and commit.
       if (!attempt.open) throw new Error('storage transaction used after it ended');
       // After a failure PostgreSQL refuses everything but ROLLBACK; say why, without a round trip.
       if (attempt.failure !== undefined) throw attempt.failure;
+      if (opening !== undefined) statements.unshift(opening);
+      opening = undefined;
+      const text = statements.join(';\n');
       try {
-        const result = await client.query<R>({ name: sql.name(text), text, values, types: TYPES });
-        return result.rows;
+        const result = (await client.query<R>({ text, types: TYPES })) as unknown as QueryResult<R> | QueryResult<R>[];
+        return Array.isArray(result) ? result[result.length - 1]!.rows : result.rows;
       } catch (error) {
+        if (text.includes('PREPARE ')) session.unsure = true;
         attempt.failure ??= toError(error);
         throw error;
       }
@@ -461,28 +657,15 @@ function transactionOn(client: PoolClient, sql: Statements, attempt: Attempt): {
     return next;
   };
 
-  const sendPuts = (): Promise<unknown> | undefined => {
-    if (pending.size === 0) return undefined;
-    const batch = [...pending.values()];
-    pending = new Map();
-    const entries: [string[], Buffer[], string[], Buffer[]] = [[], [], [], []];
-    for (const p of batch) {
-      for (let k = 0; k < p.names.length; k++) {
-        entries[0].push(p.collection);
-        entries[1].push(p.id);
-        entries[2].push(p.names[k]!);
-        entries[3].push(p.keys[k]!);
-      }
-    }
-    const sent = enqueue(sql.put, [batch.map((p) => p.collection), batch.map((p) => p.id), batch.map((p) => p.value), ...entries]);
-    sent.catch(() => undefined); // reported through `attempt.failure` by the next call or the commit
-    return sent;
-  };
-
-  const query = <R extends QueryResultRow>(text: string, values: unknown[]): Promise<R[]> => {
+  const query = <R extends QueryResultRow>(s: Statement, args: readonly Arg[]): Promise<R[]> => {
     if (!attempt.open) return Promise.reject(new Error('storage transaction used after it ended'));
-    void sendPuts();
-    return enqueue<R>(text, values);
+    try {
+      return send<R>([...takePuts(), statementText(s, args)]);
+    } catch (error) {
+      // Puts may have left the buffer unsent: the transaction must not commit.
+      attempt.failure ??= toError(error);
+      return Promise.reject(attempt.failure);
+    }
   };
 
   const tx: StorageTransaction = {
@@ -494,25 +677,26 @@ function transactionOn(client: PoolClient, sql: Statements, attempt: Attempt): {
     put(collection, id, value, keys: IndexKeys) {
       if (!attempt.open) return Promise.reject(new Error('storage transaction used after it ended'));
       try {
-        const names: string[] = [];
-        const encoded: Buffer[] = [];
-        for (const name in keys) {
-          const key = keys[name];
-          if (key === undefined) continue;
-          names.push(name);
-          encoded.push(encodeKey(key));
-        }
+        quote(collection); // refuses what no statement could carry, now rather than at the commit
+        const { names, encoded } = indexEntries(keys);
         const text = serialise(collection, id, value);
         // The map key only has to tell (collection, id) pairs apart; U+0000 cannot be in a collection name.
         pending.set(`${collection}\u0000${id}`, { collection, id: encodeKey(id), value: text, names, keys: encoded });
-        if (pending.size >= BATCH) void sendPuts();
+        if (pending.size >= BATCH) send(takePuts()).catch(() => undefined); // reported through `attempt.failure`
         return Promise.resolve();
       } catch (error) {
-        return Promise.reject(error instanceof Error ? error : new Error(String(error)));
+        return Promise.reject(toError(error));
       }
     },
+    async insert(collection, id, value, keys: IndexKeys) {
+      quote(collection);
+      const { names, encoded } = indexEntries(keys);
+      const text = serialise(collection, id, value);
+      const rows = await query<{ n: string }>(sql.insert, [collection, encodeKey(id), new JsonText(text), names, encoded, session.slot]);
+      return rows[0]?.n === '1';
+    },
     async delete(collection, id) {
-      const rows = await query<{ n: string }>(sql.delete, [collection, encodeKey(id)]);
+      const rows = await query<{ n: string }>(sql.delete, [collection, encodeKey(id), session.slot]);
       return rows[0]?.n !== '0';
     },
     async range(collection, index, q: RangeQuery = {}): Promise<readonly StoredEntry[]> {
@@ -521,23 +705,55 @@ function transactionOn(client: PoolClient, sql: Statements, attempt: Attempt): {
       const desc = q.direction === 'desc';
       const start = encodeKey(q.prefix ?? '');
       const end = prefixEnd(start);
-      const values: unknown[] = [collection, index, start];
+      const values: Arg[] = [collection, index, start];
       if (end !== undefined) values.push(end);
       if (q.after !== undefined) values.push(encodeKey(q.after.key), encodeKey(q.after.id));
       values.push(Math.max(0, Math.floor(q.offset ?? 0)));
       const hasLimit = Number.isFinite(limit);
       if (hasLimit) values.push(Math.floor(limit));
-      const text = sql.range(end !== undefined, q.after !== undefined, desc, hasLimit);
-      const rows = await query<{ key: Buffer; id: Buffer; value: string }>(text, values);
-      return rows.map((r) => ({ key: decodeKey(r.key), id: decodeKey(r.id), value: thaw(r.value) }));
+      const rows = await query<EntryRow>(sql.range(end !== undefined, q.after !== undefined, desc, hasLimit), values);
+      return rows.map(entry);
+    },
+    async rangeMany(requests: readonly RangeRequest[]): Promise<readonly (readonly StoredEntry[])[]> {
+      // One statement for the plain ones (ascending, a non-empty prefix, no marker or offset),
+      // one each for the rest.
+      const out: (readonly StoredEntry[])[] = requests.map(() => []);
+      const plain: { at: number; lo: Buffer; hi: Buffer; limit: number | null }[] = [];
+      const other: Promise<void>[] = [];
+      requests.forEach((r, at) => {
+        const q = r.query ?? {};
+        const lo = encodeKey(q.prefix ?? '');
+        const hi = prefixEnd(lo);
+        const limit = q.limit ?? Number.POSITIVE_INFINITY;
+        if (!(limit > 0)) return;
+        if (hi === undefined || q.after !== undefined || (q.offset ?? 0) > 0 || q.direction === 'desc') {
+          other.push(tx.range(r.collection, r.index, q).then((entries) => void (out[at] = entries)));
+        } else {
+          plain.push({ at, lo, hi, limit: Number.isFinite(limit) ? Math.floor(limit) : null });
+        }
+      });
+      if (plain.length > 0) {
+        const rows = await query<EntryRow & { n: string }>(sql.ranges, [
+          plain.map((p) => requests[p.at]!.collection),
+          plain.map((p) => requests[p.at]!.index),
+          plain.map((p) => p.lo),
+          plain.map((p) => p.hi),
+          plain.map((p) => p.limit),
+        ]);
+        const found = plain.map((): StoredEntry[] => []);
+        for (const r of rows) found[Number(r.n) - 1]!.push(entry(r));
+        plain.forEach((p, k) => (out[p.at] = found[k]!));
+      }
+      await Promise.all(other);
+      return out;
     },
     async count(collection, index, prefix = '') {
       const start = encodeKey(prefix);
       const end = prefixEnd(start);
       const rows =
         end === undefined
-          ? await query<{ n: string }>(sql.countAll, [collection, index, start])
-          : await query<{ n: string }>(sql.count, [collection, index, start, end]);
+          ? await query<{ n: string }>(sql.countAll, [collection, index])
+          : await query<{ n: string }>(sql.count, [collection, index, start, countDepth(prefix), end]);
       return Number(rows[0]?.n ?? 0);
     },
     async scan(collection, after, limit): Promise<readonly StoredRow[]> {
@@ -551,10 +767,42 @@ function transactionOn(client: PoolClient, sql: Statements, attempt: Attempt): {
     },
   };
 
-  const flush = async (): Promise<void> => {
-    await sendPuts();
-    await tail;
-    if (attempt.failure !== undefined) throw attempt.failure;
+  /**
+   * Sends what is still buffered with `end` (COMMIT), or, when the transaction never reached the
+   * server, nothing but `instead` (if any).
+   */
+  const commit = async (end: string, instead: string | undefined): Promise<void> => {
+    const puts = takePuts();
+    if (!sent && puts.length === 0 && opening !== undefined) {
+      attempt.open = false;
+      if (instead !== undefined) await client.query(instead);
+      return;
+    }
+    try {
+      await send([...puts, end]);
+    } finally {
+      attempt.open = false;
+    }
   };
-  return { tx, flush };
+  // Whether BEGIN reached the server, once nothing is in flight any more.
+  const begun = (): Promise<boolean> => tail.then(() => opening === undefined);
+  return { tx, commit, begun };
+}
+
+interface EntryRow {
+  readonly key: Buffer;
+  readonly id: Buffer;
+  readonly value: string;
+}
+
+const entry = (r: EntryRow): StoredEntry => ({ key: decodeKey(r.key), id: decodeKey(r.id), value: thaw(r.value) });
+
+/**
+ * Which maintained count a prefix can use: 0 for the whole index, 1 for exactly one tuple part
+ * (one U+0000, at its end), -1 for none (the entries are counted).
+ */
+function countDepth(prefix: string): number {
+  if (prefix === '') return 0;
+  const nul = prefix.indexOf('\u0000');
+  return nul === prefix.length - 1 ? 1 : -1;
 }

@@ -7,6 +7,8 @@ import type { Pool } from 'pg';
 export interface Tables {
   readonly rows: string;
   readonly index: string;
+  readonly counted: string;
+  readonly counts: string;
   readonly migrations: string;
   /** The schema to create first, quoted; `undefined` means "whatever `search_path` says". */
   readonly schema: string | undefined;
@@ -27,6 +29,8 @@ export function tables(schema: string | undefined): Tables {
   return {
     rows: name('zoneward_rows'),
     index: name('zoneward_index'),
+    counted: name('zoneward_counted'),
+    counts: name('zoneward_counts'),
     migrations: name('zoneward_migrations'),
     schema: q,
     tag: schema ?? '',
@@ -81,7 +85,57 @@ const MIGRATIONS: readonly Migration[] = [
       CREATE INDEX zoneward_index_by_id ON ${t.index} (collection, id) INCLUDE (index_name, key);
     `,
   },
+  {
+    version: 2,
+    name: 'maintained counts',
+    // Backfilled into slot 0 from the entries already there; from now on every put and delete
+    // moves them. `migrate()` holds its lock, but writers of an older version would not keep
+    // them: upgrade every process before serving again.
+    sql: (t) => `
+      CREATE TABLE ${t.counted} (
+        collection_like text NOT NULL,
+        index_name text NOT NULL,
+        depth smallint NOT NULL CHECK (depth IN (0, 1)),
+        PRIMARY KEY (collection_like, index_name, depth)
+      );
+      CREATE TABLE ${t.counts} (
+        collection text NOT NULL,
+        index_name text NOT NULL,
+        part bytea NOT NULL,
+        slot smallint NOT NULL,
+        n bigint NOT NULL,
+        PRIMARY KEY (collection, index_name, part, slot)
+      );
+      INSERT INTO ${t.counted} (collection_like, index_name, depth) VALUES ${COUNTED.map(([c, i, d]) => `('${c}', '${i}', ${d})`).join(', ')};
+      INSERT INTO ${t.counts} (collection, index_name, part, slot, n)
+        SELECT d.collection, d.index_name, ${PART}, 0, count(*)
+        FROM ${t.index} d JOIN ${t.counted} c ON d.collection LIKE c.collection_like AND d.index_name = c.index_name
+        WHERE c.depth = 0 OR position(decode('00', 'hex') IN d.key) > 0
+        GROUP BY 1, 2, 3;
+    `,
+  },
 ];
+
+/**
+ * The counts `migrate()` sets up: the zones of all projects (an admin's list `total_count`) and of
+ * each project (a project's list and its zone quota), where `count(*)` would read every entry.
+ * `(collection LIKE pattern, index, depth)`: depth 0 counts the whole index, depth 1 each first
+ * tuple part of the keys. Other counts read their entries.
+ * @internal
+ */
+export const COUNTED: readonly (readonly [string, string, 0 | 1])[] = [
+  ['dns.zones', 'created', 0],
+  ['dns.zones', 'project', 1],
+];
+
+/**
+ * The part of an index key a maintained count is kept for, over an entry `d` and its
+ * `zoneward_counted` row `c`: depth 0 is the whole index, depth 1 the key's first tuple part (up to
+ * and including its first U+0000, a single 0x00 byte in CESU-8); a key without one has no first
+ * part to count.
+ * @internal
+ */
+export const PART = `CASE c.depth WHEN 0 THEN ''::bytea ELSE substring(d.key FROM 1 FOR position(decode('00', 'hex') IN d.key)) END`;
 
 /** The newest schema version this code knows. @internal */
 export const SCHEMA_VERSION = MIGRATIONS[MIGRATIONS.length - 1]!.version;

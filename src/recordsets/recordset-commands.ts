@@ -9,7 +9,7 @@ import { tupleKey } from '../shared/keys.js';
 import { listArray, parseListQuery, type ListSpec, type ParsedListQuery } from '../shared/list-query.js';
 import { visibleZone } from '../zones/zone-commands.js';
 import type { Zone } from '../zones/zone.js';
-import { BLOCKS_BY_ZONE, RECORDSETS, findId, managedRecordsets, presentRecordset, type RecordsetBlock, type RecordsetBody } from './recordset.js';
+import { BLOCKS_BY_ZONE, RECORDSETS, findId, managedCount, managedRecordsets, presentRecordset, type RecordsetBlock, type RecordsetBody } from './recordset.js';
 import { recordsetNotFound } from './recordset-errors.js';
 
 /** A stored block and where its index entry sits. */
@@ -160,7 +160,7 @@ export function listRecordsets(deps: DnsDeps, ctx: unknown, zoneId: unknown, que
             const rows = yield* page;
             // The page is already cut; the envelope adds links, and the count comes from the zone.
             const body = yield* listArray({ ...s, metadata: false }, rows, { ...q, marker: undefined }, true, undefined, deps.baseUrl);
-            return ok({ ...body, metadata: { total_count: (z.soaRecordsetId === null ? 0 : 2) + z.recordsetCount } } as RecordsetList);
+            return ok({ ...body, metadata: { total_count: managedCount(z) + z.recordsetCount } } as RecordsetList);
           }
         }
         const all = await zoneRecordsets(deps, tx, z);

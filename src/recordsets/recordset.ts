@@ -1,3 +1,4 @@
+import type { StorageTransaction } from '../ports/storage.js';
 import { tupleKey } from '../shared/keys.js';
 import { formatTimestamp } from '../shared/time.js';
 import type { PoolConfig } from '../zones/deps.js';
@@ -131,9 +132,16 @@ const status = (zone: Zone): { status: string; action: string } => ({
   action: zone.action,
 });
 
-/** The managed recordsets of a PRIMARY zone: SOA first, then NS, as the real service creates them. @internal */
+/** How many managed recordsets a zone has: SOA and NS (PRIMARY), SOA only (SECONDARY before its first transfer). @internal */
+export const managedCount = (zone: Zone): number => (zone.soaRecordsetId === null ? 0 : 1) + (zone.nsRecordsetId === null ? 0 : 1);
+
+/**
+ * The managed recordsets of a zone: SOA first, then NS, as the real service creates them. A
+ * SECONDARY zone has the SOA alone until a transfer brings the master's (its real NS come from there).
+ * @internal
+ */
 export function managedRecordsets(zone: Zone, pool: PoolConfig, baseUrl: string): RecordsetBody[] {
-  if (zone.soaRecordsetId === null || zone.nsRecordsetId === null) return [];
+  if (zone.soaRecordsetId === null) return [];
   const common = {
     zone_id: zone.id,
     project_id: zone.projectId,
@@ -144,26 +152,26 @@ export function managedRecordsets(zone: Zone, pool: PoolConfig, baseUrl: string)
     description: null,
     created_at: formatTimestamp(zone.createdAt),
   };
-  return [
-    {
-      id: zone.soaRecordsetId,
-      ...common,
-      type: 'SOA',
-      records: [soaRecord(zone, pool)],
-      version: zone.version,
-      updated_at: zone.updatedAt === null ? null : formatTimestamp(zone.updatedAt),
-      links: { self: `${baseUrl}/v2/zones/${zone.id}/recordsets/${zone.soaRecordsetId}` },
-    },
-    {
-      id: zone.nsRecordsetId,
-      ...common,
-      type: 'NS',
-      records: pool.nameservers.map((ns) => ns.hostname),
-      version: 1,
-      updated_at: null,
-      links: { self: `${baseUrl}/v2/zones/${zone.id}/recordsets/${zone.nsRecordsetId}` },
-    },
-  ].map((r) => reorder(r));
+  const soa: RecordsetBody = {
+    id: zone.soaRecordsetId,
+    ...common,
+    type: 'SOA',
+    records: [soaRecord(zone, pool)],
+    version: zone.version,
+    updated_at: zone.updatedAt === null ? null : formatTimestamp(zone.updatedAt),
+    links: { self: `${baseUrl}/v2/zones/${zone.id}/recordsets/${zone.soaRecordsetId}` },
+  };
+  if (zone.nsRecordsetId === null) return [reorder(soa)];
+  const ns: RecordsetBody = {
+    id: zone.nsRecordsetId,
+    ...common,
+    type: 'NS',
+    records: pool.nameservers.map((ns) => ns.hostname),
+    version: 1,
+    updated_at: null,
+    links: { self: `${baseUrl}/v2/zones/${zone.id}/recordsets/${zone.nsRecordsetId}` },
+  };
+  return [reorder(soa), reorder(ns)];
 }
 
 /** The API body of the `i`-th recordset of a block. @internal */
@@ -207,4 +215,13 @@ function reorder(r: RecordsetBody): RecordsetBody {
     updated_at: r.updated_at,
     links: r.links,
   };
+}
+
+/** Removes every stored recordset of a zone (a SECONDARY zone's before a transfer writes its new ones). @internal */
+export async function removeRecordsets(tx: StorageTransaction, zoneId: string): Promise<void> {
+  for (;;) {
+    const batch = await tx.range(RECORDSETS, BLOCKS_BY_ZONE, { prefix: tupleKey(zoneId), limit: 512 });
+    if (batch.length === 0) break;
+    for (const e of batch) await tx.delete(RECORDSETS, e.id);
+  }
 }

@@ -2,12 +2,11 @@ import { err, ok, safeTry, type Result, type ResultAsync } from 'neverthrow';
 import type { DnsDeps, NameserversBody } from './deps.js';
 import { listOwned, type ListEnvelope } from '../shared/list-command.js';
 import { checkZoneQuota, readZoneQuotas } from '../dns-quotas/index.js';
-import type { StorageTransaction } from '../ports/storage.js';
+import { rangeMany, type RangeQuery, type RangeRequest, type StorageTransaction } from '../ports/storage.js';
 import type { ApiError } from '../shared/api-error.js';
 import { command, insertNew, type UnitOfWork } from '../shared/command.js';
 import { requireProject, type Caller } from '../shared/context.js';
-import { uuidParam } from '../shared/errors.js';
-import { emptyRequestBody } from '../shared/validation.js';
+import { emptyRequestBody, uuidParam } from '../shared/errors.js';
 import { tupleKey } from '../shared/keys.js';
 import type { ListSpec } from '../shared/list-query.js';
 import { enqueueTask, type StoredTask } from '../shared/tasks.js';
@@ -15,7 +14,7 @@ import { toMicros, unixSeconds } from '../shared/time.js';
 import {
   duplicateZone,
   noServersConfigured,
-  movingZone,
+  movingZoneBetweenProjects,
   renamingZone,
   updatingDeletingZone,
   zoneHasSubzone,
@@ -123,26 +122,29 @@ async function zonesWithKey(tx: StorageTransaction, key: string): Promise<Zone[]
   }
 }
 
-/** The zones bearing a name key and every zone below it, apart. */
-async function nameTree(tx: StorageTransaction, key: string): Promise<{ same: Zone[]; below: Zone[] }> {
+/**
+ * What a new zone's name conflicts with, read in one go (one round trip over a database): the
+ * zones bearing its name key (`same`) and every zone below it (`below`), and the nearest existing
+ * ancestor zones (all zones bearing that name), label by label upwards. A name key is its labels
+ * root first, each ended by U+0000 (which never occurs inside an encoded label), so the
+ * ancestors' keys are its prefixes ending at a terminator, and in an ancestor's range the zones
+ * bearing exactly its key come first.
+ */
+async function nameNeighbourhood(tx: StorageTransaction, key: string): Promise<{ same: Zone[]; below: Zone[]; ancestors: Zone[] }> {
+  const parents: string[] = [];
+  for (let end = key.length - 2; end > 0; end--) if (key.charCodeAt(end) === 0) parents.push(key.slice(0, end + 1));
+  const byName = (query: RangeQuery): RangeRequest => ({ collection: ZONES, index: BY_NAME, query });
+  const [tree = [], ...above] = await rangeMany(tx, [byName({ prefix: key }), ...parents.map((prefix) => byName({ prefix, limit: 2 }))]);
   const same: Zone[] = [];
   const below: Zone[] = [];
-  for (const e of await tx.range(ZONES, BY_NAME, { prefix: key })) (e.key === key ? same : below).push(e.value as Zone);
-  return { same, below };
-}
-
-/**
- * The nearest existing ancestor zones (all zones bearing that name), walking up label by label.
- * A name key is its labels root first, each ended by U+0000 (which never occurs inside an
- * encoded label), so the ancestors' keys are its prefixes ending at a terminator.
- */
-async function nearestAncestors(tx: StorageTransaction, key: string): Promise<Zone[]> {
-  for (let end = key.length - 2; end > 0; end--) {
-    if (key.charCodeAt(end) !== 0) continue;
-    const found = await zonesWithKey(tx, key.slice(0, end + 1));
-    if (found.length > 0) return found;
+  for (const e of tree) (e.key === key ? same : below).push(e.value as Zone);
+  for (const [n, parent] of parents.entries()) {
+    const first = above[n] ?? [];
+    // Both read entries bear the name: there may be more (other pools, other projects).
+    const found = first.length === 2 && first[1]!.key === parent ? await zonesWithKey(tx, parent) : first.filter((e) => e.key === parent).map((e) => e.value as Zone);
+    if (found.length > 0) return { same, below, ancestors: found };
   }
-  return [];
+  return { same, below, ancestors: [] };
 }
 
 /** Input of {@link insertZone}: a validated zone about to be created. @internal */
@@ -193,8 +195,7 @@ export async function insertZone(
 
   const pool = deps.defaultPool;
   const key = nameKey(input.name);
-  const { same, below } = await nameTree(tx, key);
-  const ancestors = await nearestAncestors(tx, key);
+  const { same, below, ancestors } = await nameNeighbourhood(tx, key);
   const owned = nameAcrossProjects(input.projectId, { same, ancestors, below }, deps.forbiddenStatus);
   if (owned.isErr()) return err(owned.error);
   if (same.some((z) => z.poolId === pool.id)) return err(duplicateZone());
@@ -231,7 +232,8 @@ export async function insertZone(
     expire: input.expire ?? 86400,
     minimum: 3600,
     parentZoneId: ancestors.find((z) => z.poolId === pool.id)?.id ?? null,
-    soaRecordsetId: primary ? deps.ids() : null,
+    // A SECONDARY zone too gets the service's own SOA until its first transfer (the real one does).
+    soaRecordsetId: deps.ids(),
     nsRecordsetId: primary ? deps.ids() : null,
     recordsetCount: 0,
     recordCount: 0,
@@ -248,7 +250,8 @@ export async function insertZone(
 /** The zone body a command answers: as it stands now (ACTIVE when the push already happened). */
 const answer = (deps: DnsDeps, pushed: { zone: Zone }): ZoneBody => presentZone(pushed.zone, deps.baseUrl);
 
-const zoneIdParam = (id: unknown): Result<string, ApiError> => uuidParam('zone_id', id);
+/** A path's zone id, or 400 `invalid_uuid`. @internal */
+export const zoneIdParam = (id: unknown): Result<string, ApiError> => uuidParam('zone_id', id);
 
 /** A create body, parsed and checked as the real service's schema and object do. */
 function parseCreate(body: unknown, deps: DnsDeps): Result<ZoneInput & { name: string; type: 'PRIMARY' | 'SECONDARY' }, ApiError> {
@@ -269,19 +272,21 @@ export function createZone(deps: DnsDeps, ctx: unknown, body: unknown): ResultAs
     parse: () => parseCreate(body, deps),
     // create_zone: admin or owner, the owner being the caller's own project, which it must have.
     authorize: (caller) => requireProject(caller),
-    transaction: async (uow, caller, input) =>
-      (
-        await insertZone(deps, uow, caller, {
-          projectId: caller.projectId!,
-          name: input.name,
-          email: input.type === 'PRIMARY' ? input.email! : deps.limits.managedResourceEmail,
-          description: input.description ?? null,
-          ttl: input.ttl === undefined ? 3600 : input.ttl,
-          type: input.type,
-          masters: input.masters ?? NO_MASTERS,
-          attributes: input.attributes ?? NO_ATTRIBUTES,
-        })
-      ).map((pushed) => answer(deps, pushed)),
+    transaction: async (uow, caller, input) => {
+      const inserted = await insertZone(deps, uow, caller, {
+        projectId: caller.projectId!,
+        name: input.name,
+        email: input.type === 'PRIMARY' ? input.email! : deps.limits.managedResourceEmail,
+        description: input.description ?? null,
+        ttl: input.ttl === undefined ? 3600 : input.ttl,
+        type: input.type,
+        masters: input.masters ?? NO_MASTERS,
+        attributes: input.attributes ?? NO_ATTRIBUTES,
+      });
+      // The real service asks its worker for a transfer of every new SECONDARY zone.
+      if (inserted.isOk() && input.type === 'SECONDARY') await requestTransfer(deps, uow, inserted.value.zone.id, false);
+      return inserted.map((pushed) => answer(deps, pushed));
+    },
   });
 }
 
@@ -359,7 +364,7 @@ export function updateZone(deps: DnsDeps, ctx: unknown, id: unknown, body: unkno
           input,
         );
         yield* authorizeZone('update_zone', deps.forbiddenStatus, caller, zone.projectId);
-        if (input.projectId !== undefined) return err(movingZone());
+        if (input.projectId !== undefined) return err(movingZoneBetweenProjects());
         if (input.name !== undefined) return err(renamingZone());
         if (input.ttl !== undefined && input.ttl !== null && input.ttl !== zone.ttl) {
           yield* checkTtlFloor(input.ttl, deps.limits, caller.isAdmin);
@@ -374,7 +379,10 @@ export function updateZone(deps: DnsDeps, ctx: unknown, id: unknown, body: unkno
           changes.attributes = input.attributes;
           changes.transferredAt = null;
         }
-        return ok(answer(deps, await saveAndPush(deps, uow, updated(zone, deps.clock(), changes), 'update', 'UPDATE')));
+        const saved = await saveAndPush(deps, uow, updated(zone, deps.clock(), changes), 'update', 'UPDATE');
+        // Masters sent at all count as changed, as any assignment does there; a transfer follows.
+        if (zone.type === 'SECONDARY' && input.masters !== undefined) await requestTransfer(deps, uow, zone.id, false);
+        return ok(answer(deps, saved));
       }),
   });
 }
@@ -430,4 +438,19 @@ export async function removeZone(deps: DnsDeps, tx: StorageTransaction, zone: Zo
     }
   }
   await tx.delete(ZONES, zone.id);
+}
+
+/** Task kind of a zone transfer from the masters (SECONDARY zones), run by `secondary/`. @internal */
+export const ZONE_XFR_TASK = 'zone.xfr';
+
+/**
+ * Queues a transfer of a SECONDARY zone from its masters, inside the caller's transaction; a
+ * service without a master port has none to run. Here rather than in `secondary/` so that zones,
+ * which ask for it on create and update, import nothing above them.
+ * @internal
+ */
+export async function requestTransfer(deps: DnsDeps, uow: UnitOfWork, zoneId: string, ifNewer: boolean): Promise<void> {
+  if (deps.masters === undefined) return;
+  await enqueueTask(uow.tx, deps.ids(), ZONE_XFR_TASK, zoneId, { ifNewer: ifNewer ? 1 : 0 });
+  uow.afterCommit(() => deps.tasks.queued());
 }

@@ -9,6 +9,8 @@ import { freshPostgresStorage, freshSchemaName, PG_URL, SKIP_REASON, testPool } 
 const title = (name: string): string => (PG_URL === undefined ? `${name} (skipped: ${SKIP_REASON})` : name);
 const frozen = <T extends object>(v: T): T => Object.freeze(v);
 const code = (e: unknown): unknown => (e as { code?: unknown }).code;
+/** Text that TOAST cannot compress below the B-tree's 2,704-byte entry limit. */
+const incompressible = (length: number): string => Array.from({ length }, (_, i) => String.fromCharCode(0x4e00 + ((i * 7919) % 20000))).join('');
 
 describe.skipIf(PG_URL === undefined)(title('postgresStorage: conformance'), () => {
   runStorageConformance(() => freshPostgresStorage());
@@ -34,7 +36,14 @@ describe.skipIf(PG_URL === undefined)(title('postgresStorage: behaves like memor
   );
 
   it('answers every range, count and scan as the reference does, after any puts and deletes', async () => {
-    const pgStorage = await freshPostgresStorage();
+    const schema = freshSchemaName();
+    const pgStorage = postgresStorage({ pool: testPool(), schema });
+    await pgStorage.migrate();
+    // Collections ending in 0 keep counts (whole index and first tuple part of `i`, whole `j`), those in 2
+    // the first part of `i`, so both ways of counting answer as the reference does.
+    await testPool().query(
+      `INSERT INTO "${schema}".zoneward_counted VALUES ('%0', 'i', 0), ('%0', 'i', 1), ('%0', 'j', 0), ('%2', 'i', 1)`,
+    );
     let run = 0;
     await fc.assert(
       fc.asyncProperty(fc.array(op, { maxLength: 25 }), fc.array(query, { minLength: 1, maxLength: 6 }), str, async (ops, queries, prefix) => {
@@ -223,11 +232,13 @@ describe.skipIf(PG_URL === undefined)(title('postgresStorage: adapter specifics'
     await expect(
       s.transaction(async (tx) => {
         await tx.put('c', 'a', frozen({ n: 1 }), {});
-        // PostgreSQL text cannot hold U+0000: this statement fails and aborts the transaction.
-        await tx.get('bad\u0000collection', 'x').catch(() => undefined);
+        // Over the B-tree's entry size: the put fails on the server, in the get's message, and
+        // aborts the transaction.
+        await tx.put('c', 'b', frozen({ n: 2 }), { i: incompressible(9000) });
+        await tx.get('c', 'x').catch(() => undefined);
         return 'looks fine';
       }),
-    ).rejects.toMatchObject({ code: '22021' });
+    ).rejects.toMatchObject({ code: '54000' });
     expect(await s.transaction((tx) => tx.get('c', 'a'))).toBeUndefined();
   });
 
@@ -251,10 +262,42 @@ describe.skipIf(PG_URL === undefined)(title('postgresStorage: adapter specifics'
     await expect(
       s.transaction(async (tx) => {
         await tx.put('c', 'a', frozen({ n: 1 }), {});
-        await tx.put('bad\u0000collection', 'b', frozen({ n: 2 }), {}); // resolves: it is only buffered
+        await tx.put('c', 'b', frozen({ n: 2 }), { i: incompressible(9000) }); // resolves: it is only buffered
         return 'done';
       }),
-    ).rejects.toMatchObject({ code: '22021' });
+    ).rejects.toMatchObject({ code: '54000' });
+    expect(await s.transaction((tx) => tx.get('c', 'a'))).toBeUndefined();
+  });
+
+  it('shares a pool with another storage of the schema, and recovers a connection whose statements were dropped', async () => {
+    const schema = freshSchemaName();
+    const pool = new pg.Pool({ connectionString: PG_URL, max: 1 });
+    try {
+      const one = postgresStorage({ pool, schema });
+      const two = postgresStorage({ pool, schema });
+      await one.migrate();
+      await one.transaction((tx) => tx.put('c', 'a', frozen({ n: 1 }), { i: 'k\u0000' }));
+      expect(await two.transaction((tx) => tx.get('c', 'a'))).toEqual({ n: 1 });
+      await pool.query('DEALLOCATE ALL'); // what a pooler's DISCARD ALL does behind our back
+      expect(await one.transaction((tx) => tx.count('c', 'i'))).toBe(1);
+      expect(await two.transaction((tx) => tx.range('c', 'i', { prefix: 'k\u0000' }))).toHaveLength(1);
+    } finally {
+      await pool.end();
+    }
+  });
+
+  it('refuses names PostgreSQL text cannot hold, at once, and keeps nothing', async () => {
+    const s = await freshPostgresStorage();
+    const nul = /names cannot contain U\+0000/;
+    await expect(
+      s.transaction(async (tx) => {
+        await tx.put('c', 'a', frozen({ n: 1 }), {});
+        await expect(tx.put('bad\u0000collection', 'b', frozen({ n: 2 }), {})).rejects.toThrow(nul);
+        await expect(tx.put('c', 'b', frozen({ n: 2 }), { 'bad\u0000index': 'k' })).rejects.toThrow(nul);
+        await tx.get('bad\u0000collection', 'x').catch(() => undefined); // swallowed: the commit still refuses
+        return 'looks fine';
+      }),
+    ).rejects.toThrow(nul);
     expect(await s.transaction((tx) => tx.get('c', 'a'))).toBeUndefined();
   });
 
@@ -295,7 +338,7 @@ describe.skipIf(PG_URL === undefined)(title('postgresStorage: adapter specifics'
       await Promise.all(pools.map((pool) => postgresStorage({ pool, schema }).migrate()));
       await postgresStorage({ pool: pools[0]!, schema }).migrate();
       const applied = await pools[0]!.query(`SELECT version FROM "${schema}".zoneward_migrations`);
-      expect(applied.rows).toEqual([{ version: 1 }]);
+      expect(applied.rows).toEqual([{ version: 1 }, { version: 2 }]);
     } finally {
       await Promise.all(pools.map((p) => p.end()));
     }

@@ -115,6 +115,14 @@ export function memoryStorage(): Storage {
         restore(c, id, { value, keys });
         return Promise.resolve();
       },
+      insert(name, id, value, keys) {
+        check();
+        const c = collection(name);
+        if (c.rows.has(id)) return Promise.resolve(false);
+        undo.push({ collection: c, id, before: undefined });
+        restore(c, id, { value, keys });
+        return Promise.resolve(true);
+      },
       delete(name, id) {
         check();
         const c = collections.get(name);
@@ -130,6 +138,16 @@ export function memoryStorage(): Storage {
         const i = c?.indexes.get(indexName);
         if (c === undefined || i === undefined) return Promise.resolve([]);
         return Promise.resolve(readRange(c, i, query));
+      },
+      rangeMany(requests) {
+        check();
+        return Promise.resolve(
+          requests.map((r) => {
+            const c = collections.get(r.collection);
+            const i = c?.indexes.get(r.index);
+            return c === undefined || i === undefined ? [] : readRange(c, i, r.query ?? {});
+          }),
+        );
       },
       count(name, indexName, prefix = '') {
         check();
