@@ -5,7 +5,7 @@ import type { Storage } from '../ports/storage.js';
 import { getRecordset, listRecordsets, type RecordsetList } from '../recordsets/recordset-commands.js';
 import { BLOCKS_BY_ZONE, blockKeys, RECORDSETS, type RecordsetBlock, type RecordsetBody } from '../recordsets/recordset.js';
 import type { ApiError } from '../shared/api-error.js';
-import type { RequestContext } from '../shared/context.js';
+import { resolveCaller, type RequestContext } from '../shared/context.js';
 import { EventBus, type DnsEventListener } from '../shared/events.js';
 import { tupleKey } from '../shared/keys.js';
 import type { ListQuery } from '../shared/list-query.js';
@@ -176,6 +176,22 @@ export interface DnsService {
   snapshot(): Promise<ServiceSnapshot>;
   /** Back to empty; configuration is kept. */
   reset(): Promise<void>;
+  /**
+   * Checks a caller as every command does first: credentials, then the admin-only elevations
+   * (`allProjects`, `sudoProjectId`). The real service refuses those in its middleware, before
+   * it routes or reads a request; an HTTP front calls this first to answer in the same order.
+   *
+   * @returns Ok, or the error any command would answer for this caller (401, or 401/403 `forbidden`)
+   */
+  authorize(ctx: RequestContext): Result<void, ApiError>;
+  /**
+   * The same service (same state, tasks, events and options) whose answers' links start with
+   * `baseUrl` instead of the configured one: what an HTTP front uses to link to the origin a
+   * client called (the real service links to the host of each request).
+   *
+   * @param baseUrl - scheme, host and any mount prefix, e.g. `http://127.0.0.1:8080/dns`
+   */
+  withBaseUrl(baseUrl: string): DnsService;
 }
 
 const DEFAULT_POOL: PoolConfig = Object.freeze({
@@ -194,6 +210,8 @@ const alwaysSucceeds: PoolTargetPort = Object.freeze({
 const realClock = (): Date => new Date();
 const getRandomValues = globalThis.crypto.getRandomValues.bind(globalThis.crypto);
 const cryptoRandom = (): number => getRandomValues(new Uint32Array(1))[0]! / 4294967296;
+
+const trimBase = (baseUrl: string): string => baseUrl.replace(/\/+$/, '');
 
 /** The DNS service's collections and how each one's index keys derive from its values. @internal */
 export const DNS_COLLECTIONS: CollectionKeys = {
@@ -265,7 +283,7 @@ export function createDnsDeps(options: DnsServiceOptions = {}): DnsDeps {
     storage,
     restored,
     dialect: 'dns',
-    baseUrl: (options.baseUrl ?? 'http://localhost:9001').replace(/\/+$/, ''),
+    baseUrl: trimBase(options.baseUrl ?? 'http://localhost:9001'),
     clock: options.clock ?? realClock,
     ids: options.ids === undefined ? uuidV4Source(getRandomValues) : checkedIds(options.ids),
     random: options.random ?? cryptoRandom,
@@ -308,9 +326,13 @@ export function createDnsDeps(options: DnsServiceOptions = {}): DnsDeps {
  */
 export function createDnsService(options: DnsServiceOptions = {}): DnsService {
   if (options.from !== undefined) checkSnapshot(options.from);
-  const deps = createDnsDeps(options);
-  const { storage, tasks, restored } = deps;
   const importOptions = options.importRecordTypes === undefined ? {} : { recordTypes: options.importRecordTypes };
+  return serviceOver(createDnsDeps(options), importOptions);
+}
+
+/** The commands over one set of deps; views from `withBaseUrl` share everything but the link base. */
+function serviceOver(deps: DnsDeps, importOptions: { recordTypes?: readonly string[] }): DnsService {
+  const { storage, tasks, restored } = deps;
   const quotaDeps = { ...deps, defaults: deps.quotaDefaults };
 
   return {
@@ -352,5 +374,7 @@ export function createDnsService(options: DnsServiceOptions = {}): DnsService {
       await clearCollections(storage, DNS_COLLECTIONS);
       tasks.cleared();
     },
+    authorize: (ctx) => resolveCaller(ctx, deps.forbiddenStatus).map(() => undefined),
+    withBaseUrl: (baseUrl) => serviceOver({ ...deps, baseUrl: trimBase(baseUrl) }, importOptions),
   };
 }

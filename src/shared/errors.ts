@@ -3,8 +3,9 @@ import { ApiError } from './api-error.js';
 import { isUuidLike } from './uuid.js';
 
 /**
- * Errors of the shared kernel that any concept answers with: path ids, empty bodies, list
- * parameters. Each concept's own refusals live in its `*-errors.ts`.
+ * Errors of the shared kernel that any concept answers with: path ids and list parameters (an
+ * empty body is `emptyRequestBody` in `validation.ts`, with the other body checks). Each
+ * concept's own refusals live in its `*-errors.ts`.
  * @module
  */
 
@@ -14,9 +15,6 @@ export const invalidUuid = (param: string, value: unknown): ApiError =>
 
 /** A path id, or 400 `invalid_uuid` naming the parameter. @internal */
 export const uuidParam = (param: string, id: unknown): Result<string, ApiError> => (isUuidLike(id) ? ok(id) : err(invalidUuid(param, id)));
-
-/** A write whose body is missing or JSON `null`: the real controller's 400 before any other check. @internal */
-export const emptyRequestBody = (): ApiError => new ApiError(400, 'empty_request_body', 'Request Body is empty');
 
 /**
  * A list `marker` that names nothing in the caller's scope. The real service formats the

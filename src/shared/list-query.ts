@@ -101,11 +101,6 @@ export function parseListQuery<E>(spec: ListSpec<E>, query: unknown, allProjects
     echoed.push([name, value]);
   }
 
-  const rawMarker = values.get('marker');
-  if (rawMarker !== undefined && !isUuidLike(rawMarker)) {
-    return err(invalidMarker());
-  }
-
   let limit = DEFAULT_LIMIT;
   const rawLimit = values.get('limit');
   if (rawLimit !== undefined) {
@@ -119,17 +114,17 @@ export function parseListQuery<E>(spec: ListSpec<E>, query: unknown, allProjects
     }
   }
 
+  const sortDir = values.get('sort_dir') ?? 'asc';
+  if (sortDir !== 'asc' && sortDir !== 'desc') {
+    return err(invalidSortDir());
+  }
+
   const keys = Object.keys(spec.sortKeys);
   let sortKey = values.get('sort_key') ?? 'created_at';
   if (!keys.includes(sortKey)) {
     return err(invalidSortKey(keys));
   }
   if (sortKey === 'tenant_id' && !allProjects) sortKey = 'created_at';
-
-  const sortDir = values.get('sort_dir') ?? 'asc';
-  if (sortDir !== 'asc' && sortDir !== 'desc') {
-    return err(invalidSortDir());
-  }
 
   const filters: { name: string; value: string }[] = [];
   const invalid: string[] = [];
@@ -139,6 +134,12 @@ export function parseListQuery<E>(spec: ListSpec<E>, query: unknown, allProjects
     else invalid.push(name);
   }
   if (invalid.length > 0) return err(invalidFilters(invalid));
+
+  // The real service looks at the marker last, when it pages the query.
+  const rawMarker = values.get('marker');
+  if (rawMarker !== undefined && !isUuidLike(rawMarker)) {
+    return err(invalidMarker());
+  }
 
   return ok({ limit, marker: rawMarker, sortKey, sortDir, filters, echoed });
 }

@@ -6,7 +6,8 @@ import { rangeMany, type RangeQuery, type RangeRequest, type StorageTransaction 
 import type { ApiError } from '../shared/api-error.js';
 import { command, insertNew, type UnitOfWork } from '../shared/command.js';
 import { requireProject, type Caller } from '../shared/context.js';
-import { emptyRequestBody, uuidParam } from '../shared/errors.js';
+import { uuidParam } from '../shared/errors.js';
+import { emptyRequestBody } from '../shared/validation.js';
 import { tupleKey } from '../shared/keys.js';
 import type { ListSpec } from '../shared/list-query.js';
 import { enqueueTask, type StoredTask } from '../shared/tasks.js';
@@ -14,7 +15,7 @@ import { toMicros, unixSeconds } from '../shared/time.js';
 import {
   duplicateZone,
   noServersConfigured,
-  movingZoneBetweenProjects,
+  movingZone,
   renamingZone,
   updatingDeletingZone,
   zoneHasSubzone,
@@ -364,7 +365,7 @@ export function updateZone(deps: DnsDeps, ctx: unknown, id: unknown, body: unkno
           input,
         );
         yield* authorizeZone('update_zone', deps.forbiddenStatus, caller, zone.projectId);
-        if (input.projectId !== undefined) return err(movingZoneBetweenProjects());
+        if (input.projectId !== undefined) return err(movingZone());
         if (input.name !== undefined) return err(renamingZone());
         if (input.ttl !== undefined && input.ttl !== null && input.ttl !== zone.ttl) {
           yield* checkTtlFloor(input.ttl, deps.limits, caller.isAdmin);
@@ -411,8 +412,9 @@ export function deleteZone(deps: DnsDeps, ctx: unknown, id: unknown): ResultAsyn
 /** `POST /v2/zones/{id}/tasks/abandon`: admin only; gone at once, targets untouched. @internal */
 export function abandonZone(deps: DnsDeps, ctx: unknown, id: unknown): ResultAsync<void, ApiError> {
   return command(deps, ctx, {
-    // abandon_zone is refused before the id is even looked at (reference §11.1).
-    parse: (caller) => authorizeZone('abandon_zone', deps.forbiddenStatus, caller, null).andThen(() => zoneIdParam(id)),
+    // The real service's route checks the id before central checks abandon_zone (observed on the
+    // wire: a member's POST /v2/zones/abc/tasks/abandon is a 400 invalid_uuid).
+    parse: (caller) => zoneIdParam(id).andThen((zoneId) => authorizeZone('abandon_zone', deps.forbiddenStatus, caller, null).map(() => zoneId)),
     transaction: (uow, caller, zoneId) =>
       safeTry(async function* () {
         const zone = yield* await visibleZone(uow.tx, caller, zoneId);

@@ -321,6 +321,8 @@ describe('zones.update / delete / abandon', () => {
     const { dns } = service();
     const zone = (await dns.zones.create(alice, body()))._unsafeUnwrap();
     expect((await dns.zones.abandon(alice, zone.id))._unsafeUnwrapErr()).toMatchObject({ status: 401, type: 'forbidden' });
+    // The id is checked before the policy, as the real service's route does.
+    expect((await dns.zones.abandon(alice, 'abc'))._unsafeUnwrapErr()).toMatchObject({ status: 400, type: 'invalid_uuid' });
     expect((await dns.zones.abandon(admin, zone.id))._unsafeUnwrapErr().status).toBe(404);
     expect((await dns.zones.abandon({ ...admin, allProjects: true }, zone.id)).isOk()).toBe(true);
     expect((await dns.zones.get(alice, zone.id))._unsafeUnwrapErr().status).toBe(404);
