@@ -16,13 +16,13 @@ export type { IndexKeys, IndexPosition, RangeQuery, RangeRequest, Storage, Stora
 export { memoryStorage } from './adapters/memory/memory-storage.js';
 export { createDnsService } from './dns/dns-service.js';
 export type { DnsService, DnsServiceOptions } from './dns/dns-service.js';
-export type { Nameserver, NameserversBody, PoolConfig, PoolTargetPort } from './dns/deps.js';
-export type { ServiceSnapshot } from './dns/snapshot.js';
-export type { ListEnvelope } from './dns/command.js';
+export type { Nameserver, NameserversBody, PoolConfig, PoolTargetPort } from './zones/deps.js';
+export type { ServiceSnapshot } from './shared/snapshot.js';
+export type { ListEnvelope } from './shared/list-command.js';
 export type { SelfLink, ZoneAction, ZoneBody, ZoneStatus, ZoneType } from './zones/zone.js';
 export type { ZoneList } from './zones/zone-commands.js';
 export type { ZoneCreateInput, ZoneLimits, ZoneUpdateInput } from './zones/zone-input.js';
-export type { MasterAddress, MasterPort, MasterRecord, TransferLimits } from './secondary/master-port.js';
+export type { MasterAddress, MasterPort, MasterRecord, TransferLimits } from './ports/master.js';
 export type { RecordsetBody } from './recordsets/recordset.js';
 export type { RecordsetList } from './recordsets/recordset-commands.js';
 export type {

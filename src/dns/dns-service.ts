@@ -3,9 +3,9 @@ import { memoryStorage } from '../adapters/memory/memory-storage.js';
 import { DEFAULT_ZONE_QUOTAS, getDnsQuotas, resetDnsQuotas, setDnsQuotas, type ZoneQuotaLimits } from '../dns-quotas/index.js';
 import type { Storage } from '../ports/storage.js';
 import { getRecordset, listRecordsets, type RecordsetList } from '../recordsets/recordset-commands.js';
-import { nameRowKeys, RECORDSET_NAMES, type NameMarker, type NameRow } from '../recordsets/name-directory.js';
+import { dropNameDirectory, nameRowKeys, RECORDSET_NAMES, type NameMarker, type NameRow } from '../recordsets/name-directory.js';
 import { createRecordset, deleteRecordset, listAllRecordsets, updateRecordset } from '../recordsets/recordset-writes.js';
-import { blockKeys, type RecordsetBlock, type RecordsetBody } from '../recordsets/recordset.js';
+import { blockKeys, RECORDSETS, removeRecordsets, type RecordsetBlock, type RecordsetBody } from '../recordsets/recordset.js';
 import type { ApiError } from '../shared/api-error.js';
 import { resolveCaller, type RequestContext } from '../shared/context.js';
 import { EventBus, type DnsEventListener } from '../shared/events.js';
@@ -20,7 +20,6 @@ import {
   deleteZone,
   getZone,
   listZones,
-  RECORDSETS,
   updateZone,
   ZONE_PUSH,
   zoneNameservers,
@@ -51,10 +50,10 @@ import {
   ZONE_IMPORT_TASK,
   type ZoneImportCommands,
 } from '../imports/index.js';
-import type { DnsDeps, NameserversBody, PoolConfig, PoolTargetPort } from './deps.js';
-import type { MasterPort } from '../secondary/master-port.js';
+import type { DnsDeps, NameserversBody, PoolConfig, PoolTargetPort } from '../zones/deps.js';
+import type { MasterPort } from '../ports/master.js';
 import { xfrZone, ZONE_XFR_TASK, zoneXfrHandler } from '../secondary/xfr.js';
-import { clearCollections, restoreSnapshot, takeSnapshot, type CollectionKeys, type ServiceSnapshot } from './snapshot.js';
+import { clearCollections, restoreSnapshot, takeSnapshot, type CollectionKeys, type ServiceSnapshot } from '../shared/snapshot.js';
 
 /**
  * Options of {@link createDnsService}. Every one has a default; tests usually inject `clock`,
@@ -312,6 +311,7 @@ export function createDnsDeps(options: DnsServiceOptions = {}): DnsDeps {
     poolTargets: options.poolTargets ?? alwaysSucceeds,
     masters: options.masters,
     inlinePush: mode === 'auto' && options.poolTargets === undefined,
+    zoneChildren: [removeRecordsets, dropNameDirectory],
   };
   const importOptions = options.importRecordTypes === undefined ? {} : { recordTypes: options.importRecordTypes };
   tasks.register(ZONE_PUSH, zonePushHandler(deps));

@@ -4,28 +4,8 @@ import { parseIPv6 } from '../zonefile/codec.js';
 import { ORIGIN_NOT_FIRST, parseColumns } from '../zonefile/parse.js';
 import { mayStandBesideCname, typeFromText, typeToText } from '../zonefile/registry.js';
 
-/**
- * The record types the real service stores (its storage enum): an import with any other type
- * fails unless the service is configured with a wider list.
- *
- * @category Imports
- */
-export const DEFAULT_IMPORT_RECORD_TYPES: readonly string[] = Object.freeze([
-  'A',
-  'AAAA',
-  'CNAME',
-  'MX',
-  'SRV',
-  'TXT',
-  'SPF',
-  'NS',
-  'PTR',
-  'SSHFP',
-  'SOA',
-  'NAPTR',
-  'CAA',
-  'CERT',
-]);
+// The types the real service stores are the recordsets' (both imports and the API write them).
+export { DEFAULT_IMPORT_RECORD_TYPES } from '../recordsets/record-types.js';
 
 /**
  * Options of the import commands and task.

@@ -1,9 +1,9 @@
 import { err, ok, safeTry, type Result, type ResultAsync } from 'neverthrow';
-import type { DnsDeps } from '../dns/deps.js';
-import { listOwned, type ListEnvelope } from '../dns/command.js';
+import type { DnsDeps } from '../zones/deps.js';
+import { listOwned, type ListEnvelope } from '../shared/list-command.js';
 import { checkZoneQuota, readZoneQuotas } from '../dns-quotas/index.js';
 import { buildBlocks, drawSortedIds } from '../recordsets/blocks.js';
-import { blockKeys, blockRowId } from '../recordsets/recordset.js';
+import { blockKeys, blockRowId, RECORDSETS } from '../recordsets/recordset.js';
 import type { ApiError } from '../shared/api-error.js';
 import { command, insertNew, runInTransaction, type UnitOfWork } from '../shared/command.js';
 import { uuidParam } from '../shared/errors.js';
@@ -13,8 +13,9 @@ import { requireProject, type Caller } from '../shared/context.js';
 import type { ListSpec } from '../shared/list-query.js';
 import { enqueueTask, finishTask, type StoredTask } from '../shared/tasks.js';
 import { toMicros } from '../shared/time.js';
-import { insertZone, putZone, RECORDSETS } from '../zones/zone-commands.js';
+import { insertZone, putZone } from '../zones/zone-commands.js';
 import { canSee } from '../zones/zone-policy.js';
+import { withImportedCounts } from '../zones/zone-lifecycle.js';
 import {
   fileNotClean,
   fileNotText,
@@ -24,7 +25,6 @@ import {
   importNotFound,
   unsupportedContentType,
 } from './import-errors.js';
-import type { Zone } from '../zones/zone.js';
 import { DEFAULT_IMPORT_RECORD_TYPES, IMPORT_MESSAGES, planImport, undefinedError, type ZoneImportOptions } from './convert.js';
 import {
   IMPORTS,
@@ -267,7 +267,7 @@ export function importTaskHandler(deps: DnsDeps, options: ZoneImportOptions = {}
         const block = blocks[n]!;
         await tx.put(RECORDSETS, blockRowId(zone.id, n), block, blockKeys(block));
       }
-      const counted: Zone = Object.freeze({ ...zone, recordsetCount: p.recordsetCount, recordCount: p.recordCount });
+      const counted = withImportedCounts(zone, p.recordsetCount, p.recordCount);
       await putZone(tx, counted);
       await finish(uow, current, 'COMPLETE', `${zone.name} imported`, zone.id);
       await finishTask(tx, task);

@@ -5,8 +5,8 @@
  * @packageDocumentation
  */
 import type { ResultAsync } from 'neverthrow';
-import type { DnsDeps } from '../dns/deps.js';
-import type { CollectionKeys } from '../dns/snapshot.js';
+import type { DnsDeps } from '../zones/deps.js';
+import type { CollectionKeys } from '../shared/snapshot.js';
 import type { ApiError } from '../shared/api-error.js';
 import type { RequestContext } from '../shared/context.js';
 import type { ListQuery } from '../shared/list-query.js';

@@ -1,6 +1,6 @@
 import type { IndexPosition, StorageTransaction } from '../ports/storage.js';
 import { tupleKey } from '../shared/keys.js';
-import { RECORDSETS } from '../zones/zone-commands.js';
+import { RECORDSETS } from './recordset.js';
 import type { Zone } from '../zones/zone.js';
 import { BLOCK_RECORDS, BLOCK_RECORDSETS } from './blocks.js';
 import { BLOCKS_BY_ZONE, blockKeys, findId, idAt, packIds, type RecordsetBlock, type RecordsetMeta } from './recordset.js';

@@ -1,6 +1,6 @@
 import { err, ok, type Result, type ResultAsync } from 'neverthrow';
-import type { DnsDeps } from '../dns/deps.js';
-import { listCaller } from '../dns/command.js';
+import type { DnsDeps } from '../zones/deps.js';
+import { listCaller } from '../shared/list-command.js';
 import { checkZoneQuota, readZoneQuotas } from '../dns-quotas/index.js';
 import type { StorageTransaction } from '../ports/storage.js';
 import { ApiError } from '../shared/api-error.js';
@@ -12,7 +12,8 @@ import { listArray, parseListQuery, type ListSpec } from '../shared/list-query.j
 import { formatTimestamp, toMicros } from '../shared/time.js';
 import { isUuidLike } from '../shared/uuid.js';
 import { checkTtlFloor } from '../zones/zone-input.js';
-import { bumpZone, saveAndPush, zoneIdParam } from '../zones/zone-commands.js';
+import { saveAndPush, zoneIdParam } from '../zones/zone-commands.js';
+import { updated } from '../zones/zone-lifecycle.js';
 import { zoneNotFound } from '../zones/zone-errors.js';
 import { canSee } from '../zones/zone-policy.js';
 import { BY_CREATED, BY_PARENT, BY_PROJECT, ZONES, type Zone } from '../zones/zone.js';
@@ -154,7 +155,7 @@ export function createRecordset(deps: DnsDeps, ctx: unknown, zoneId: unknown, bo
       }
       const now = deps.clock();
       const counts = { recordsetCount: zone.recordsetCount + 1, recordCount: zone.recordCount + records.length };
-      const written = records.length > 0 ? bumpZone(zone, now, counts) : Object.freeze({ ...zone, ...counts });
+      const written = records.length > 0 ? updated(zone, now, counts) : Object.freeze({ ...zone, ...counts });
       const meta: RecordsetMeta = Object.freeze({
         createdAt: toMicros(now),
         updatedAt: null,
@@ -245,7 +246,7 @@ export function updateRecordset(deps: DnsDeps, ctx: unknown, zoneId: unknown, id
     const placed = await checkPlacement(deps, tx, caller, zone, { name: old.name, type: old.type, ttl: changedTtl, records }, false);
     if (placed.isErr()) return err(placed.error);
     const now = deps.clock();
-    const written = bumpZone(zone, now, { recordCount: zone.recordCount - old.records.length + records.length });
+    const written = updated(zone, now, { recordCount: zone.recordCount - old.records.length + records.length });
     if (records.length > 0) {
       const quota = await checkRecordQuota(deps, tx, zone, records.length, old.records.length);
       if (quota.isErr()) return err(quota.error);
@@ -276,10 +277,10 @@ export function deleteRecordset(deps: DnsDeps, ctx: unknown, zoneId: unknown, id
     const now = deps.clock();
     let written: Zone;
     if (named.managed) {
-      written = bumpZone(zone, now, { nsRecordsetId: null });
+      written = updated(zone, now, { nsRecordsetId: null });
       await keepCurrent(tx, zone, written);
     } else {
-      written = bumpZone(zone, now, { recordsetCount: zone.recordsetCount - 1, recordCount: zone.recordCount - named.row.records.length });
+      written = updated(zone, now, { recordsetCount: zone.recordsetCount - 1, recordCount: zone.recordCount - named.row.records.length });
       await removeRecordset(tx, named.placed, named.i);
       await noteName(tx, zone, written, named.row.name, named.row.type, false, deps.ids);
     }

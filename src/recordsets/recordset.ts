@@ -1,7 +1,8 @@
+import type { StorageTransaction } from '../ports/storage.js';
 import { tupleKey } from '../shared/keys.js';
 import type { ListSpec } from '../shared/list-query.js';
 import { formatTimestamp } from '../shared/time.js';
-import type { PoolConfig } from '../dns/deps.js';
+import type { PoolConfig } from '../zones/deps.js';
 import type { SelfLink, Zone } from '../zones/zone.js';
 
 /**
@@ -102,6 +103,9 @@ export interface RecordsetMeta {
 
 /** Index: blocks of a zone, keyed by (zone, last id). @internal */
 export const BLOCKS_BY_ZONE = 'zone';
+
+/** Stored recordsets of zones, in blocks (see `RecordsetBlock`), written by imports. @internal */
+export const RECORDSETS = 'dns.recordset_blocks';
 
 /** Index keys of a block. @internal */
 export const blockKeys = (b: RecordsetBlock): Record<string, string> => ({
@@ -259,3 +263,12 @@ export const RECORDSET_FILTERS: ListSpec<RecordsetBody>['filters'] = {
   status: (r) => r.status,
   description: (r) => r.description,
 };
+
+/** Removes every stored recordset of a zone (a SECONDARY zone's before a transfer writes its new ones). @internal */
+export async function removeRecordsets(tx: StorageTransaction, zoneId: string): Promise<void> {
+  for (;;) {
+    const batch = await tx.range(RECORDSETS, BLOCKS_BY_ZONE, { prefix: tupleKey(zoneId), limit: 512 });
+    if (batch.length === 0) break;
+    for (const e of batch) await tx.delete(RECORDSETS, e.id);
+  }
+}

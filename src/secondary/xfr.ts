@@ -1,14 +1,15 @@
 import { err, ok, safeTry, type ResultAsync } from 'neverthrow';
-import type { DnsDeps } from '../dns/deps.js';
+import type { DnsDeps } from '../zones/deps.js';
 import { checkZoneQuota, readZoneQuotas, type ZoneQuotaLimits } from '../dns-quotas/index.js';
 import { DEFAULT_IMPORT_RECORD_TYPES, type ZoneImportOptions } from '../imports/convert.js';
 import { buildBlocks, drawSortedIds } from '../recordsets/blocks.js';
-import { blockKeys, blockRowId } from '../recordsets/recordset.js';
 import type { ApiError } from '../shared/api-error.js';
-import { command, runInTransaction, type UnitOfWork } from '../shared/command.js';
-import { enqueueTask, finishTask, type StoredTask, type TaskHandler } from '../shared/tasks.js';
+import { command, runInTransaction } from '../shared/command.js';
+import { finishTask, type StoredTask, type TaskHandler } from '../shared/tasks.js';
 import { toMicros } from '../shared/time.js';
-import { bumpZone, RECORDSETS, removeRecordsets, saveAndPush, visibleZone, zoneIdParam } from '../zones/zone-commands.js';
+import { blockKeys, blockRowId, RECORDSETS, removeRecordsets } from '../recordsets/recordset.js';
+import { requestTransfer, saveAndPush, visibleZone, zoneIdParam } from '../zones/zone-commands.js';
+import { updated } from '../zones/zone-lifecycle.js';
 import { xfrOfPrimary } from '../zones/zone-errors.js';
 import { authorizeZone } from '../zones/zone-policy.js';
 import { emailProblem } from '../zones/zone-input.js';
@@ -16,21 +17,8 @@ import { ZONES, type Zone } from '../zones/zone.js';
 import { masterAddress, type MasterAddress, type MasterPort, type TransferLimits } from './master-port.js';
 import { TransferCollector, type TransferPlan } from './transfer-plan.js';
 
-/** Task kind of a zone transfer from a SECONDARY zone's masters. @internal */
-export const ZONE_XFR_TASK = 'zone.xfr';
-
-/**
- * Queues a transfer of a SECONDARY zone inside the caller's transaction. `ifNewer`: ask a master
- * for its serial first and transfer only when it is larger (`zones.xfr`); create and a change
- * of masters transfer whatever the serial, as the real service's worker does. Without a master
- * port nothing is queued: no master ever answers, which is what the zone then shows.
- * @internal
- */
-export async function requestTransfer(deps: DnsDeps, uow: UnitOfWork, zoneId: string, ifNewer: boolean): Promise<void> {
-  if (deps.masters === undefined) return;
-  await enqueueTask(uow.tx, deps.ids(), ZONE_XFR_TASK, zoneId, { ifNewer: ifNewer ? 1 : 0 });
-  uow.afterCommit(() => deps.tasks.queued());
-}
+// The task kind lives with zones, which queue it on create and update.
+export { ZONE_XFR_TASK } from '../zones/zone-commands.js';
 
 /**
  * `POST /v2/zones/{id}/tasks/xfr` (HTTP 202 with an empty body): visibility (404), policy
@@ -103,8 +91,8 @@ function overQuota(quotas: ZoneQuotaLimits, plan: TransferPlan): string | undefi
 function transferred(deps: DnsDeps, zone: Zone, plan: TransferPlan, now: Date): Zone {
   const micros = toMicros(now);
   const ttl = plan.ttl === 0 ? (deps.limits.minTtl ?? zone.ttl) : plan.ttl;
-  // bumpZone keeps a SECONDARY zone's serial (the service never raises it); the master's is set after.
-  const bumped = bumpZone(zone, now, {
+  // updated() keeps a SECONDARY zone's serial (the service never raises it); the master's is set after.
+  const bumped = updated(zone, now, {
     retry: plan.retry,
     expire: plan.expire,
     ttl,

@@ -3,8 +3,9 @@ import { ApiError } from './api-error.js';
 import { isUuidLike } from './uuid.js';
 
 /**
- * Errors of the shared kernel that any concept answers with: path ids and list markers (an empty
- * body is `emptyRequestBody` in `validation.ts`, with the other body checks). Each concept's own refusals live in its `*-errors.ts`.
+ * Errors of the shared kernel that any concept answers with: path ids and list parameters (an
+ * empty body is `emptyRequestBody` in `validation.ts`, with the other body checks). Each
+ * concept's own refusals live in its `*-errors.ts`.
  * @module
  */
 

@@ -1,5 +1,5 @@
-import type { PoolConfig } from '../dns/deps.js';
-import type { ServiceSnapshot } from '../dns/snapshot.js';
+import type { PoolConfig } from '../zones/deps.js';
+import type { ServiceSnapshot } from '../shared/snapshot.js';
 import { effectiveZoneQuotas, storedOverrides, DEFAULT_ZONE_QUOTAS, type ZoneQuotaLimits } from '../dns-quotas/zone-quotas.js';
 import { EXPORTS, type StoredExport, type ZoneExportBody } from '../exports/zone-export.js';
 import { presentExport } from '../exports/zone-export.js';
@@ -15,7 +15,7 @@ import {
   type StoredTransferRequest,
   type TransferRequestBody,
 } from '../transfers/transfer-request.js';
-import { RECORDSETS } from '../zones/zone-commands.js';
+import { RECORDSETS } from '../recordsets/recordset.js';
 import { presentZone, ZONES, type Zone, type ZoneBody } from '../zones/zone.js';
 
 /**

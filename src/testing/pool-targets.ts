@@ -1,4 +1,4 @@
-import type { PoolTargetPort } from '../dns/deps.js';
+import type { PoolTargetPort } from '../zones/deps.js';
 import type { ZoneBody } from '../zones/zone.js';
 
 /**

@@ -1,4 +1,4 @@
-import type { CollectionKeys } from '../dns/snapshot.js';
+import type { CollectionKeys } from '../shared/snapshot.js';
 import { TRANSFER_ACCEPTS, transferAcceptKeys, type StoredTransferAccept } from './transfer-accept.js';
 import { TRANSFER_REQUESTS, transferRequestKeys, type StoredTransferRequest } from './transfer-request.js';
 

@@ -1,6 +1,6 @@
 import { err, ok, safeTry, type Result, type ResultAsync } from 'neverthrow';
-import type { DnsDeps } from '../dns/deps.js';
-import { listCaller } from '../dns/command.js';
+import type { DnsDeps } from '../zones/deps.js';
+import { listCaller } from '../shared/list-command.js';
 import { checkZoneQuota, readZoneQuotas } from '../dns-quotas/index.js';
 import type { StorageTransaction } from '../ports/storage.js';
 import type { ApiError } from '../shared/api-error.js';
@@ -14,6 +14,7 @@ import { listArray, listPage, parseListQuery, type ListQuery, type ListScope, ty
 import { toMicros } from '../shared/time.js';
 import { putZone, visibleZone } from '../zones/zone-commands.js';
 import { zoneNotFound } from '../zones/zone-errors.js';
+import { transferred } from '../zones/zone-lifecycle.js';
 import { BY_PROJECT, ZONES, type Zone } from '../zones/zone.js';
 import {
   ACC_BY_CREATED,
@@ -330,10 +331,11 @@ async function moveZone(
   request: StoredTransferRequest,
   acceptor: string,
 ): Promise<{ accept: StoredTransferAccept; request: StoredTransferRequest; zone: Zone }> {
-  const now = toMicros(deps.clock());
+  const at = deps.clock();
+  const now = toMicros(at);
   // Ownership only: status, action, serial and transferred_at (a SECONDARY zone's AXFR time) stay.
   // Recordsets carry no project of their own, so they move with this one write.
-  const moved: Zone = Object.freeze({ ...zone, projectId: acceptor, version: zone.version + 1, updatedAt: now });
+  const moved = transferred(zone, acceptor, at);
   await putZone(tx, moved);
   const closed: StoredTransferRequest = Object.freeze({ ...request, status: 'COMPLETE', updatedAt: now });
   await putRequest(tx, closed);

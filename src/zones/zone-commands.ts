@@ -1,10 +1,8 @@
 import { err, ok, safeTry, type Result, type ResultAsync } from 'neverthrow';
-import type { DnsDeps, NameserversBody } from '../dns/deps.js';
-import { listOwned, type ListEnvelope } from '../dns/command.js';
+import type { DnsDeps, NameserversBody } from './deps.js';
+import { listOwned, type ListEnvelope } from '../shared/list-command.js';
 import { checkZoneQuota, readZoneQuotas } from '../dns-quotas/index.js';
 import { rangeMany, type RangeQuery, type RangeRequest, type StorageTransaction } from '../ports/storage.js';
-import { dropNameDirectory } from '../recordsets/name-directory.js';
-import { BLOCKS_BY_ZONE } from '../recordsets/recordset.js';
 import type { ApiError } from '../shared/api-error.js';
 import { command, insertNew, type UnitOfWork } from '../shared/command.js';
 import { requireProject, type Caller } from '../shared/context.js';
@@ -16,24 +14,20 @@ import { enqueueTask, type StoredTask } from '../shared/tasks.js';
 import { toMicros, unixSeconds } from '../shared/time.js';
 import {
   duplicateZone,
-  illegalChild,
-  illegalParent,
   noServersConfigured,
   movingZone,
   renamingZone,
   updatingDeletingZone,
   zoneHasSubzone,
   zoneNotFound,
-  zoneOwnedElsewhere,
 } from './zone-errors.js';
-import { authorizeZone, canSee } from './zone-policy.js';
+import { authorizeZone, canSee, nameAcrossProjects } from './zone-policy.js';
 import {
   BY_CREATED,
   BY_NAME,
   BY_PARENT,
   BY_PROJECT,
   nameKey,
-  nextSerial,
   presentZone,
   ZONES,
   zoneKeys,
@@ -42,8 +36,7 @@ import {
   type ZoneBody,
 } from './zone.js';
 import { checkTtlFloor, checkZoneName, nullTtl, parseZoneBody, validateZone, type ZoneInput } from './zone-input.js';
-import { applyReport } from './zone-status.js';
-import { requestTransfer } from '../secondary/xfr.js';
+import { applyReport, markedForDeletion, softDeleted, updated } from './zone-lifecycle.js';
 
 // Shared by every zone that has none: a million zones need not hold a million empty objects.
 const NO_MASTERS: readonly string[] = Object.freeze([]);
@@ -96,8 +89,8 @@ export async function saveAndPush(
   if (deps.inlinePush) {
     const next = applyReport(zone, { action, outcome: 'SUCCESS', serial: zone.serial }, deps.clock());
     if (next === 'gone') {
-      await removeZone(uow.tx, zone);
-      emitZoneEvent(deps, uow, 'update', Object.freeze({ ...zone, action: 'NONE', status: 'DELETED', version: zone.version + 1 }));
+      await removeZone(deps, uow.tx, zone);
+      emitZoneEvent(deps, uow, 'update', softDeleted(zone));
       return { zone, task: undefined };
     }
     await store(uow.tx, next);
@@ -204,15 +197,8 @@ export async function insertZone(
   const pool = deps.defaultPool;
   const key = nameKey(input.name);
   const { same, below, ancestors } = await nameNeighbourhood(tx, key);
-  if (same.some((z) => z.projectId !== input.projectId)) {
-    return err(zoneOwnedElsewhere());
-  }
-  if (ancestors.some((z) => z.projectId !== input.projectId)) {
-    return err(illegalChild(deps.forbiddenStatus));
-  }
-  if (below.some((z) => z.projectId !== input.projectId)) {
-    return err(illegalParent(deps.forbiddenStatus));
-  }
+  const owned = nameAcrossProjects(input.projectId, { same, ancestors, below }, deps.forbiddenStatus);
+  if (owned.isErr()) return err(owned.error);
   if (same.some((z) => z.poolId === pool.id)) return err(duplicateZone());
   if (pool.nameservers.length === 0) return err(noServersConfigured());
   if (input.type === 'PRIMARY') {
@@ -257,25 +243,9 @@ export async function insertZone(
 
   for (const child of below) {
     if (child.poolId !== pool.id) continue;
-    await saveAndPush(deps, uow, bumpZone(child, now, { parentZoneId: zone.id }), 'update', 'UPDATE');
+    await saveAndPush(deps, uow, updated(child, now, { parentZoneId: zone.id }), 'update', 'UPDATE');
   }
   return ok(pushed);
-}
-
-/** A write that changes the zone's data: UPDATE/PENDING, serial raised (PRIMARY), version +1. @internal */
-export function bumpZone(zone: Zone, now: Date, changes: Partial<Zone>): Zone {
-  const micros = toMicros(now);
-  return Object.freeze({
-    ...zone,
-    ...changes,
-    action: 'UPDATE',
-    status: 'PENDING',
-    serial: zone.type === 'PRIMARY' ? nextSerial(zone.serial, unixSeconds(micros)) : zone.serial,
-    // The real service rewrites the SOA recordset with every serial it raises.
-    ...(zone.type === 'PRIMARY' ? { soaVersion: (zone.soaVersion ?? 1) + 1 } : {}),
-    version: zone.version + 1,
-    updatedAt: micros,
-  });
 }
 
 /** The zone body a command answers: as it stands now (ACTIVE when the push already happened). */
@@ -410,7 +380,7 @@ export function updateZone(deps: DnsDeps, ctx: unknown, id: unknown, body: unkno
           changes.attributes = input.attributes;
           changes.transferredAt = null;
         }
-        const saved = await saveAndPush(deps, uow, bumpZone(zone, deps.clock(), changes), 'update', 'UPDATE');
+        const saved = await saveAndPush(deps, uow, updated(zone, deps.clock(), changes), 'update', 'UPDATE');
         // Masters sent at all count as changed, as any assignment does there; a transfer follows.
         if (zone.type === 'SECONDARY' && input.masters !== undefined) await requestTransfer(deps, uow, zone.id, false);
         return ok(answer(deps, saved));
@@ -432,13 +402,7 @@ export function deleteZone(deps: DnsDeps, ctx: unknown, id: unknown): ResultAsyn
         const zone = yield* await visibleZone(uow.tx, caller, zoneId);
         yield* authorizeZone('delete_zone', deps.forbiddenStatus, caller, zone.projectId);
         if (await hasSubzones(uow.tx, zone)) return err(zoneHasSubzone());
-        const next: Zone = Object.freeze({
-          ...zone,
-          action: 'DELETE',
-          status: 'PENDING',
-          version: zone.version + 1,
-          updatedAt: toMicros(deps.clock()),
-        });
+        const next = markedForDeletion(zone, deps.clock());
         await saveAndPush(deps, uow, next, 'delete', 'DELETE');
         return ok(presentZone(next, deps.baseUrl));
       }),
@@ -455,29 +419,35 @@ export function abandonZone(deps: DnsDeps, ctx: unknown, id: unknown): ResultAsy
       safeTry(async function* () {
         const zone = yield* await visibleZone(uow.tx, caller, zoneId);
         if (await hasSubzones(uow.tx, zone)) return err(zoneHasSubzone());
-        await removeZone(uow.tx, zone);
-        const gone: Zone = Object.freeze({ ...zone, action: 'NONE', status: 'DELETED', version: zone.version + 1 });
-        emitZoneEvent(deps, uow, 'delete', gone);
+        await removeZone(deps, uow.tx, zone);
+        emitZoneEvent(deps, uow, 'delete', softDeleted(zone));
         return ok(undefined);
       }),
   });
 }
 
-/** Stored recordsets of zones, in blocks (see `RecordsetBlock`), written by imports. @internal */
-export const RECORDSETS = 'dns.recordset_blocks';
-
-/** Removes every stored recordset of a zone (a SECONDARY zone's before a transfer writes its new ones). @internal */
-export async function removeRecordsets(tx: StorageTransaction, zoneId: string): Promise<void> {
-  for (;;) {
-    const batch = await tx.range(RECORDSETS, BLOCKS_BY_ZONE, { prefix: tupleKey(zoneId), limit: 512 });
-    if (batch.length === 0) break;
-    for (const e of batch) await tx.delete(RECORDSETS, e.id);
-  }
-  await dropNameDirectory(tx, zoneId);
+/**
+ * Removes a zone and everything stored under it, through the removers the wiring lists in
+ * `deps.zoneChildren` (recordset blocks, the recordset name directory), so this layer needs to
+ * know none of them.
+ * @internal
+ */
+export async function removeZone(deps: DnsDeps, tx: StorageTransaction, zone: Zone): Promise<void> {
+  for (const remove of deps.zoneChildren) await remove(tx, zone.id);
+  await tx.delete(ZONES, zone.id);
 }
 
-/** Removes a zone and everything stored under it. @internal */
-export async function removeZone(tx: StorageTransaction, zone: Zone): Promise<void> {
-  await removeRecordsets(tx, zone.id);
-  await tx.delete(ZONES, zone.id);
+/** Task kind of a zone transfer from the masters (SECONDARY zones), run by `secondary/`. @internal */
+export const ZONE_XFR_TASK = 'zone.xfr';
+
+/**
+ * Queues a transfer of a SECONDARY zone from its masters, inside the caller's transaction; a
+ * service without a master port has none to run. Here rather than in `secondary/` so that zones,
+ * which ask for it on create and update, import nothing above them.
+ * @internal
+ */
+export async function requestTransfer(deps: DnsDeps, uow: UnitOfWork, zoneId: string, ifNewer: boolean): Promise<void> {
+  if (deps.masters === undefined) return;
+  await enqueueTask(uow.tx, deps.ids(), ZONE_XFR_TASK, zoneId, { ifNewer: ifNewer ? 1 : 0 });
+  uow.afterCommit(() => deps.tasks.queued());
 }

@@ -1,6 +1,8 @@
 import { err, ok, type Result } from 'neverthrow';
 import type { ApiError } from '../shared/api-error.js';
 import { forbidden, type Caller, type ForbiddenStatus } from '../shared/context.js';
+import type { Zone } from './zone.js';
+import { illegalChild, illegalParent, zoneOwnedElsewhere } from './zone-errors.js';
 
 /**
  * The zone rules of the real service's policy file in legacy mode (reference §11), named as
@@ -32,4 +34,26 @@ export function authorizeZone(
   projectId: string | null,
 ): Result<void, ApiError> {
   return ZONE_RULES[rule](caller, projectId) ? ok(undefined) : err(forbidden(status, rule));
+}
+
+/**
+ * The cross-project rules of a zone name (reference §4.4), in the real service's order: a name
+ * another project holds (in any pool) is 409 `duplicate_zone`; a zone under another project's
+ * nearest existing parent is `illegal_child`; above another project's subzone, `illegal_parent`.
+ * Admins are bound too: these are ownership rules, not policy.
+ *
+ * @param projectId - the project the new zone would belong to
+ * @param zones - the zones bearing the name, the nearest existing ancestors, the zones below it
+ * @internal
+ */
+export function nameAcrossProjects(
+  projectId: string,
+  zones: { readonly same: readonly Zone[]; readonly ancestors: readonly Zone[]; readonly below: readonly Zone[] },
+  status: ForbiddenStatus,
+): Result<void, ApiError> {
+  const foreign = (z: Zone): boolean => z.projectId !== projectId;
+  if (zones.same.some(foreign)) return err(zoneOwnedElsewhere());
+  if (zones.ancestors.some(foreign)) return err(illegalChild(status));
+  if (zones.below.some(foreign)) return err(illegalParent(status));
+  return ok(undefined);
 }

@@ -1,10 +1,10 @@
-import type { DnsDeps } from '../dns/deps.js';
+import type { DnsDeps } from './deps.js';
 import { ok } from 'neverthrow';
 import { runInTransaction } from '../shared/command.js';
 import { finishTask, type StoredTask } from '../shared/tasks.js';
 import { emitZoneEvent, putZone, removeZone } from './zone-commands.js';
 import { presentZone, ZONES, type Zone, type ZoneAction } from './zone.js';
-import { applyReport, type PushReport } from './zone-status.js';
+import { applyReport, softDeleted, type PushReport } from './zone-lifecycle.js';
 
 /**
  * The task that pushes a zone to the pool targets and applies their answer. A target that
@@ -21,8 +21,8 @@ export function zonePushHandler(deps: DnsDeps): (task: StoredTask) => Promise<bo
       if (current !== undefined) {
         const next = applyReport(current, await report(current), deps.clock());
         if (next === 'gone') {
-          await removeZone(uow.tx, current);
-          emitZoneEvent(deps, uow, 'update', Object.freeze({ ...current, action: 'NONE', status: 'DELETED', version: current.version + 1 }));
+          await removeZone(deps, uow.tx, current);
+          emitZoneEvent(deps, uow, 'update', softDeleted(current));
         } else {
           await putZone(uow.tx, next);
           emitZoneEvent(deps, uow, 'update', next);

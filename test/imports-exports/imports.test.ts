@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { memoryStorage } from '../../src/adapters/memory/memory-storage.js';
 import { faultyStorage } from '../../src/testing/index.js';
-import { RECORDSETS } from '../../src/zones/zone-commands.js';
+import { RECORDSETS } from '../../src/recordsets/recordset.js';
 import { ZONES } from '../../src/zones/zone.js';
 import { admin, alice, bob, exportText, FIXTURE, generatedZone, generatorAvailable, harness, importAndSettle } from './harness.js';
 

@@ -16,7 +16,7 @@ import { getRecordset, listRecordsets } from '../../src/recordsets/recordset-com
 import type { RecordsetBody } from '../../src/recordsets/recordset.js';
 import { inspectDns, manualClock, seededRandom, sequentialIds } from '../../src/testing/index.js';
 import { deleteZone } from '../../src/zones/zone-commands.js';
-import { RECORDSETS } from '../../src/zones/zone-commands.js';
+import { RECORDSETS } from '../../src/recordsets/recordset.js';
 
 const alice = { projectId: 'alice', roles: ['member'] };
 

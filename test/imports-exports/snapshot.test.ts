@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { memoryStorage } from '../../src/adapters/memory/memory-storage.js';
 import { DNS_COLLECTIONS } from '../../src/dns/dns-service.js';
-import { restoreSnapshot, takeSnapshot } from '../../src/dns/snapshot.js';
+import { restoreSnapshot, takeSnapshot } from '../../src/shared/snapshot.js';
 import { EXPORT_COLLECTIONS } from '../../src/exports/index.js';
 import { IMPORT_COLLECTIONS } from '../../src/imports/index.js';
 import { alice, FIXTURE, harness } from './harness.js';

@@ -10,7 +10,7 @@ import { pythonIntLiteral } from '../../src/shared/python-int.js';
 import { tupleKey } from '../../src/shared/keys.js';
 import { formatTimestamp, toMicros, unixSeconds } from '../../src/shared/time.js';
 import { isUuidLike } from '../../src/shared/uuid.js';
-import { applyReport } from '../../src/zones/zone-status.js';
+import { applyReport } from '../../src/zones/zone-lifecycle.js';
 import type { Zone } from '../../src/zones/zone.js';
 
 describe('tupleKey', () => {

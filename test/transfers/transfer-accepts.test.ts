@@ -5,7 +5,7 @@ import type { Storage, StorageTransaction } from '../../src/ports/storage.js';
 import { TRANSFER_ACCEPTS } from '../../src/transfers/transfer-accept.js';
 import { TRANSFER_REQUESTS, transferRequestKeys, type StoredTransferRequest } from '../../src/transfers/transfer-request.js';
 import { ZONES } from '../../src/zones/zone.js';
-import { restoreSnapshot, takeSnapshot } from '../../src/dns/snapshot.js';
+import { restoreSnapshot, takeSnapshot } from '../../src/shared/snapshot.js';
 import { DNS_COLLECTIONS } from '../../src/dns/dns-service.js';
 import { TRANSFER_COLLECTIONS } from '../../src/transfers/index.js';
 import { ADMIN, ADMIN_ALL, ctx, harness, zoneOf, type Harness } from './harness.js';

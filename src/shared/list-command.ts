@@ -1,17 +1,21 @@
 import { err, ok, type Result, type ResultAsync } from 'neverthrow';
-import type { ApiError } from '../shared/api-error.js';
-import { command } from '../shared/command.js';
-import { forbidden, type Caller } from '../shared/context.js';
-import { tupleKey } from '../shared/keys.js';
-import { listPage, parseListQuery, queryAllProjects, type ListSpec } from '../shared/list-query.js';
-import type { DnsDeps } from './deps.js';
+import type { ApiError } from './api-error.js';
+import { command, type CommandEnv } from './command.js';
+import { forbidden, type Caller } from './context.js';
+import { tupleKey } from './keys.js';
+import { listPage, parseListQuery, queryAllProjects, type ListSpec } from './list-query.js';
+
+/** What a list command needs of its service: the pipeline's environment and the base of its links. @internal */
+export interface ListEnv extends CommandEnv {
+  readonly baseUrl: string;
+}
 
 /**
  * The caller of a list command: `all_projects`/`all_tenants` in the query string elevates it
  * like the header does, for admins only (the real service consumes the flag before listing).
  * @internal
  */
-export function listCaller(deps: DnsDeps, caller: Caller, query: unknown): Result<Caller, ApiError> {
+export function listCaller(deps: ListEnv, caller: Caller, query: unknown): Result<Caller, ApiError> {
   if (!queryAllProjects(query)) return ok(caller);
   if (!caller.isAdmin) return err(forbidden(deps.forbiddenStatus, 'all_tenants'));
   return ok({ ...caller, allProjects: true });
@@ -52,7 +56,7 @@ export type ListEnvelope<K extends string, T> = { readonly [P in K]: T[] } & {
  * @internal
  */
 export function listOwned<L, E extends Owned>(
-  deps: DnsDeps,
+  deps: ListEnv,
   ctx: unknown,
   query: unknown,
   spec: ListSpec<E>,

@@ -1,10 +1,11 @@
 import type { CommandEnv } from '../shared/command.js';
 import type { EventBus } from '../shared/events.js';
 import type { TaskRunner } from '../shared/tasks.js';
-import type { ZoneLimits } from '../zones/zone-input.js';
+import type { ZoneLimits } from './zone-input.js';
 import type { ZoneQuotaLimits } from '../dns-quotas/index.js';
-import type { ZoneBody } from '../zones/zone.js';
-import type { MasterPort } from '../secondary/master-port.js';
+import type { ZoneBody } from './zone.js';
+import type { MasterPort } from '../ports/master.js';
+import type { StorageTransaction } from '../ports/storage.js';
 
 /**
  * A pool of nameservers zones are served from.
@@ -74,5 +75,11 @@ export interface DnsDeps extends CommandEnv {
   readonly masters: MasterPort | undefined;
   /** Whether zone pushes finish inside the command (auto mode with the default targets). */
   readonly inlinePush: boolean;
+  /**
+   * What else is stored for a zone and goes with it: one remover per collection of the layers
+   * above (recordset blocks, the recordset name directory). Listed by the wiring, so zones know
+   * no layer above.
+   */
+  readonly zoneChildren: readonly ((tx: StorageTransaction, zoneId: string) => Promise<void>)[];
 }
 
