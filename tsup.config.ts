@@ -6,6 +6,8 @@ export default defineConfig({
     zonefile: 'src/zonefile/index.ts',
     testing: 'src/testing/index.ts',
     postgres: 'src/postgres/index.ts',
+    http: 'src/http/index.ts',
+    axfr: 'src/axfr/index.ts',
   },
   format: ['esm', 'cjs'],
   dts: true,

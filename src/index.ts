@@ -9,6 +9,7 @@
 export { ApiError } from './shared/api-error.js';
 export type { ApiErrorOptions, ErrorDialect, FieldError } from './shared/api-error.js';
 export type { RequestContext } from './shared/context.js';
+export type { RequestBody } from './shared/body.js';
 export type { DnsEvent, DnsEventListener } from './shared/events.js';
 export type { ListQuery } from './shared/list-query.js';
 export type { IndexKeys, IndexPosition, RangeQuery, RangeRequest, Storage, StorageTransaction, StoredEntry, StoredRow } from './ports/storage.js';
@@ -20,7 +21,8 @@ export type { ServiceSnapshot } from './dns/snapshot.js';
 export type { ListEnvelope } from './dns/command.js';
 export type { SelfLink, ZoneAction, ZoneBody, ZoneStatus, ZoneType } from './zones/zone.js';
 export type { ZoneList } from './zones/zone-commands.js';
-export type { ZoneLimits } from './zones/zone-input.js';
+export type { ZoneCreateInput, ZoneLimits, ZoneUpdateInput } from './zones/zone-input.js';
+export type { MasterAddress, MasterPort, MasterRecord, TransferLimits } from './secondary/master-port.js';
 export type { RecordsetBody } from './recordsets/recordset.js';
 export type { RecordsetList } from './recordsets/recordset-commands.js';
 export type {

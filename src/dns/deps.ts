@@ -4,6 +4,7 @@ import type { TaskRunner } from '../shared/tasks.js';
 import type { ZoneLimits } from '../zones/zone-input.js';
 import type { ZoneQuotaLimits } from '../dns-quotas/index.js';
 import type { ZoneBody } from '../zones/zone.js';
+import type { MasterPort } from '../secondary/master-port.js';
 
 /**
  * A pool of nameservers zones are served from.
@@ -69,6 +70,8 @@ export interface DnsDeps extends CommandEnv {
   readonly events: EventBus;
   readonly tasks: TaskRunner;
   readonly poolTargets: PoolTargetPort;
+  /** How SECONDARY zones reach their masters; none: they never transfer. */
+  readonly masters: MasterPort | undefined;
   /** Whether zone pushes finish inside the command (auto mode with the default targets). */
   readonly inlinePush: boolean;
 }

@@ -5,7 +5,7 @@ import type { Storage } from '../ports/storage.js';
 import { getRecordset, listRecordsets, type RecordsetList } from '../recordsets/recordset-commands.js';
 import { blockKeys, type RecordsetBlock, type RecordsetBody } from '../recordsets/recordset.js';
 import type { ApiError } from '../shared/api-error.js';
-import type { RequestContext } from '../shared/context.js';
+import { resolveCaller, type RequestContext } from '../shared/context.js';
 import { EventBus, type DnsEventListener } from '../shared/events.js';
 import { tupleKey } from '../shared/keys.js';
 import type { ListQuery } from '../shared/list-query.js';
@@ -24,7 +24,8 @@ import {
   zoneNameservers,
   type ZoneList,
 } from '../zones/zone-commands.js';
-import { DEFAULT_ZONE_LIMITS, type ZoneLimits } from '../zones/zone-input.js';
+import { DEFAULT_ZONE_LIMITS, type ZoneCreateInput, type ZoneLimits, type ZoneUpdateInput } from '../zones/zone-input.js';
+import type { RequestBody } from '../shared/body.js';
 import { zonePushHandler } from '../zones/zone-push.js';
 import { ZONES, zoneKeys, type Zone, type ZoneBody } from '../zones/zone.js';
 import {
@@ -49,6 +50,8 @@ import {
   type ZoneImportCommands,
 } from '../imports/index.js';
 import type { DnsDeps, NameserversBody, PoolConfig, PoolTargetPort } from './deps.js';
+import type { MasterPort } from '../secondary/master-port.js';
+import { xfrZone, ZONE_XFR_TASK, zoneXfrHandler } from '../secondary/xfr.js';
 import { clearCollections, restoreSnapshot, takeSnapshot, type CollectionKeys, type ServiceSnapshot } from './snapshot.js';
 
 /**
@@ -93,6 +96,13 @@ export interface DnsServiceOptions {
    * @defaultValue A, AAAA, CNAME, MX, SRV, TXT, SPF, NS, PTR, SSHFP, SOA, NAPTR, CAA, CERT
    */
   readonly importRecordTypes?: readonly string[];
+  /**
+   * How SECONDARY zones reach their masters: `axfrMasters()` from `zoneward/axfr` (DNS zone
+   * transfer over TCP) or `scriptedMaster()` from `zoneward/testing`. Transferred records obey
+   * the import's rules and limits (`importRecordTypes`, `limits.maxZoneFileBytes`, the quotas).
+   * @defaultValue none: SECONDARY zones are never transferred, as when no master answers
+   */
+  readonly masters?: MasterPort;
 }
 
 /**
@@ -105,19 +115,25 @@ export interface DnsService {
   /** Zones: `/v2/zones`. */
   readonly zones: {
     /** `POST /v2/zones`: creates a zone; `ACTIVE` in auto mode with the default targets, else `PENDING`. */
-    create(ctx: RequestContext, body: unknown): ResultAsync<ZoneBody, ApiError>;
+    create<B = unknown>(ctx: RequestContext, body: RequestBody<ZoneCreateInput, B>): ResultAsync<ZoneBody, ApiError>;
     /** `GET /v2/zones/{id}`: 404 for another project's zone. */
     get(ctx: RequestContext, id: string): ResultAsync<ZoneBody, ApiError>;
     /** `GET /v2/zones`: `{ zones, links, metadata }`, with `limit`, `marker`, `sort_key`, `sort_dir` and filters. */
     list(ctx: RequestContext, query?: ListQuery): ResultAsync<ZoneList, ApiError>;
     /** `PATCH /v2/zones/{id}`: email, description, ttl, masters, attributes. */
-    update(ctx: RequestContext, id: string, body: unknown): ResultAsync<ZoneBody, ApiError>;
+    update<B = unknown>(ctx: RequestContext, id: string, body: RequestBody<ZoneUpdateInput, B>): ResultAsync<ZoneBody, ApiError>;
     /** `DELETE /v2/zones/{id}`: answered `DELETE/PENDING`; the zone goes once the targets removed it. */
     delete(ctx: RequestContext, id: string): ResultAsync<ZoneBody, ApiError>;
     /** `POST /v2/zones/{id}/tasks/abandon`: admin only; removed at once, targets untouched. */
     abandon(ctx: RequestContext, id: string): ResultAsync<void, ApiError>;
     /** `GET /v2/zones/{id}/nameservers`. */
     nameservers(ctx: RequestContext, id: string): ResultAsync<NameserversBody, ApiError>;
+    /**
+     * `POST /v2/zones/{id}/tasks/xfr` (HTTP 202, empty body): asks a master of a SECONDARY zone
+     * for its serial and transfers the zone when it is newer, as a task (`dns.tasks`). 400 for a
+     * PRIMARY zone; 404 for a zone the caller may not see.
+     */
+    xfr(ctx: RequestContext, id: string): ResultAsync<void, ApiError>;
   };
   /** Zone transfer requests: `/v2/zones/tasks/transfer_requests` (created on `/v2/zones/{id}/tasks/transfer_requests`). */
   readonly transferRequests: TransferRequestCommands;
@@ -139,7 +155,7 @@ export interface DnsService {
     /** `GET`: the project's effective quotas. */
     get(ctx: RequestContext, projectId: string): ResultAsync<ZoneQuotaLimits, ApiError>;
     /** `PATCH`: overrides some; answers the full effective map. */
-    set(ctx: RequestContext, projectId: string, body: unknown): ResultAsync<ZoneQuotaLimits, ApiError>;
+    set<B = unknown>(ctx: RequestContext, projectId: string, body: RequestBody<Partial<ZoneQuotaLimits>, B>): ResultAsync<ZoneQuotaLimits, ApiError>;
     /** `DELETE`: removes the overrides. */
     reset(ctx: RequestContext, projectId: string): ResultAsync<void, ApiError>;
   };
@@ -161,6 +177,22 @@ export interface DnsService {
   snapshot(): Promise<ServiceSnapshot>;
   /** Back to empty; configuration is kept. */
   reset(): Promise<void>;
+  /**
+   * Checks a caller as every command does first: credentials, then the admin-only elevations
+   * (`allProjects`, `sudoProjectId`). The real service refuses those in its middleware, before
+   * it routes or reads a request; an HTTP front calls this first to answer in the same order.
+   *
+   * @returns Ok, or the error any command would answer for this caller (401, or 401/403 `forbidden`)
+   */
+  authorize(ctx: RequestContext): Result<void, ApiError>;
+  /**
+   * The same service (same state, tasks, events and options) whose answers' links start with
+   * `baseUrl` instead of the configured one: what an HTTP front uses to link to the origin a
+   * client called (the real service links to the host of each request).
+   *
+   * @param baseUrl - scheme, host and any mount prefix, e.g. `http://127.0.0.1:8080/dns`
+   */
+  withBaseUrl(baseUrl: string): DnsService;
 }
 
 const DEFAULT_POOL: PoolConfig = Object.freeze({
@@ -179,6 +211,8 @@ const alwaysSucceeds: PoolTargetPort = Object.freeze({
 const realClock = (): Date => new Date();
 const getRandomValues = globalThis.crypto.getRandomValues.bind(globalThis.crypto);
 const cryptoRandom = (): number => getRandomValues(new Uint32Array(1))[0]! / 4294967296;
+
+const trimBase = (baseUrl: string): string => baseUrl.replace(/\/+$/, '');
 
 /** The DNS service's collections and how each one's index keys derive from its values. @internal */
 export const DNS_COLLECTIONS: CollectionKeys = {
@@ -250,7 +284,7 @@ export function createDnsDeps(options: DnsServiceOptions = {}): DnsDeps {
     storage,
     restored,
     dialect: 'dns',
-    baseUrl: (options.baseUrl ?? 'http://localhost:9001').replace(/\/+$/, ''),
+    baseUrl: trimBase(options.baseUrl ?? 'http://localhost:9001'),
     clock: options.clock ?? realClock,
     ids: options.ids === undefined ? uuidV4Source(getRandomValues) : checkedIds(options.ids),
     random: options.random ?? cryptoRandom,
@@ -262,12 +296,14 @@ export function createDnsDeps(options: DnsServiceOptions = {}): DnsDeps {
     events: new EventBus(),
     tasks,
     poolTargets: options.poolTargets ?? alwaysSucceeds,
+    masters: options.masters,
     inlinePush: mode === 'auto' && options.poolTargets === undefined,
   };
   const importOptions = options.importRecordTypes === undefined ? {} : { recordTypes: options.importRecordTypes };
   tasks.register(ZONE_PUSH, zonePushHandler(deps));
   tasks.register(ZONE_IMPORT_TASK, importTaskHandler(deps, importOptions));
   tasks.register(ZONE_EXPORT_TASK, exportTaskHandler(deps));
+  tasks.register(ZONE_XFR_TASK, zoneXfrHandler(deps, importOptions));
   return deps;
 }
 
@@ -290,9 +326,13 @@ export function createDnsDeps(options: DnsServiceOptions = {}): DnsDeps {
  */
 export function createDnsService(options: DnsServiceOptions = {}): DnsService {
   if (options.from !== undefined) checkSnapshot(options.from);
-  const deps = createDnsDeps(options);
-  const { storage, tasks, restored } = deps;
   const importOptions = options.importRecordTypes === undefined ? {} : { recordTypes: options.importRecordTypes };
+  return serviceOver(createDnsDeps(options), importOptions);
+}
+
+/** The commands over one set of deps; views from `withBaseUrl` share everything but the link base. */
+function serviceOver(deps: DnsDeps, importOptions: { recordTypes?: readonly string[] }): DnsService {
+  const { storage, tasks, restored } = deps;
   const quotaDeps = { ...deps, defaults: deps.quotaDefaults };
 
   return {
@@ -304,6 +344,7 @@ export function createDnsService(options: DnsServiceOptions = {}): DnsService {
       delete: (ctx, id) => deleteZone(deps, ctx, id),
       abandon: (ctx, id) => abandonZone(deps, ctx, id),
       nameservers: (ctx, id) => zoneNameservers(deps, ctx, id),
+      xfr: (ctx, id) => xfrZone(deps, ctx, id),
     },
     transferRequests: createTransferRequestCommands(deps),
     transferAccepts: createTransferAcceptCommands(deps),
@@ -333,5 +374,7 @@ export function createDnsService(options: DnsServiceOptions = {}): DnsService {
       await clearCollections(storage, DNS_COLLECTIONS);
       tasks.cleared();
     },
+    authorize: (ctx) => resolveCaller(ctx, deps.forbiddenStatus).map(() => undefined),
+    withBaseUrl: (baseUrl) => serviceOver({ ...deps, baseUrl: trimBase(baseUrl) }, importOptions),
   };
 }

@@ -3,16 +3,15 @@ import type { DnsDeps } from '../dns/deps.js';
 import { listOwned, type ListEnvelope } from '../dns/command.js';
 import { checkZoneQuota, readZoneQuotas } from '../dns-quotas/index.js';
 import type { StorageTransaction } from '../ports/storage.js';
-import { BLOCKS_BY_ZONE, managedRecordsets, type RecordsetBlock } from '../recordsets/recordset.js';
+import { BLOCKS_BY_ZONE, managedCount, managedRecordsets, type RecordsetBlock } from '../recordsets/recordset.js';
 import type { ApiError } from '../shared/api-error.js';
 import { command, insertNew, runInTransaction, type UnitOfWork } from '../shared/command.js';
-import { invalidUuid } from '../shared/errors.js';
+import { uuidParam } from '../shared/errors.js';
 import { requireProject, type Caller } from '../shared/context.js';
 import { tupleKey } from '../shared/keys.js';
 import type { ListSpec } from '../shared/list-query.js';
 import { enqueueTask, finishTask, type StoredTask } from '../shared/tasks.js';
 import { toMicros } from '../shared/time.js';
-import { isUuidLike } from '../shared/uuid.js';
 import { RECORDSETS, visibleZone } from '../zones/zone-commands.js';
 import { canSee } from '../zones/zone-policy.js';
 import { exportNotFound, notExportedYet, unsupportedAccept } from './export-errors.js';
@@ -30,9 +29,6 @@ import {
 /** Task kind that processes a zone export. @category Exports */
 export const ZONE_EXPORT_TASK = 'zone.export';
 
-/** A path id of the given parameter name, or 400 `invalid_uuid`. */
-const idParam = (param: string, id: unknown): Result<string, ApiError> => (isUuidLike(id) ? ok(id) : err(invalidUuid(param, id)));
-
 const putExport = (uow: UnitOfWork, e: StoredExport): Promise<void> => uow.tx.put(EXPORTS, e.id, e, exportKeys(e));
 
 function emitExport(deps: DnsDeps, uow: UnitOfWork, verb: 'create' | 'update' | 'delete', e: StoredExport): void {
@@ -43,7 +39,7 @@ function emitExport(deps: DnsDeps, uow: UnitOfWork, verb: 'create' | 'update' | 
 /** `POST /v2/zones/{zone_id}/tasks/export`. @internal */
 export function createExport(deps: DnsDeps, ctx: unknown, zoneId: unknown): ResultAsync<ZoneExportBody, ApiError> {
   return command(deps, ctx, {
-    parse: () => idParam('zone_id', zoneId),
+    parse: () => uuidParam('zone_id', zoneId),
     transaction: (uow, caller, id) =>
       safeTry(async function* () {
         const zone = yield* await visibleZone(uow.tx, caller, id);
@@ -78,7 +74,7 @@ async function visibleExport(tx: StorageTransaction, caller: Caller, id: string)
 /** `GET /v2/zones/tasks/exports/{id}`. @internal */
 export function getExport(deps: DnsDeps, ctx: unknown, id: unknown): ResultAsync<ZoneExportBody, ApiError> {
   return command(deps, ctx, {
-    parse: () => idParam('export_id', id),
+    parse: () => uuidParam('export_id', id),
     transaction: async ({ tx }, caller, exportId) =>
       (await visibleExport(tx, caller, exportId)).map((e) => presentExport(e, deps.baseUrl)),
   });
@@ -119,7 +115,7 @@ export function listExports(deps: DnsDeps, ctx: unknown, query: unknown): Result
 /** `DELETE /v2/zones/tasks/exports/{id}`: the export record goes (and its file link with it); the zone stays. @internal */
 export function deleteExport(deps: DnsDeps, ctx: unknown, id: unknown): ResultAsync<void, ApiError> {
   return command(deps, ctx, {
-    parse: () => idParam('zone_export_id', id),
+    parse: () => uuidParam('zone_export_id', id),
     transaction: (uow, caller, exportId) =>
       safeTry(async function* () {
         const found = yield* await visibleExport(uow.tx, caller, exportId);
@@ -183,7 +179,7 @@ export async function renderZoneFile(deps: DnsDeps, tx: StorageTransaction, zone
 /** `GET /v2/zones/tasks/exports/{id}/export`: the file, rendered now from the zone's current data. @internal */
 export function exportFile(deps: DnsDeps, ctx: unknown, id: unknown, accept: unknown): ResultAsync<string, ApiError> {
   return command(deps, ctx, {
-    parse: () => (acceptsZoneFile(accept) ? idParam('export_id', id) : err(unsupportedAccept())),
+    parse: () => (acceptsZoneFile(accept) ? uuidParam('export_id', id) : err(unsupportedAccept())),
     transaction: ({ tx }, caller, exportId) =>
       safeTry(async function* () {
         const found = yield* await visibleExport(tx, caller, exportId);
@@ -214,7 +210,7 @@ export function exportTaskHandler(deps: DnsDeps): (task: StoredTask) => Promise<
         let next: StoredExport;
         if (zone === undefined) next = outcome(current, 'ERROR', 'Could not find Zone', null);
         else {
-          const size = (zone.soaRecordsetId === null ? 0 : 2) + zone.recordsetCount;
+          const size = managedCount(zone) + zone.recordsetCount;
           const quotas = await readZoneQuotas(uow.tx, current.projectId, deps.quotaDefaults);
           next = checkZoneQuota(quotas, 'api_export_size', size).isErr()
             ? outcome(current, 'ERROR', 'Zone is too large to export', null)

@@ -1,8 +1,8 @@
 import { blockBounds, type RecordsetColumns } from '../recordsets/blocks.js';
 import { COLUMN_MASK, COLUMN_SHIFT, type RecordColumns } from '../zonefile/columns.js';
 import { parseIPv6 } from '../zonefile/codec.js';
-import { parseColumns } from '../zonefile/parse.js';
-import { typeFromText, typeToText } from '../zonefile/registry.js';
+import { ORIGIN_NOT_FIRST, parseColumns } from '../zonefile/parse.js';
+import { mayStandBesideCname, typeFromText, typeToText } from '../zonefile/registry.js';
 
 /**
  * The record types the real service stores (its storage enum): an import with any other type
@@ -58,6 +58,8 @@ export const undefinedError = (detail: string): string => `${IMPORT_MESSAGES.und
 /** dnspython's two messages: a CNAME added to a name with other data, and other data added to a CNAME's name. */
 const CNAME_CLASH = 'CNAME rdataset is not compatible with a regular data node';
 const DATA_CLASH = 'rdataset type is not compatible with a CNAME node';
+/** dnspython's message for an SOA inside the zone but off its apex. */
+const SOA_OFF_APEX = 'add() has non-origin SOA';
 
 /** Owner flags of the CNAME rule: the owner has a CNAME, the owner has other data. */
 const CNAME = 1;
@@ -67,15 +69,6 @@ const TYPE_NS = typeFromText('NS');
 const TYPE_CNAME = typeFromText('CNAME');
 const TYPE_SOA = typeFromText('SOA');
 const TYPE_AAAA = typeFromText('AAAA');
-const TYPE_KEY = typeFromText('KEY');
-const TYPE_RRSIG = typeFromText('RRSIG');
-const TYPE_NSEC = typeFromText('NSEC');
-const TYPE_NSEC3 = typeFromText('NSEC3');
-
-/** Types that may stand beside a CNAME (DNSSEC's), as the engine's own CNAME rule has them. */
-function cnameNeutral(type: number): boolean {
-  return type === TYPE_NSEC || type === TYPE_NSEC3 || type === TYPE_KEY || type === TYPE_RRSIG;
-}
 
 /**
  * An AAAA record's address (the parser has checked it) as a key equal for every spelling of it:
@@ -116,83 +109,6 @@ export interface ImportPlan {
   readonly largestRecordset: number;
 }
 
-/** Strips a `;` comment outside quotes and splits into tokens (quotes kept together). */
-function tokens(line: string): string[] {
-  const out: string[] = [];
-  let cur = '';
-  let quoted = false;
-  for (let i = 0; i < line.length; i++) {
-    const c = line[i]!;
-    if (c === '\\' && i + 1 < line.length) {
-      cur += c + line[i + 1]!;
-      i++;
-      continue;
-    }
-    if (c === '"') {
-      quoted = !quoted;
-      cur += c;
-      continue;
-    }
-    if (!quoted && c === ';') break;
-    if (!quoted && (c === ' ' || c === '\t' || c === '\r' || c === '(' || c === ')')) {
-      if (cur !== '') out.push(cur);
-      cur = '';
-      continue;
-    }
-    cur += c;
-  }
-  if (cur !== '') out.push(cur);
-  return out;
-}
-
-/**
- * Whether the first statement of the file is `$ORIGIN` (the real service learns the origin only
- * from a `$ORIGIN` before the first record). `$TTL` may come before it.
- */
-function originFirst(text: string): boolean {
-  let start = 0;
-  if (text.charCodeAt(0) === 0xfeff) start = 1;
-  while (start <= text.length) {
-    let end = text.indexOf('\n', start);
-    if (end < 0) end = text.length;
-    const t = tokens(text.slice(start, end));
-    start = end + 1;
-    const first = t[0];
-    if (first === undefined) continue;
-    const upper = first.toUpperCase();
-    if (upper === '$ORIGIN') return true;
-    if (upper === '$TTL') continue;
-    return false;
-  }
-  return false;
-}
-
-/** The 1-based line of the first record whose type token is `type` (best effort; 0 when not found). */
-export function lineOfType(text: string, type: string, nth = 1): number {
-  const wanted = type.toUpperCase();
-  let start = 0;
-  let line = 0;
-  let seen = 0;
-  while (start <= text.length) {
-    let end = text.indexOf('\n', start);
-    if (end < 0) end = text.length;
-    const raw = text.slice(start, end);
-    start = end + 1;
-    line++;
-    const t = tokens(raw);
-    if (t[0]?.startsWith('$') === true && t[0].toUpperCase() !== '$GENERATE') continue;
-    const from = /^[ \t]/.test(raw) ? 0 : 1;
-    for (let i = from; i < t.length; i++) {
-      if (t[i]!.toUpperCase() === wanted) {
-        seen++;
-        if (seen >= nth) return line;
-        break;
-      }
-    }
-  }
-  return 0;
-}
-
 /**
  * RNAME → email as the real service converts it (reference §8.3): the name without its final dot
  * (the root stays `.`), then its first dot becomes `@`, even an escaped one. So
@@ -206,18 +122,19 @@ export function emailFromRname(rname: string): string {
 
 /**
  * The reader's rules for imports, the real service's (reference §8.3): a record without a TTL takes
- * the SOA minimum once the SOA is read (unless a `$TTL` came first), and AAAA data keeps the file's
- * spelling, as dnspython 2.3 stores it (`0:0:0:0:0:0:0:1`, `::FFFF:1.2.3.4`).
+ * the SOA minimum once the SOA is read (unless a `$TTL` came first), AAAA data keeps the file's
+ * spelling, as dnspython 2.3 stores it (`0:0:0:0:0:0:0:1`, `::FFFF:1.2.3.4`), and the first
+ * statement after any `$TTL` must be `$ORIGIN` (reference §8.4).
  * @internal
  */
-export const IMPORT_READING = Object.freeze({ soaMinimumDefault: true, aaaaAsWritten: true });
+export const IMPORT_READING = Object.freeze({ soaMinimumDefault: true, aaaaAsWritten: true, originFirst: true });
 
 /**
- * How an import reads its file: the zone's origin and records, or `undefined` when the file is
- * not a valid zone file.
+ * How an import reads its file: the zone's origin and records, or why not: `origin` when the
+ * file's first statement is not `$ORIGIN`, `malformed` when it is not a valid zone file.
  * @internal
  */
-export type ImportReader = (text: string, maxBytes: number) => { origin: string; columns: RecordColumns } | undefined;
+export type ImportReader = (text: string, maxBytes: number) => { origin: string; columns: RecordColumns } | 'origin' | 'malformed';
 
 /**
  * The import's reader: the parser fills columns, not the record objects of `parseZoneFile`. The
@@ -228,8 +145,19 @@ export type ImportReader = (text: string, maxBytes: number) => { origin: string;
  */
 export const readColumns: ImportReader = (text, maxBytes) => {
   const parsed = parseColumns(text, { maxBytes, ...IMPORT_READING });
-  return parsed.isOk() ? parsed.value : undefined;
+  if (parsed.isOk()) return parsed.value;
+  return parsed.error.message === ORIGIN_NOT_FIRST ? 'origin' : 'malformed';
 };
+
+/**
+ * The line of record `index` of a file that {@link readColumns} read: the file is read again,
+ * keeping lines this time, as only an error message needs one. 0 where there is none.
+ * @internal
+ */
+export function lineOfRecord(text: string, maxBytes: number, index: number): number {
+  const again = parseColumns(text, { maxBytes, ...IMPORT_READING }, true, true);
+  return again.isOk() ? (again.value.columns.lines?.[index] ?? 0) : 0;
+}
 
 /**
  * Parses and converts an import file as the real service does (reference §8.3), with the fixes
@@ -238,251 +166,264 @@ export const readColumns: ImportReader = (text, maxBytes) => {
  * @internal
  */
 export function planImport(text: string, maxBytes: number, allowed: ReadonlySet<string>, read: ImportReader = readColumns): { ok: ImportPlan } | { error: string } {
-  if (!originFirst(text)) {
-    // A syntax error before the first record would be reported by the parser first; anything else
-    // lacks the origin the real service needs.
-    return { error: IMPORT_MESSAGES.origin };
-  }
   const parsed = read(text, maxBytes);
-  if (parsed === undefined) return { error: IMPORT_MESSAGES.malformed };
-  return planColumns(text, parsed.origin, parsed.columns, allowed);
+  if (parsed === 'origin') return { error: IMPORT_MESSAGES.origin };
+  if (parsed === 'malformed') return { error: IMPORT_MESSAGES.malformed };
+  return planColumns(parsed.origin, parsed.columns, allowed, (index) => lineOfRecord(text, maxBytes, index));
 }
 
 /**
- * The conversion of a parsed import file: groups its records into recordsets and applies the
- * import's rules. `text` is the file, for the line numbers of errors; `origin` the zone's.
- * @internal
+ * Owners of an import's records, the first stage of {@link planColumns}: each name inside the zone
+ * gets a number (the same for every spelling in any case), names outside get -1. Owners live in
+ * an open-addressing table of owner numbers: a Map of a few hundred thousand fresh strings costs
+ * several times more. FNV is no secret, and names made to share a hash (a fraction of a second's
+ * work) would make the table quadratic: past a budget of probe steps (linear probing at most half
+ * full averages under 2.5 a look-up) the owners move to a Map, whose string hash V8 seeds per process.
  */
-export function planColumns(text: string, origin: string, columns: RecordColumns, allowed: ReadonlySet<string>): { ok: ImportPlan } | { error: string } {
-  const lowerOrigin = origin.toLowerCase();
-  const suffix = lowerOrigin === '.' ? '.' : `.${lowerOrigin}`;
+class ImportOwners {
+  /** The owner name of the last look-up in lower case. */
+  lower = '';
+  count = 0;
+  /** Per owner: its name in lower case. */
+  readonly key: string[];
+  /** Per owner: its first recordset (-1 before it has one), for the recordset stage. */
+  readonly firstSet: Int32Array;
+  /** Per owner: the CNAME rule's flags, for the recordset stage. */
+  readonly flags: Uint8Array;
+  private readonly hash: Int32Array;
+  private readonly slots: Int32Array;
+  private readonly mask: number;
+  private probes: number;
+  private byName: Map<string, number> | undefined;
+  private readonly lowerOrigin: string;
+  private readonly suffix: string;
+  // The previous look-up, as written and as found: runs of one owner (the usual layout, and every
+  // blank owner) skip the look-up.
+  private prevName: string | undefined;
+  private prevOwner = -1;
 
-  let soa = -1;
-  const { owners: ownerChunks, rdata: rdataChunks, ttls, types } = columns;
-  const total = columns.count;
-  // Recordsets are numbered in creation order and held in arrays allocated once at their largest
-  // size (a million pushes onto growing arrays cost copies and garbage-collector work for every
-  // one of them); the records of each one are a chain through `next` (record index to record
-  // index), whose data the duplicate check and the blocks read from the rdata column.
-  const setName = new Array<string>(total);
-  const setType = new Uint16Array(total); // index into `typeNames`
-  const setMin = new Uint32Array(total); // TTLs are 0 … 2^32 - 1
-  const setSize = new Int32Array(total);
-  const setHead = new Int32Array(total);
-  const setTail = new Int32Array(total);
-  const setNextOfOwner = new Int32Array(total);
-  const next = new Int32Array(total).fill(-1);
-  let sets = 0;
-  // Types seen so far by type code, numbered (or UNSEEN, REFUSED): one look-up per record does the allow-list.
-  const typeIds = new Int32Array(65536).fill(UNSEEN);
-  const typeNames: string[] = [];
-  // Owners (lower case) in an open-addressing table of owner numbers: a Map of a few hundred
-  // thousand fresh strings costs several times more. Per owner: its hash (compared before the
-  // strings), its first recordset and the flags of the CNAME rule. FNV is no secret: names made
-  // to share a hash (a fraction of a second's work) would make the table quadratic. Past a budget
-  // of probe steps (linear probing at most half full averages under 2.5 a look-up) the owners
-  // move to a Map, whose string hash V8 seeds per process.
-  let probes = 8 * total + 1024;
-  let byName: Map<string, number> | undefined;
-  let capacity = 16;
-  while (capacity < total * 2) capacity *= 2;
-  const mask = capacity - 1;
-  const slots = new Int32Array(capacity).fill(-1);
-  const ownerKey = new Array<string>(total);
-  let owners = 0;
-  const ownerHash = new Int32Array(total);
-  const ownerFlags = new Uint8Array(total);
-  const ownerFirstSet = new Int32Array(total);
-  const big = new Map<number, Set<string>>();
-  const addOwner = (lower: string, h: number): number => {
-    const o = owners++;
-    ownerKey[o] = lower;
-    ownerHash[o] = h;
-    ownerFirstSet[o] = -1;
+  /** `lowerOrigin`: the zone's name in lower case; `records`: how many look-ups at most. */
+  constructor(lowerOrigin: string, records: number) {
+    this.lowerOrigin = lowerOrigin;
+    this.suffix = lowerOrigin === '.' ? '.' : `.${lowerOrigin}`;
+    this.probes = 8 * records + 1024;
+    let capacity = 16;
+    while (capacity < records * 2) capacity *= 2;
+    this.mask = capacity - 1;
+    this.slots = new Int32Array(capacity).fill(-1);
+    this.key = new Array<string>(records);
+    this.hash = new Int32Array(records);
+    this.firstSet = new Int32Array(records);
+    this.flags = new Uint8Array(records);
+  }
+
+  /** The owner number of `name` (absolute, as the parser gives it), or -1 outside the zone; sets `lower`. */
+  of(name: string): number {
+    if (name === this.prevName) return this.prevOwner;
+    const { lowerOrigin, suffix } = this;
+    let owner = -1;
+    let lower = name;
+    // Owners are hashed without the zone's suffix, which they all share. A name that ends with
+    // the (lower-case) suffix and has no upper-case or non-ASCII character before it is its own
+    // lower-case form: the usual case, with no `toLowerCase` copy.
+    let inZone = name === lowerOrigin || name.endsWith(suffix);
+    let end = name.length - suffix.length;
+    let h = FNV_BASIS;
+    for (let i = 0; inZone && i < end; i++) {
+      const c = name.charCodeAt(i);
+      if (c >= 65 && (c <= 90 || c > 127)) {
+        inZone = false;
+        break;
+      }
+      h = Math.imul(h ^ c, 16777619);
+    }
+    if (!inZone) {
+      lower = name.toLowerCase();
+      inZone = lower === lowerOrigin || lower.endsWith(suffix);
+      end = lower.length - suffix.length;
+      h = FNV_BASIS;
+      for (let i = 0; inZone && i < end; i++) h = Math.imul(h ^ lower.charCodeAt(i), 16777619);
+    }
+    if (inZone) owner = this.byName === undefined ? this.probe(lower, h) : -1;
+    if (inZone && owner < 0) {
+      const byName = this.byName!;
+      owner = byName.get(lower) ?? -1;
+      if (owner < 0) byName.set(lower, (owner = this.add(lower, h)));
+    }
+    this.prevName = name;
+    this.prevOwner = owner;
+    this.lower = lower;
+    return owner;
+  }
+
+  /** The owner `lower` in the table (added if new), or -1 once the probe budget is spent (then `byName` holds every owner). */
+  private probe(lower: string, h: number): number {
+    const { slots, mask } = this;
+    let slot = (h ^ (h >>> 15)) & mask;
+    for (;;) {
+      const at = slots[slot]!;
+      if (at < 0) return (slots[slot] = this.add(lower, h));
+      if (this.hash[at] === h && this.key[at] === lower) return at;
+      if (--this.probes < 0) {
+        const byName = (this.byName = new Map());
+        for (let o = 0; o < this.count; o++) byName.set(this.key[o]!, o);
+        return -1;
+      }
+      slot = (slot + 1) & mask;
+    }
+  }
+
+  private add(lower: string, h: number): number {
+    const o = this.count++;
+    this.key[o] = lower;
+    this.hash[o] = h;
+    this.firstSet[o] = -1;
     return o;
-  };
-  const dataAt = (k: number): string => rdataChunks[k >>> COLUMN_SHIFT]![k & COLUMN_MASK]!;
-  // Each AAAA record's address in one spelling, read once, and only for records compared with another.
-  let addresses: string[] | undefined;
-  const addressAt = (k: number): string => (addresses ??= new Array<string>(total))[k] ??= addressOf(dataAt(k));
-  let recordCount = 0;
-  let refused = -1; // the first record of a type the service does not store
+  }
+}
 
-  // The previous record's owner, as written and as looked up: runs of one owner (the usual
-  // layout, and every blank owner) skip the look-up.
-  let prevName: string | undefined;
-  let prevOwner = -1; // -1: not in the zone
-  let prevLower = '';
-  for (let index = 0; index < total; index++) {
-    const name = ownerChunks[index >>> COLUMN_SHIFT]![index & COLUMN_MASK]!;
-    let owner: number;
-    let lower: string;
-    if (name === prevName) {
-      owner = prevOwner;
-      lower = prevLower;
-    } else {
-      owner = -1;
-      lower = name;
-      // Owners are hashed without the zone's suffix, which they all share. A name that ends with
-      // the (lower-case) suffix and has no upper-case or non-ASCII character before it is its own
-      // lower-case form: the usual case, with no `toLowerCase` copy.
-      let inZone = name === lowerOrigin || name.endsWith(suffix);
-      let end = name.length - suffix.length;
-      let h = FNV_BASIS;
-      for (let i = 0; inZone && i < end; i++) {
-        const c = name.charCodeAt(i);
-        if (c >= 65 && (c <= 90 || c > 127)) {
-          inZone = false;
-          break;
-        }
-        h = Math.imul(h ^ c, 16777619);
-      }
-      if (!inZone) {
-        lower = name.toLowerCase();
-        inZone = lower === lowerOrigin || lower.endsWith(suffix);
-        end = lower.length - suffix.length;
-        h = FNV_BASIS;
-        for (let i = 0; inZone && i < end; i++) h = Math.imul(h ^ lower.charCodeAt(i), 16777619);
-      }
-      if (inZone && byName === undefined) {
-        let slot = (h ^ (h >>> 15)) & mask;
-        for (;;) {
-          const at = slots[slot]!;
-          if (at < 0) {
-            owner = addOwner(lower, h);
-            slots[slot] = owner;
-            break;
-          }
-          if (ownerHash[at] === h && ownerKey[at] === lower) {
-            owner = at;
-            break;
-          }
-          if (--probes < 0) {
-            byName = new Map();
-            for (let o = 0; o < owners; o++) byName.set(ownerKey[o]!, o);
-            break;
-          }
-          slot = (slot + 1) & mask;
-        }
-      }
-      if (inZone && byName !== undefined && owner < 0) {
-        owner = byName.get(lower) ?? -1;
-        if (owner < 0) byName.set(lower, (owner = addOwner(lower, h)));
-      }
-      prevName = name;
-      prevOwner = owner;
-      prevLower = lower;
-    }
-    if (owner < 0) continue;
-    const type = types[index]!;
-    let typeId = typeIds[type]!;
-    if (typeId === UNSEEN) {
+/**
+ * The recordsets of an import, the second stage of {@link planColumns}. Recordsets are numbered in
+ * creation order and held in arrays allocated once at their largest size (a million pushes onto
+ * growing arrays cost copies and garbage-collector work for every one of them); the records of
+ * each one are a chain through `next` (record index to record index), whose data the duplicate
+ * check and the blocks read from the rdata column.
+ */
+class ImportRecordsets {
+  count = 0;
+  recordCount = 0;
+  readonly name: string[];
+  /** Per recordset: its type's index into `typeNames`. */
+  readonly type: Uint16Array;
+  /** Per recordset: its smallest TTL (TTLs are 0 … 2^32 - 1). */
+  readonly min: Uint32Array;
+  readonly size: Int32Array;
+  readonly head: Int32Array;
+  private readonly tail: Int32Array;
+  private readonly nextOfOwner: Int32Array;
+  /** Per record: the next one of its recordset, or -1. */
+  readonly next: Int32Array;
+  readonly typeNames: string[] = [];
+  /** Types seen so far by type code, numbered (or UNSEEN, REFUSED): one look-up per record does the allow-list. */
+  private readonly typeIds = new Int32Array(65536).fill(UNSEEN);
+  private readonly big = new Map<number, Set<string>>();
+  // Each AAAA record's address in one spelling, read once, and only for records compared with another.
+  private addresses: string[] | undefined;
+
+  constructor(
+    private readonly columns: RecordColumns,
+    private readonly allowed: ReadonlySet<string>,
+  ) {
+    const total = columns.count;
+    this.name = new Array<string>(total);
+    this.type = new Uint16Array(total);
+    this.min = new Uint32Array(total);
+    this.size = new Int32Array(total);
+    this.head = new Int32Array(total);
+    this.tail = new Int32Array(total);
+    this.nextOfOwner = new Int32Array(total);
+    this.next = new Int32Array(total).fill(-1);
+  }
+
+  dataAt(k: number): string {
+    return this.columns.rdata[k >>> COLUMN_SHIFT]![k & COLUMN_MASK]!;
+  }
+
+  private addressAt(k: number): string {
+    return ((this.addresses ??= new Array<string>(this.columns.count))[k] ??= addressOf(this.dataAt(k)));
+  }
+
+  /** The number of type code `type` among the stored types, or REFUSED. */
+  typeId(type: number): number {
+    let id = this.typeIds[type]!;
+    if (id === UNSEEN) {
       const mnemonic = typeToText(type);
-      typeId = allowed.has(mnemonic) ? typeNames.push(mnemonic) - 1 : REFUSED;
-      typeIds[type] = typeId;
+      id = this.allowed.has(mnemonic) ? this.typeNames.push(mnemonic) - 1 : REFUSED;
+      this.typeIds[type] = id;
     }
-    // The CNAME rule (RFC 1034 §3.6.2), which dnspython applies while it reads the file: so it
-    // comes before a refused type's error, and counts refused types, except those the engine's
-    // own rule lets stand beside a CNAME (only which error is reported depends on them). Names
-    // outside the zone are dropped unread, as dnspython drops them. The apex is no exception: a
-    // CNAME there clashes with the SOA, whichever comes first, and without an SOA the file has none.
-    if (typeId >= 0 || !cnameNeutral(type)) {
-      const flags = ownerFlags[owner]!;
-      if (type === TYPE_CNAME) {
-        if ((flags & OTHER) !== 0) return { error: undefinedError(CNAME_CLASH) };
-        ownerFlags[owner] = flags | CNAME;
-      } else {
-        if ((flags & CNAME) !== 0) return { error: undefinedError(DATA_CLASH) };
-        ownerFlags[owner] = flags | OTHER;
-      }
-    }
-    if (type === TYPE_SOA) {
-      if (lower === lowerOrigin && soa < 0) soa = index;
-      continue;
-    }
-    if (typeId < 0) {
-      if (refused < 0) refused = index;
-      continue;
-    }
-    if (type === TYPE_NS && lower === lowerOrigin) continue;
-    let set = ownerFirstSet[owner]!;
+    return id;
+  }
+
+  /** Adds record `index` (of an allowed type, number `typeId`, written `name`) to its owner's recordset of that type. */
+  add(index: number, name: string, owner: number, typeId: number, owners: ImportOwners): void {
+    const { columns } = this;
+    let set = owners.firstSet[owner]!;
     let last = -1;
-    while (set >= 0 && setType[set] !== typeId) {
+    while (set >= 0 && this.type[set] !== typeId) {
       last = set;
-      set = setNextOfOwner[set]!;
+      set = this.nextOfOwner[set]!;
     }
-    const ttl = ttls[index]!;
-    const data = dataAt(index);
+    const ttl = columns.ttls[index]!;
     if (set < 0) {
-      set = sets++;
-      setName[set] = name;
-      setType[set] = typeId;
-      setMin[set] = ttl;
-      setNextOfOwner[set] = -1;
-      if (last < 0) ownerFirstSet[owner] = set;
-      else setNextOfOwner[last] = set;
-      setHead[set] = index;
-      setTail[set] = index;
-      setSize[set] = 1;
-      recordCount++;
-      continue;
+      set = this.count++;
+      this.name[set] = name;
+      this.type[set] = typeId;
+      this.min[set] = ttl;
+      this.nextOfOwner[set] = -1;
+      if (last < 0) owners.firstSet[owner] = set;
+      else this.nextOfOwner[last] = set;
+      this.head[set] = index;
+      this.tail[set] = index;
+      this.size[set] = 1;
+      this.recordCount++;
+      return;
     }
-    if (ttl < setMin[set]!) setMin[set] = ttl;
+    if (ttl < this.min[set]!) this.min[set] = ttl;
+    const type = columns.types[index]!;
     if (type === TYPE_CNAME) {
       // CNAME is a singleton: a later record replaces the earlier one (dnspython).
-      setHead[set] = index;
-      setTail[set] = index;
-      continue;
+      this.head[set] = index;
+      this.tail[set] = index;
+      return;
     }
-    // AAAA data is kept as written, so one address may come in two spellings: dnspython keeps the
-    // first (its rdatasets compare wire forms), so AAAA records also compare by address.
-    const aaaa = type === TYPE_AAAA;
-    if (setSize[set]! < BIG_SET) {
-      let dup = false;
-      for (let k = setHead[set]!; k >= 0; k = next[k]!) {
-        if (dataAt(k) === data || (aaaa && addressAt(k) === addressAt(index))) {
-          dup = true;
-          break;
-        }
-      }
-      if (dup) continue;
-    } else {
-      // A walk of the chain per record would be quadratic in a large recordset (quotas may allow any size).
-      const key = aaaa ? addressAt : dataAt;
-      let seen = big.get(set);
-      if (seen === undefined) {
-        seen = new Set();
-        for (let k = setHead[set]!; k >= 0; k = next[k]!) seen.add(key(k));
-        big.set(set, seen);
-      }
-      const at = key(index);
-      if (seen.has(at)) continue;
-      seen.add(at);
-    }
-    next[setTail[set]!] = index;
-    setTail[set] = index;
-    setSize[set] = setSize[set]! + 1;
-    recordCount++;
+    if (this.holds(set, index, type === TYPE_AAAA)) return;
+    this.next[this.tail[set]!] = index;
+    this.tail[set] = index;
+    this.size[set] = this.size[set]! + 1;
+    this.recordCount++;
   }
-  if (refused >= 0) {
-    const type = types[refused]!;
-    let nth = 0;
-    for (let j = 0; j <= refused; j++) if (types[j] === type) nth++;
-    const line = lineOfType(text, typeToText(type), nth);
-    return { error: `Record type ${typeToText(type)}${line > 0 ? ` on line ${line}` : ''} is not supported by this service.` };
-  }
-  if (soa < 0) return { error: IMPORT_MESSAGES.noSoa };
-  const fields = dataAt(soa).split(' ');
-  const rname = fields[1] ?? '';
 
-  const bounds = blockBounds(setSize, sets);
+  /**
+   * Whether recordset `set` holds record `index`'s data already. AAAA data is kept as written, so
+   * one address may come in two spellings: dnspython keeps the first (its rdatasets compare wire
+   * forms), so AAAA records (`aaaa`) also compare by address.
+   */
+  private holds(set: number, index: number, aaaa: boolean): boolean {
+    const data = this.dataAt(index);
+    if (this.size[set]! < BIG_SET) {
+      for (let k = this.head[set]!; k >= 0; k = this.next[k]!) {
+        if (this.dataAt(k) === data || (aaaa && this.addressAt(k) === this.addressAt(index))) return true;
+      }
+      return false;
+    }
+    // A walk of the chain per record would be quadratic in a large recordset (quotas may allow any size).
+    const key = aaaa ? (k: number) => this.addressAt(k) : (k: number) => this.dataAt(k);
+    let seen = this.big.get(set);
+    if (seen === undefined) {
+      seen = new Set();
+      for (let k = this.head[set]!; k >= 0; k = this.next[k]!) seen.add(key(k));
+      this.big.set(set, seen);
+    }
+    const at = key(index);
+    if (seen.has(at)) return true;
+    seen.add(at);
+    return false;
+  }
+}
+
+/**
+ * The third stage of {@link planColumns}: the recordsets cut into the storage's blocks, each
+ * field in a parallel array. Also the size of the largest recordset.
+ */
+function recordsetBlocks(sets: ImportRecordsets): { blocks: RecordsetColumns[]; largest: number } {
+  const bounds = blockBounds(sets.size, sets.count);
   const blocks: RecordsetColumns[] = [];
   let largest = 0;
   for (let b = 0; b + 1 < bounds.length; b++) {
     const from = bounds[b]!;
     const to = bounds[b + 1]!;
     let size = 0;
-    for (let i = from; i < to; i++) size += setSize[i]!;
+    for (let i = from; i < to; i++) size += sets.size[i]!;
     const names = new Array<string>(to - from);
     const types = new Array<string>(to - from);
     const ttls = new Array<number | null>(to - from);
@@ -495,27 +436,89 @@ export function planColumns(text: string, origin: string, columns: RecordColumns
       // per owner run (blank owners, and an owner written again as before), so comparing each
       // name with the one before (its text, when the two are different strings of one length)
       // would find nothing more to share.
-      names[j] = setName[i]!;
-      types[j] = typeNames[setType[i]!]!;
-      const min = setMin[i]!;
+      names[j] = sets.name[i]!;
+      types[j] = sets.typeNames[sets.type[i]!]!;
+      const min = sets.min[i]!;
       ttls[j] = min === 0 ? null : min;
-      for (let k = setHead[i]!; k >= 0; k = next[k]!) data[at++] = dataAt(k);
+      for (let k = sets.head[i]!; k >= 0; k = sets.next[k]!) data[at++] = sets.dataAt(k);
       ends[j] = at;
-      if (setSize[i]! > largest) largest = setSize[i]!;
+      if (sets.size[i]! > largest) largest = sets.size[i]!;
     }
     blocks.push({ names, types, ttls, ends, data });
   }
+  return { blocks, largest };
+}
+
+/**
+ * The conversion of a parsed import file: each record's owner (the owner stage), the import's rules
+ * and the recordsets (the recordset stage), then the storage's blocks (the block stage). `origin`
+ * is the zone's; `lineOf` gives a record's line, for error messages.
+ * @internal
+ */
+export function planColumns(origin: string, columns: RecordColumns, allowed: ReadonlySet<string>, lineOf: (index: number) => number): { ok: ImportPlan } | { error: string } {
+  const lowerOrigin = origin.toLowerCase();
+  const { owners: ownerChunks, ttls, types } = columns;
+  const total = columns.count;
+  const owners = new ImportOwners(lowerOrigin, total);
+  const sets = new ImportRecordsets(columns, allowed);
+  let soa = -1; // the last SOA at the apex: dnspython's SOA is a singleton, each one replaces the one before
+  let soaTtl = 0; // the smallest SOA TTL, as dnspython's rdataset keeps it
+  let refused = -1; // the first record of a type the service does not store
+  for (let index = 0; index < total; index++) {
+    const name = ownerChunks[index >>> COLUMN_SHIFT]![index & COLUMN_MASK]!;
+    const owner = owners.of(name);
+    if (owner < 0) continue;
+    const lower = owners.lower;
+    const type = types[index]!;
+    // dnspython refuses an SOA off the apex as it adds the record: before the CNAME rule looks at it.
+    if (type === TYPE_SOA && lower !== lowerOrigin) return { error: undefinedError(SOA_OFF_APEX) };
+    const typeId = sets.typeId(type);
+    // The CNAME rule (RFC 1034 §3.6.2), which dnspython applies while it reads the file: so it
+    // comes before a refused type's error, and counts refused types, except those the engine's
+    // own rule lets stand beside a CNAME (only which error is reported depends on them). Names
+    // outside the zone are dropped unread, as dnspython drops them. The apex is no exception: a
+    // CNAME there clashes with the SOA, whichever comes first, and without an SOA the file has none.
+    if (typeId >= 0 || !mayStandBesideCname(type)) {
+      const flags = owners.flags[owner]!;
+      if (type === TYPE_CNAME) {
+        if ((flags & OTHER) !== 0) return { error: undefinedError(CNAME_CLASH) };
+        owners.flags[owner] = flags | CNAME;
+      } else {
+        if ((flags & CNAME) !== 0) return { error: undefinedError(DATA_CLASH) };
+        owners.flags[owner] = flags | OTHER;
+      }
+    }
+    if (type === TYPE_SOA) {
+      soaTtl = soa < 0 ? ttls[index]! : Math.min(soaTtl, ttls[index]!);
+      soa = index;
+      continue;
+    }
+    if (typeId < 0) {
+      if (refused < 0) refused = index;
+      continue;
+    }
+    if (type === TYPE_NS && lower === lowerOrigin) continue;
+    sets.add(index, name, owner, typeId, owners);
+  }
+  if (refused >= 0) {
+    const line = lineOf(refused);
+    return { error: `Record type ${typeToText(types[refused]!)}${line > 0 ? ` on line ${line}` : ''} is not supported by this service.` };
+  }
+  if (soa < 0) return { error: IMPORT_MESSAGES.noSoa };
+  const fields = sets.dataAt(soa).split(' ');
+  const rname = fields[1] ?? '';
+  const { blocks, largest } = recordsetBlocks(sets);
   return {
     ok: {
       name: origin,
       email: emailFromRname(rname),
-      ttl: ttls[soa]!,
+      ttl: soaTtl,
       serial: Number(fields[2]),
       retry: Number(fields[4]),
       expire: Number(fields[5]),
       blocks,
-      recordsetCount: sets,
-      recordCount,
+      recordsetCount: sets.count,
+      recordCount: sets.recordCount,
       largestRecordset: largest,
     },
   };

@@ -6,13 +6,13 @@ import { buildBlocks, drawSortedIds } from '../recordsets/blocks.js';
 import { blockKeys, blockRowId } from '../recordsets/recordset.js';
 import type { ApiError } from '../shared/api-error.js';
 import { command, insertNew, runInTransaction, type UnitOfWork } from '../shared/command.js';
-import { emptyRequestBody, invalidUuid } from '../shared/errors.js';
+import { uuidParam } from '../shared/errors.js';
+import { emptyRequestBody } from '../shared/validation.js';
 import { checkNameSyntax, emailProblem } from '../zones/zone-input.js';
 import { requireProject, type Caller } from '../shared/context.js';
 import type { ListSpec } from '../shared/list-query.js';
 import { enqueueTask, finishTask, type StoredTask } from '../shared/tasks.js';
 import { toMicros } from '../shared/time.js';
-import { isUuidLike } from '../shared/uuid.js';
 import { insertZone, putZone, RECORDSETS } from '../zones/zone-commands.js';
 import { canSee } from '../zones/zone-policy.js';
 import {
@@ -38,9 +38,6 @@ import {
 
 /** Task kind that processes a zone import. @category Imports */
 export const ZONE_IMPORT_TASK = 'zone.import';
-
-/** A path id of the given parameter name, or 400 `invalid_uuid`. */
-const idParam = (param: string, id: unknown): Result<string, ApiError> => (isUuidLike(id) ? ok(id) : err(invalidUuid(param, id)));
 
 const putImport = (uow: UnitOfWork, i: StoredImport): Promise<void> =>
   uow.tx.put(IMPORTS, i.id, i, importKeys(i));
@@ -117,7 +114,7 @@ async function visibleImport(uow: UnitOfWork, caller: Caller, id: string): Promi
 /** `GET /v2/zones/tasks/imports/{id}`. @internal */
 export function getImport(deps: DnsDeps, ctx: unknown, id: unknown): ResultAsync<ZoneImportBody, ApiError> {
   return command(deps, ctx, {
-    parse: () => idParam('import_id', id),
+    parse: () => uuidParam('import_id', id),
     transaction: async (uow, caller, importId) => (await visibleImport(uow, caller, importId)).map((i) => presentImport(i, deps.baseUrl)),
   });
 }
@@ -157,7 +154,7 @@ export function listImports(deps: DnsDeps, ctx: unknown, query: unknown): Result
 /** `DELETE /v2/zones/tasks/imports/{id}`: removes the import record only; its zone stays. @internal */
 export function deleteImport(deps: DnsDeps, ctx: unknown, id: unknown): ResultAsync<void, ApiError> {
   return command(deps, ctx, {
-    parse: () => idParam('zone_import_id', id),
+    parse: () => uuidParam('zone_import_id', id),
     transaction: (uow, caller, importId) =>
       safeTry(async function* () {
         const found = yield* await visibleImport(uow, caller, importId);

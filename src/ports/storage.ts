@@ -101,6 +101,15 @@ export interface StorageTransaction {
    * adapter may keep `keys` as given: the caller must not change it afterwards.
    */
   put(collection: string, id: string, value: unknown, keys: IndexKeys): Promise<void>;
+  /**
+   * Optional: stores `value` under `id` only when nothing is stored there, and answers whether it
+   * did; `false` writes nothing. Every create goes through it (through {@link insert}), so that an
+   * id source that repeats itself fails loudly instead of overwriting. An adapter over a database
+   * does it in one statement (`INSERT … ON CONFLICT DO NOTHING`); without it, {@link insert}
+   * reads first, which costs a round trip and, under SERIALIZABLE, a read of the index gap that
+   * concurrent creates then conflict on.
+   */
+  insert?(collection: string, id: string, value: unknown, keys: IndexKeys): Promise<boolean>;
   /** Removes the value and its index entries; `false` when there was none. */
   delete(collection: string, id: string): Promise<boolean>;
   /** Entries of one index in `(key, id)` order, as the query says. Cost: O(log n + returned). */
@@ -139,4 +148,16 @@ export async function rangeMany(tx: StorageTransaction, requests: readonly Range
   const out: (readonly StoredEntry[])[] = [];
   for (const r of requests) out.push(await tx.range(r.collection, r.index, r.query));
   return out;
+}
+
+/**
+ * Stores a new value through {@link StorageTransaction.insert} when the adapter has it, and with
+ * `get` then `put` when it has not: `false`, with nothing written, when `id` is taken either way.
+ * @internal
+ */
+export async function insert(tx: StorageTransaction, collection: string, id: string, value: unknown, keys: IndexKeys): Promise<boolean> {
+  if (tx.insert !== undefined) return tx.insert(collection, id, value, keys);
+  if ((await tx.get(collection, id)) !== undefined) return false;
+  await tx.put(collection, id, value, keys);
+  return true;
 }

@@ -377,6 +377,7 @@ interface Statements {
   readonly unlock: string;
   readonly get: Statement;
   readonly put: Statement;
+  readonly insert: Statement;
   readonly delete: Statement;
   readonly scanFirst: Statement;
   readonly scanAfter: Statement;
@@ -442,6 +443,21 @@ function statements(t: Tables): Statements {
         RETURNING collection, index_name, key, 1 AS n
       )
       ${bumpCounts(t, '(SELECT * FROM added UNION ALL SELECT * FROM dropped)', '$8::smallint')}`),
+    // A create: the row only where none is (no read of the index, so concurrent creates of other
+    // ids do not conflict), its entries only with it, and whether it was written.
+    insert: statement(`WITH inserted AS (
+        INSERT INTO ${t.rows} (collection, id, value) VALUES ($1, $2, $3::json)
+        ON CONFLICT (collection, id) DO NOTHING
+        RETURNING collection, id
+      ), added AS (
+        INSERT INTO ${t.index} (collection, index_name, key, id)
+        SELECT i.collection, w.index_name, w.key, i.id FROM inserted i, unnest($4::text[], $5::bytea[]) AS w(index_name, key)
+        ON CONFLICT DO NOTHING
+        RETURNING collection, index_name, key, 1 AS n
+      ), counted AS (
+        ${bumpCounts(t, 'added', '$6::smallint')}
+      )
+      SELECT count(*) AS n FROM inserted`),
     delete: statement(`WITH gone AS (
         DELETE FROM ${t.rows} WHERE collection = $1 AND id = $2 RETURNING 1
       ), entries AS (
@@ -525,6 +541,20 @@ function literal(v: Arg): string {
 }
 
 const execute = (s: Statement, args: readonly Arg[]): string => `EXECUTE ${s.name}(${args.map(literal).join(', ')})`;
+
+/** A value's index entries as statement arguments; refuses an index name no statement could carry. */
+function indexEntries(keys: IndexKeys): { names: string[]; encoded: Buffer[] } {
+  const names: string[] = [];
+  const encoded: Buffer[] = [];
+  for (const name in keys) {
+    const key = keys[name];
+    if (key === undefined) continue;
+    quote(name);
+    names.push(name);
+    encoded.push(encodeKey(key));
+  }
+  return { names, encoded };
+}
 
 /** A put waiting to be sent: its row and its entries. */
 interface PendingPut {
@@ -648,15 +678,7 @@ function transactionOn(
       if (!attempt.open) return Promise.reject(new Error('storage transaction used after it ended'));
       try {
         quote(collection); // refuses what no statement could carry, now rather than at the commit
-        const names: string[] = [];
-        const encoded: Buffer[] = [];
-        for (const name in keys) {
-          const key = keys[name];
-          if (key === undefined) continue;
-          quote(name);
-          names.push(name);
-          encoded.push(encodeKey(key));
-        }
+        const { names, encoded } = indexEntries(keys);
         const text = serialise(collection, id, value);
         // The map key only has to tell (collection, id) pairs apart; U+0000 cannot be in a collection name.
         pending.set(`${collection}\u0000${id}`, { collection, id: encodeKey(id), value: text, names, keys: encoded });
@@ -665,6 +687,13 @@ function transactionOn(
       } catch (error) {
         return Promise.reject(toError(error));
       }
+    },
+    async insert(collection, id, value, keys: IndexKeys) {
+      quote(collection);
+      const { names, encoded } = indexEntries(keys);
+      const text = serialise(collection, id, value);
+      const rows = await query<{ n: string }>(sql.insert, [collection, encodeKey(id), new JsonText(text), names, encoded, session.slot]);
+      return rows[0]?.n === '1';
     },
     async delete(collection, id) {
       const rows = await query<{ n: string }>(sql.delete, [collection, encodeKey(id), session.slot]);

@@ -199,6 +199,13 @@ export interface QuotaService {
   snapshot(): Promise<QuotaSnapshot>;
   /** Removes every configured record (the options are kept); rejects only when the storage does. */
   reset(): Promise<void>;
+  /**
+   * The same service (same state and options) whose list links start with `baseUrl` instead of
+   * the configured one: what an HTTP front uses to link to the origin a client called.
+   *
+   * @param baseUrl - scheme, host and any mount prefix, e.g. `http://127.0.0.1:8080/keys`
+   */
+  withBaseUrl(baseUrl: string): QuotaService;
 }
 
 const RECORDS = 'quotas.project_quotas';
@@ -305,7 +312,8 @@ function checkSnapshot(snapshot: unknown): readonly ProjectQuotasRecord[] {
  */
 export function createQuotaService(options: QuotaServiceOptions = {}): QuotaService {
   const storage = options.storage ?? memoryStorage();
-  const baseUrl = (options.baseUrl ?? 'http://localhost:9311').replace(/\/$/, '');
+  const trimBase = (base: string): string => base.replace(/\/$/, '');
+  const baseUrl = trimBase(options.baseUrl ?? 'http://localhost:9311');
   const defaultLimit = checkInteger('paging.defaultLimit', options.paging?.defaultLimit ?? 10, 1);
   const maxLimit = checkInteger('paging.maxLimit', options.paging?.maxLimit ?? 100, 1);
   const forbiddenStatus = options.forbiddenStatus ?? 401;
@@ -360,7 +368,27 @@ export function createQuotaService(options: QuotaServiceOptions = {}): QuotaServ
 
   const isCount = (n: unknown): n is number => typeof n === 'number' && Number.isSafeInteger(n) && n >= 0;
 
-  return {
+  const listAt =
+    (linkBase: string): QuotaService['projectQuotas']['list'] =>
+    (ctx, query) =>
+      command(ctx, {
+        parse: (caller) => authorizeQuota('project_quotas:get', forbiddenStatus, caller).andThen(() => normalisePage(query, defaultLimit, maxLimit)),
+        transaction: async ({ tx }, _caller, page) => {
+          const { offset, limit } = page;
+          const total = await tx.count(RECORDS, BY_CREATION);
+          // An offset past the end (it may be up to 2^63 - 1) needs no read at all.
+          const entries =
+            offset < BigInt(total) ? await tx.range(RECORDS, BY_CREATION, { offset: Number(offset), limit: Number(limit) }) : [];
+          const items: ProjectQuotasRecord[] = [];
+          for (const entry of entries) {
+            const record = toRecord(entry.value);
+            if (record !== undefined) items.push(listItem(record));
+          }
+          return ok({ project_quotas: items, ...pageLinks(linkBase, page, total), total });
+        },
+      });
+
+  const service: QuotaService = {
     effective: (ctx) =>
       command(ctx, {
         parse: (caller) => authorizeQuota('quotas:get', forbiddenStatus, caller).andThen(() => requireProject(caller, 'quota')),
@@ -368,23 +396,7 @@ export function createQuotaService(options: QuotaServiceOptions = {}): QuotaServ
       }),
 
     projectQuotas: {
-      list: (ctx, query) =>
-        command(ctx, {
-          parse: (caller) => authorizeQuota('project_quotas:get', forbiddenStatus, caller).andThen(() => normalisePage(query, defaultLimit, maxLimit)),
-          transaction: async ({ tx }, _caller, page) => {
-            const { offset, limit } = page;
-            const total = await tx.count(RECORDS, BY_CREATION);
-            // An offset past the end (it may be up to 2^63 - 1) needs no read at all.
-            const entries =
-              offset < BigInt(total) ? await tx.range(RECORDS, BY_CREATION, { offset: Number(offset), limit: Number(limit) }) : [];
-            const items: ProjectQuotasRecord[] = [];
-            for (const entry of entries) {
-              const record = toRecord(entry.value);
-              if (record !== undefined) items.push(listItem(record));
-            }
-            return ok({ project_quotas: items, ...pageLinks(baseUrl, page, total), total });
-          },
-        }),
+      list: listAt(baseUrl),
 
       get: (ctx, projectId) =>
         projectQuotas(ctx, 'project_quotas:get', projectId, async (tx, id) => {
@@ -466,5 +478,8 @@ export function createQuotaService(options: QuotaServiceOptions = {}): QuotaServ
       });
       if (result.isErr()) throw result.error;
     },
+
+    withBaseUrl: (linkBase) => ({ ...service, projectQuotas: { ...service.projectQuotas, list: listAt(trimBase(linkBase)) } }),
   };
+  return service;
 }

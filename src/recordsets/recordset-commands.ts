@@ -4,13 +4,12 @@ import type { ListEnvelope } from '../dns/command.js';
 import type { IndexPosition, StorageTransaction, StoredEntry } from '../ports/storage.js';
 import type { ApiError } from '../shared/api-error.js';
 import { command } from '../shared/command.js';
-import { invalidUuid, markerNotFound } from '../shared/errors.js';
+import { markerNotFound, uuidParam } from '../shared/errors.js';
 import { tupleKey } from '../shared/keys.js';
 import { listArray, parseListQuery, type ListSpec, type ParsedListQuery } from '../shared/list-query.js';
-import { isUuidLike } from '../shared/uuid.js';
 import { RECORDSETS, visibleZone } from '../zones/zone-commands.js';
 import type { Zone } from '../zones/zone.js';
-import { BLOCKS_BY_ZONE, findId, managedRecordsets, presentRecordset, type RecordsetBlock, type RecordsetBody } from './recordset.js';
+import { BLOCKS_BY_ZONE, findId, managedCount, managedRecordsets, presentRecordset, type RecordsetBlock, type RecordsetBody } from './recordset.js';
 import { recordsetNotFound } from './recordset-errors.js';
 
 /** A stored block and where its index entry sits. */
@@ -139,9 +138,6 @@ async function idOrderPage(
  */
 export type RecordsetList = ListEnvelope<'recordsets', RecordsetBody>;
 
-/** A path id of the given parameter name, or 400 `invalid_uuid`. */
-const idParam = (param: string, id: unknown): Result<string, ApiError> => (isUuidLike(id) ? ok(id) : err(invalidUuid(param, id)));
-
 /**
  * `GET /v2/zones/{zone_id}/recordsets`. The default order (and `id`) pages from the blocks
  * around the marker; filters and other sort keys read the whole zone, as they must to count and
@@ -151,7 +147,7 @@ const idParam = (param: string, id: unknown): Result<string, ApiError> => (isUui
 export function listRecordsets(deps: DnsDeps, ctx: unknown, zoneId: unknown, query: unknown): ResultAsync<RecordsetList, ApiError> {
   return command(deps, ctx, {
     parse: (caller) =>
-      idParam('zone_id', zoneId).andThen((id) => {
+      uuidParam('zone_id', zoneId).andThen((id) => {
         const s = spec(id);
         return parseListQuery(s, query, caller.allProjects).map((q) => ({ id, s, q }));
       }),
@@ -164,7 +160,7 @@ export function listRecordsets(deps: DnsDeps, ctx: unknown, zoneId: unknown, que
             const rows = yield* page;
             // The page is already cut; the envelope adds links, and the count comes from the zone.
             const body = yield* listArray({ ...s, metadata: false }, rows, { ...q, marker: undefined }, true, undefined, deps.baseUrl);
-            return ok({ ...body, metadata: { total_count: (z.soaRecordsetId === null ? 0 : 2) + z.recordsetCount } } as RecordsetList);
+            return ok({ ...body, metadata: { total_count: managedCount(z) + z.recordsetCount } } as RecordsetList);
           }
         }
         const all = await zoneRecordsets(deps, tx, z);
@@ -180,7 +176,7 @@ export function listRecordsets(deps: DnsDeps, ctx: unknown, zoneId: unknown, que
 /** `GET /v2/zones/{zone_id}/recordsets/{id}`. @internal */
 export function getRecordset(deps: DnsDeps, ctx: unknown, zoneId: unknown, id: unknown): ResultAsync<RecordsetBody, ApiError> {
   return command(deps, ctx, {
-    parse: () => idParam('zone_id', zoneId).andThen((zid) => idParam('recordset_id', id).map((rid) => ({ zid, rid }))),
+    parse: () => uuidParam('zone_id', zoneId).andThen((zid) => uuidParam('recordset_id', id).map((rid) => ({ zid, rid }))),
     transaction: ({ tx }, caller, { zid, rid }) =>
       safeTry(async function* () {
         const z = yield* await visibleZone(tx, caller, zid);

@@ -128,9 +128,16 @@ const status = (zone: Zone): { status: string; action: string } => ({
   action: zone.action,
 });
 
-/** The managed recordsets of a PRIMARY zone: SOA first, then NS, as the real service creates them. @internal */
+/** How many managed recordsets a zone has: SOA and NS (PRIMARY), SOA only (SECONDARY before its first transfer). @internal */
+export const managedCount = (zone: Zone): number => (zone.soaRecordsetId === null ? 0 : 1) + (zone.nsRecordsetId === null ? 0 : 1);
+
+/**
+ * The managed recordsets of a zone: SOA first, then NS, as the real service creates them. A
+ * SECONDARY zone has the SOA alone until a transfer brings the master's (its real NS come from there).
+ * @internal
+ */
 export function managedRecordsets(zone: Zone, pool: PoolConfig, baseUrl: string): RecordsetBody[] {
-  if (zone.soaRecordsetId === null || zone.nsRecordsetId === null) return [];
+  if (zone.soaRecordsetId === null) return [];
   const common = {
     zone_id: zone.id,
     project_id: zone.projectId,
@@ -141,26 +148,26 @@ export function managedRecordsets(zone: Zone, pool: PoolConfig, baseUrl: string)
     description: null,
     created_at: formatTimestamp(zone.createdAt),
   };
-  return [
-    {
-      id: zone.soaRecordsetId,
-      ...common,
-      type: 'SOA',
-      records: [soaRecord(zone, pool)],
-      version: zone.version,
-      updated_at: zone.updatedAt === null ? null : formatTimestamp(zone.updatedAt),
-      links: { self: `${baseUrl}/v2/zones/${zone.id}/recordsets/${zone.soaRecordsetId}` },
-    },
-    {
-      id: zone.nsRecordsetId,
-      ...common,
-      type: 'NS',
-      records: pool.nameservers.map((ns) => ns.hostname),
-      version: 1,
-      updated_at: null,
-      links: { self: `${baseUrl}/v2/zones/${zone.id}/recordsets/${zone.nsRecordsetId}` },
-    },
-  ].map((r) => reorder(r));
+  const soa: RecordsetBody = {
+    id: zone.soaRecordsetId,
+    ...common,
+    type: 'SOA',
+    records: [soaRecord(zone, pool)],
+    version: zone.version,
+    updated_at: zone.updatedAt === null ? null : formatTimestamp(zone.updatedAt),
+    links: { self: `${baseUrl}/v2/zones/${zone.id}/recordsets/${zone.soaRecordsetId}` },
+  };
+  if (zone.nsRecordsetId === null) return [reorder(soa)];
+  const ns: RecordsetBody = {
+    id: zone.nsRecordsetId,
+    ...common,
+    type: 'NS',
+    records: pool.nameservers.map((ns) => ns.hostname),
+    version: 1,
+    updated_at: null,
+    links: { self: `${baseUrl}/v2/zones/${zone.id}/recordsets/${zone.nsRecordsetId}` },
+  };
+  return [reorder(soa), reorder(ns)];
 }
 
 /** The API body of the `i`-th recordset of a block. @internal */

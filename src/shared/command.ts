@@ -1,5 +1,5 @@
 import { err, ok, ResultAsync, type Result } from 'neverthrow';
-import { rangeMany, type IndexKeys, type Storage, type StorageTransaction } from '../ports/storage.js';
+import { insert, rangeMany, type IndexKeys, type Storage, type StorageTransaction } from '../ports/storage.js';
 import { ApiError, type ErrorDialect } from './api-error.js';
 import { resolveCaller, type Caller, type ForbiddenStatus } from './context.js';
 
@@ -76,8 +76,7 @@ export function abort(error: ApiError): never {
  * @internal
  */
 export async function insertNew(tx: StorageTransaction, collection: string, id: string, value: unknown, keys: IndexKeys): Promise<void> {
-  if ((await tx.get(collection, id)) !== undefined) abort(duplicateId(collection, id));
-  await tx.put(collection, id, value, keys);
+  if (!(await insert(tx, collection, id, value, keys))) abort(duplicateId(collection, id));
 }
 class StorageFault extends Error {
   constructor(override readonly cause: unknown) {
@@ -114,6 +113,7 @@ function guardTransaction(tx: StorageTransaction): StorageTransaction {
   return {
     get: guard((c: string, id: string) => tx.get(c, id)),
     put: guard((c, id, value, keys) => tx.put(c, id, value, keys)),
+    insert: guard((c, id, value, keys) => insert(tx, c, id, value, keys)),
     delete: guard((c: string, id: string) => tx.delete(c, id)),
     range: guard((c, index, query) => tx.range(c, index, query)),
     rangeMany: guard((requests) => rangeMany(tx, requests)),

@@ -1,6 +1,17 @@
 import { err, ok, type Result } from 'neverthrow';
 import type { StorageTransaction } from '../ports/storage.js';
-import { ApiError } from './api-error.js';
+import type { ApiError } from './api-error.js';
+import {
+  invalidFilters,
+  invalidLimit,
+  invalidMarker,
+  invalidSortDir,
+  invalidSortKey,
+  listParameterNotClean,
+  listParameterNotText,
+  listParametersNotAnObject,
+  markerNotFound,
+} from './errors.js';
 import { isUuidLike } from './uuid.js';
 import { isCleanText } from './validation.js';
 
@@ -73,26 +84,21 @@ export function queryAllProjects(query: unknown): boolean {
  */
 export function parseListQuery<E>(spec: ListSpec<E>, query: unknown, allProjects: boolean): Result<ParsedListQuery, ApiError> {
   if (query !== undefined && query !== null && (typeof query !== 'object' || Array.isArray(query))) {
-    return err(new ApiError(400, 'bad_request', 'List parameters must be an object of query-string values.'));
+    return err(listParametersNotAnObject());
   }
   const echoed: (readonly [string, string])[] = [];
   const values = new Map<string, string>();
   for (const [name, raw] of Object.entries((query ?? {}) as Record<string, unknown>)) {
     if (raw === undefined || CONSUMED.has(name)) continue;
     if (typeof raw !== 'string' && typeof raw !== 'number') {
-      return err(new ApiError(400, 'bad_request', `Query parameter ${name.slice(0, 100)} must be a string.`));
+      return err(listParameterNotText(name));
     }
     const value = String(raw);
     if (!isCleanText(name) || !isCleanText(value)) {
-      return err(new ApiError(400, 'bad_request', 'Query parameters must be UTF-8 text without NUL characters or lone surrogates.'));
+      return err(listParameterNotClean());
     }
     values.set(name, value);
     echoed.push([name, value]);
-  }
-
-  const rawMarker = values.get('marker');
-  if (rawMarker !== undefined && !isUuidLike(rawMarker)) {
-    return err(new ApiError(400, 'invalid_marker', 'The marker is not a UUID.', { showMessage: false }));
   }
 
   let limit = DEFAULT_LIMIT;
@@ -102,23 +108,23 @@ export function parseListQuery<E>(spec: ListSpec<E>, query: unknown, allProjects
     else {
       const n = /^\s*\+?\d+\s*$/.test(rawLimit) ? Number(rawLimit) : Number.NaN;
       if (!Number.isSafeInteger(n) || n < 1) {
-        return err(new ApiError(400, 'invalid_limit', `limit should be an integer between 1 and ${MAX_LIMIT}`));
+        return err(invalidLimit(MAX_LIMIT));
       }
       limit = n;
     }
   }
 
+  const sortDir = values.get('sort_dir') ?? 'asc';
+  if (sortDir !== 'asc' && sortDir !== 'desc') {
+    return err(invalidSortDir());
+  }
+
   const keys = Object.keys(spec.sortKeys);
   let sortKey = values.get('sort_key') ?? 'created_at';
   if (!keys.includes(sortKey)) {
-    return err(new ApiError(400, 'invalid_sort_key', `sort key must be one of [${keys.map((k) => `'${k}'`).join(', ')}]`));
+    return err(invalidSortKey(keys));
   }
   if (sortKey === 'tenant_id' && !allProjects) sortKey = 'created_at';
-
-  const sortDir = values.get('sort_dir') ?? 'asc';
-  if (sortDir !== 'asc' && sortDir !== 'desc') {
-    return err(new ApiError(400, 'invalid_sort_dir', "Unknown sort direction, must be 'desc' or 'asc'"));
-  }
 
   const filters: { name: string; value: string }[] = [];
   const invalid: string[] = [];
@@ -127,7 +133,13 @@ export function parseListQuery<E>(spec: ListSpec<E>, query: unknown, allProjects
     if (Object.hasOwn(spec.filters, name)) filters.push({ name, value });
     else invalid.push(name);
   }
-  if (invalid.length > 0) return err(new ApiError(400, 'bad_request', `Invalid filters ${invalid.join(', ')}`));
+  if (invalid.length > 0) return err(invalidFilters(invalid));
+
+  // The real service looks at the marker last, when it pages the query.
+  const rawMarker = values.get('marker');
+  if (rawMarker !== undefined && !isUuidLike(rawMarker)) {
+    return err(invalidMarker());
+  }
 
   return ok({ limit, marker: rawMarker, sortKey, sortDir, filters, echoed });
 }
@@ -220,7 +232,7 @@ export async function listPage<E extends { readonly id: string }>(
   if (query.marker !== undefined) {
     markerEntity = (await tx.get(spec.collection, query.marker)) as E | undefined;
     if (markerEntity === undefined) {
-      return err(new ApiError(400, 'marker_not_found', 'Marker None could not be found'));
+      return err(markerNotFound());
     }
   }
   const predicates = query.filters.map((f) => ({ read: spec.filters[f.name]!, test: compileFilter(f.value) }));
@@ -299,7 +311,7 @@ export function listArray<E extends { readonly id: string }>(
   baseUrl: string,
 ): Result<object, ApiError> {
   if (query.marker !== undefined && !markerExists) {
-    return err(new ApiError(400, 'marker_not_found', 'Marker None could not be found'));
+    return err(markerNotFound());
   }
   const predicates = query.filters.map((f) => ({ read: spec.filters[f.name]!, test: compileFilter(f.value) }));
   const page = sortAndSlice(

@@ -34,6 +34,9 @@ export const schemaErrors = (errors: readonly FieldError[]): ApiError =>
     { errors, showMessage: false },
   );
 
+/** A command that needs a body got none (`null`, or nothing at all). @internal */
+export const emptyRequestBody = (): ApiError => new ApiError(400, 'empty_request_body', 'Request Body is empty');
+
 /**
  * A null that passes the real service's field checks and then fails in its store (a NOT NULL
  * column): a bare 500 `unknown` there, mirrored with a message that says so. Nothing is changed.

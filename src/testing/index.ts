@@ -17,3 +17,5 @@ export { inspectDns, inspectQuotas } from './inspect.js';
 export type { DnsInspection, DnsState, InspectDnsOptions, InspectedTask, QuotaInspection } from './inspect.js';
 export { runStorageConformance } from './storage-conformance.js';
 export type { ConformanceAssertion, ConformanceTestApi } from './storage-conformance.js';
+export { scriptedMaster } from './scripted-master.js';
+export type { MasterCall, ScriptedMaster } from './scripted-master.js';

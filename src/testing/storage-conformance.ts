@@ -1,4 +1,4 @@
-import type { Storage } from '../ports/storage.js';
+import { insert, type Storage } from '../ports/storage.js';
 
 /**
  * The three vitest functions the conformance suite registers its tests with.
@@ -121,6 +121,29 @@ export function runStorageConformance(makeStorage: () => Storage | Promise<Stora
         expect(await tx.delete('c', 'a')).toBe(true);
         expect(await tx.delete('c', 'a')).toBe(false);
         expect(await tx.count('c', 'i', 'x')).toBe(0);
+      });
+    });
+
+    it('inserts only where nothing is stored (insert, where the adapter has it), and rolls an insert back', async () => {
+      const s = await makeStorage();
+      await s.transaction(async (tx) => {
+        await tx.put('c', 'a', frozen({ n: 1 }), { i: 'x' });
+        expect(await insert(tx, 'c', 'a', frozen({ n: 2 }), { i: 'y' })).toBe(false);
+        expect(await tx.get('c', 'a')).toEqual({ n: 1 });
+        expect(await insert(tx, 'c', 'b', frozen({ n: 3 }), { i: 'y' })).toBe(true);
+        expect((await tx.range('c', 'i')).map((e) => [e.key, e.id])).toEqual([['x', 'a'], ['y', 'b']]);
+      });
+      await s
+        .transaction(async (tx) => {
+          expect(await insert(tx, 'c', 'c', frozen({ n: 4 }), { i: 'z' })).toBe(true);
+          throw new Error('roll back');
+        })
+        .catch(() => undefined);
+      await s.transaction(async (tx) => {
+        expect(await tx.get('c', 'c')).toBeUndefined();
+        expect(await tx.count('c', 'i')).toBe(2);
+        expect(await insert(tx, 'c', 'b', frozen({ n: 5 }), {})).toBe(false);
+        expect(await tx.count('c', 'i', 'y')).toBe(1);
       });
     });
 

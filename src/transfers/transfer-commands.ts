@@ -5,12 +5,13 @@ import { checkZoneQuota, readZoneQuotas } from '../dns-quotas/index.js';
 import type { StorageTransaction } from '../ports/storage.js';
 import type { ApiError } from '../shared/api-error.js';
 import { command, insertNew } from '../shared/command.js';
+import type { RequestBody } from '../shared/body.js';
 import { requireProject, type Caller, type RequestContext } from '../shared/context.js';
-import { emptyRequestBody, invalidUuid } from '../shared/errors.js';
+import { uuidParam } from '../shared/errors.js';
+import { emptyRequestBody } from '../shared/validation.js';
 import { tupleKey } from '../shared/keys.js';
 import { listArray, listPage, parseListQuery, type ListQuery, type ListScope, type ListSpec } from '../shared/list-query.js';
 import { toMicros } from '../shared/time.js';
-import { isUuidLike } from '../shared/uuid.js';
 import { putZone, visibleZone } from '../zones/zone-commands.js';
 import { zoneNotFound } from '../zones/zone-errors.js';
 import { BY_PROJECT, ZONES, type Zone } from '../zones/zone.js';
@@ -23,6 +24,7 @@ import {
   transferAcceptKeys,
   type StoredTransferAccept,
   type TransferAcceptBody,
+  type TransferAcceptInput,
 } from './transfer-accept.js';
 import {
   detailedView,
@@ -38,6 +40,7 @@ import {
   transferRequestKeys,
   type StoredTransferRequest,
   type TransferRequestBody,
+  type TransferRequestInput,
 } from './transfer-request.js';
 import {
   acceptNotFound,
@@ -97,13 +100,13 @@ export interface TransferAcceptList {
  */
 export interface TransferRequestCommands {
   /** `POST /v2/zones/{zone_id}/tasks/transfer_requests` (201): owner view with the key; a missing body is `{}`. */
-  create(ctx: RequestContext, zoneId: string, body?: unknown): ResultAsync<TransferRequestBody, ApiError>;
+  create<B = unknown>(ctx: RequestContext, zoneId: string, body?: RequestBody<TransferRequestInput, B>): ResultAsync<TransferRequestBody, ApiError>;
   /** `GET /v2/zones/tasks/transfer_requests/{id}`: any project for an untargeted request (reduced view). */
   get(ctx: RequestContext, id: string): ResultAsync<TransferRequestBody, ApiError>;
   /** `GET /v2/zones/tasks/transfer_requests`: requests the caller created or is targeted by. */
   list(ctx: RequestContext, query?: ListQuery): ResultAsync<TransferRequestList, ApiError>;
   /** `PATCH /v2/zones/tasks/transfer_requests/{id}` (200): description, and the target while unset. */
-  update(ctx: RequestContext, id: string, body: unknown): ResultAsync<TransferRequestBody, ApiError>;
+  update<B = unknown>(ctx: RequestContext, id: string, body: RequestBody<TransferRequestInput, B>): ResultAsync<TransferRequestBody, ApiError>;
   /** `DELETE /v2/zones/tasks/transfer_requests/{id}` (204): creator or admin; the target gets 403. */
   delete(ctx: RequestContext, id: string): ResultAsync<void, ApiError>;
 }
@@ -115,7 +118,7 @@ export interface TransferRequestCommands {
  */
 export interface TransferAcceptCommands {
   /** `POST /v2/zones/tasks/transfer_accepts` (201): moves the zone, closes the request, all or nothing. */
-  create(ctx: RequestContext, body: unknown): ResultAsync<TransferAcceptBody, ApiError>;
+  create<B = unknown>(ctx: RequestContext, body: RequestBody<TransferAcceptInput, B>): ResultAsync<TransferAcceptBody, ApiError>;
   /** `GET /v2/zones/tasks/transfer_accepts/{id}`: the accepting project's own (others 404); `key` null. */
   get(ctx: RequestContext, id: string): ResultAsync<TransferAcceptBody, ApiError>;
   /** `GET /v2/zones/tasks/transfer_accepts`: admin only; without all-projects only the admin's project. */
@@ -139,9 +142,6 @@ async function readableRequest(
   if (r === undefined) return err(requestNotFound());
   return authorizeTransfer('get_zone_transfer_request', deps.forbiddenStatus, caller, r).map(() => r);
 }
-
-/** A path id of the given parameter name, or 400 `invalid_uuid`. */
-const idParam = (param: string, id: unknown): Result<string, ApiError> => (isUuidLike(id) ? ok(id) : err(invalidUuid(param, id)));
 
 /** Whether an ACTIVE request for the zone exists among those the caller's scope holds (the real check). */
 async function activeRequestVisible(tx: StorageTransaction, caller: Caller, zoneId: string): Promise<boolean> {
@@ -214,7 +214,7 @@ export function createTransferRequestCommands(deps: DnsDeps): TransferRequestCom
   return {
     create: (ctx, zoneId, body) =>
       command(deps, ctx, {
-        parse: () => idParam('zone_id', zoneId).andThen((id) => parseTransferRequestBody(body, undefined, deps.baseUrl).map((input) => ({ id, input }))),
+        parse: () => uuidParam('zone_id', zoneId).andThen((id) => parseTransferRequestBody(body, undefined, deps.baseUrl).map((input) => ({ id, input }))),
         transaction: (uow, caller, { id, input }) =>
           safeTry(async function* () {
             const zone = yield* await visibleZone(uow.tx, caller, id);
@@ -244,7 +244,7 @@ export function createTransferRequestCommands(deps: DnsDeps): TransferRequestCom
 
     get: (ctx, id) =>
       command(deps, ctx, {
-        parse: () => idParam('zone_transfer_request_id', id),
+        parse: () => uuidParam('zone_transfer_request_id', id),
         transaction: async ({ tx }, caller, requestId) =>
           (await readableRequest(deps, tx, caller, requestId)).map((r) =>
             presentTransferRequest(r, deps.baseUrl, detailedView(caller.isAdmin, caller.projectId, r)),
@@ -259,7 +259,7 @@ export function createTransferRequestCommands(deps: DnsDeps): TransferRequestCom
 
     update: (ctx, id, body) =>
       command(deps, ctx, {
-        parse: () => idParam('zone_transfer_request_id', id),
+        parse: () => uuidParam('zone_transfer_request_id', id),
         transaction: (uow, caller, requestId) =>
           safeTry(async function* () {
             const current = yield* await readableRequest(deps, uow.tx, caller, requestId);
@@ -281,7 +281,7 @@ export function createTransferRequestCommands(deps: DnsDeps): TransferRequestCom
 
     delete: (ctx, id) =>
       command(deps, ctx, {
-        parse: () => idParam('zone_transfer_request_id', id),
+        parse: () => uuidParam('zone_transfer_request_id', id),
         transaction: (uow, caller, requestId) =>
           safeTry(async function* () {
             const r = await readRequest(uow.tx, requestId);
@@ -297,33 +297,39 @@ export function createTransferRequestCommands(deps: DnsDeps): TransferRequestCom
 }
 
 /** The accept flow of the real service, first failure wins; runs inside one transaction. */
-async function acceptTransfer(
+function acceptTransfer(
   deps: DnsDeps,
   tx: StorageTransaction,
   caller: Caller,
   requestId: string | undefined,
   key: string,
-): Promise<Result<{ accept: StoredTransferAccept; request: StoredTransferRequest; zone: Zone }, ApiError>> {
-  if (requestId === undefined) return err(requestNotFound());
-  const found = await readableRequest(deps, tx, caller, requestId);
-  if (found.isErr()) return err(found.error);
-  const request = found.value;
-  if (request.status === 'COMPLETE') return err(requestUsed());
-  if (request.status !== 'ACTIVE') return err(requestInvalid());
-  if (!keysMatch(key, request.key)) return err(keyMismatch(deps.forbiddenStatus));
-  const allowed = authorizeTransfer('create_zone_transfer_accept', deps.forbiddenStatus, caller, request);
-  if (allowed.isErr()) return err(allowed.error);
-  const project = requireProject(caller);
-  if (project.isErr()) return err(project.error);
-  const acceptor = project.value;
-  const zone = (await tx.get(ZONES, request.zoneId)) as Zone | undefined;
-  if (zone === undefined) return err(zoneNotFound());
-  if (zone.action === 'DELETE') return err(transferringDeletingZone());
-  const quotas = await readZoneQuotas(tx, acceptor, deps.quotaDefaults);
-  const owned = await tx.count(ZONES, BY_PROJECT, tupleKey(acceptor));
-  const quota = checkZoneQuota(quotas, 'zones', owned + 1);
-  if (quota.isErr()) return err(quota.error);
+): ResultAsync<{ accept: StoredTransferAccept; request: StoredTransferRequest; zone: Zone }, ApiError> {
+  return safeTry(async function* () {
+    if (requestId === undefined) return err(requestNotFound());
+    const request = yield* await readableRequest(deps, tx, caller, requestId);
+    if (request.status === 'COMPLETE') return err(requestUsed());
+    if (request.status !== 'ACTIVE') return err(requestInvalid());
+    if (!keysMatch(key, request.key)) return err(keyMismatch(deps.forbiddenStatus));
+    yield* authorizeTransfer('create_zone_transfer_accept', deps.forbiddenStatus, caller, request);
+    const acceptor = yield* requireProject(caller);
+    const zone = (await tx.get(ZONES, request.zoneId)) as Zone | undefined;
+    if (zone === undefined) return err(zoneNotFound());
+    if (zone.action === 'DELETE') return err(transferringDeletingZone());
+    const quotas = await readZoneQuotas(tx, acceptor, deps.quotaDefaults);
+    const owned = await tx.count(ZONES, BY_PROJECT, tupleKey(acceptor));
+    yield* checkZoneQuota(quotas, 'zones', owned + 1);
+    return ok(await moveZone(deps, tx, zone, request, acceptor));
+  });
+}
 
+/** The writes of an accept: the zone to its new project, the request closed, the accept recorded. */
+async function moveZone(
+  deps: DnsDeps,
+  tx: StorageTransaction,
+  zone: Zone,
+  request: StoredTransferRequest,
+  acceptor: string,
+): Promise<{ accept: StoredTransferAccept; request: StoredTransferRequest; zone: Zone }> {
   const now = toMicros(deps.clock());
   // Ownership only: status, action, serial and transferred_at (a SECONDARY zone's AXFR time) stay.
   // Recordsets carry no project of their own, so they move with this one write.
@@ -341,7 +347,7 @@ async function acceptTransfer(
     updatedAt: now,
   });
   await insertNew(tx, TRANSFER_ACCEPTS, accept.id, accept, transferAcceptKeys(accept));
-  return ok({ accept, request: closed, zone: moved });
+  return { accept, request: closed, zone: moved };
 }
 
 /**
@@ -359,7 +365,7 @@ export function createTransferAcceptCommands(deps: DnsDeps): TransferAcceptComma
         parse: () => (body === undefined || body === null ? err(emptyRequestBody()) : parseTransferAcceptBody(body)),
         transaction: (uow, caller, { requestId, key }) =>
           safeTry(async function* () {
-            const done = yield* await acceptTransfer(deps, uow.tx, caller, requestId, key);
+            const done = yield* acceptTransfer(deps, uow.tx, caller, requestId, key);
             const shown = presentTransferAccept(done.accept, deps.baseUrl, key);
             uow.afterCommit(() => deps.events.emit('dns.zone_transfer_accept.create', shown));
             return ok(shown);
@@ -368,7 +374,7 @@ export function createTransferAcceptCommands(deps: DnsDeps): TransferAcceptComma
 
     get: (ctx, id) =>
       command(deps, ctx, {
-        parse: () => idParam('transfer_accept_id', id),
+        parse: () => uuidParam('transfer_accept_id', id),
         transaction: async ({ tx }, caller, acceptId): Promise<Result<TransferAcceptBody, ApiError>> => {
           const a = (await tx.get(TRANSFER_ACCEPTS, acceptId)) as StoredTransferAccept | undefined;
           if (a === undefined || !(caller.allProjects || caller.projectId === a.projectId)) return err(acceptNotFound());

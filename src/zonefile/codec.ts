@@ -163,60 +163,113 @@ export function parseIPv4(s: string, start: number, end: number, out?: Uint8Arra
   return part === 4;
 }
 
+/**
+ * IPv6 text as written, read by one grammar for every reader (the full reader, the lexer's fast
+ * path and the byte-level line reader): hex groups of one to four digits in either case, at most
+ * one `::`, and perhaps a dotted-quad tail, eight groups in all. Readers that print the text as it
+ * stands look at `digitsCanonical` and {@link isCanonicalIPv6}; the others take the groups.
+ * @internal
+ */
+export class IPv6Text {
+  /** The hex groups as written (not the tail's). */
+  readonly groups = new Int32Array(8);
+  /** How many of `groups` were written. */
+  n = 0;
+  /** The group before which `::` stands, or -1. */
+  gap = -1;
+  /** No upper-case digit and no leading zero in any group. */
+  digitsCanonical = true;
+  /** Where a dotted-quad tail starts in the text (its two groups not in `groups`), or -1. */
+  tail = -1;
+
+  /** Reads `s[a, b)`: whether it is an IPv6 address. */
+  read(s: string, a: number, b: number): boolean {
+    const groups = this.groups;
+    let n = 0;
+    let gap = -1;
+    let canonical = true;
+    let tail = -1;
+    let i = a;
+    if (b - a >= 2 && s.charCodeAt(a) === 58) {
+      if (s.charCodeAt(a + 1) !== 58) return false;
+      gap = 0;
+      i = a + 2;
+    } else if (i < b && s.charCodeAt(i) === 58) {
+      return false;
+    }
+    if (i < b) {
+      for (;;) {
+        let v = 0;
+        const g = i;
+        while (i < b) {
+          const c = s.charCodeAt(i);
+          let h: number;
+          if (c >= 48 && c <= 57) h = c - 48;
+          else if (c >= 97 && c <= 102) h = c - 87;
+          else if (c >= 65 && c <= 70) {
+            h = c - 55;
+            canonical = false;
+          } else break;
+          v = (v << 4) | h;
+          i++;
+        }
+        if (i < b && s.charCodeAt(i) === 46) {
+          // A dotted quad ends the address and stands for two groups.
+          if (n > 6 || !parseIPv4(s, g, b)) return false;
+          tail = g;
+          break;
+        }
+        const len = i - g;
+        if (len === 0 || len > 4 || n === 8) return false;
+        if (len > 1 && s.charCodeAt(g) === 48) canonical = false;
+        groups[n++] = v;
+        if (i === b) break;
+        if (s.charCodeAt(i) !== 58) return false;
+        i++;
+        if (i < b && s.charCodeAt(i) === 58) {
+          if (gap >= 0) return false;
+          gap = n;
+          i++;
+          if (i === b) break;
+        } else if (i === b) {
+          return false;
+        }
+      }
+    }
+    const count = tail < 0 ? n : n + 2;
+    if (gap < 0 ? count !== 8 : count > 7) return false;
+    this.n = n;
+    this.gap = gap;
+    this.digitsCanonical = canonical;
+    this.tail = tail;
+    return true;
+  }
+
+  /** The eight groups of an address read without a tail, the gap filled with zeros, into `out`. */
+  expand(out: Int32Array): void {
+    const { groups, n, gap } = this;
+    const fill = 8 - n;
+    for (let k = 0, g = 0; k < 8; k++) out[k] = gap >= 0 && k >= gap && k < gap + fill ? 0 : groups[g++]!;
+  }
+}
+
 /** IPv6 text (with `::` and an embedded IPv4 tail) into 16 bytes; `null` if malformed. */
 export function parseIPv6(s: string, start: number, end: number): Uint8Array | null {
+  const text = new IPv6Text();
+  if (!text.read(s, start, end)) return null;
   const out = new Uint8Array(16);
-  const groups: number[] = [];
-  let gap = -1;
-  let i = start;
-  if (end - start >= 2 && s.charCodeAt(i) === 58 && s.charCodeAt(i + 1) === 58) {
-    gap = 0;
-    i += 2;
-    if (i === end) return out;
-  } else if (s.charCodeAt(i) === 58) {
-    return null;
+  const groups = new Int32Array(8);
+  if (text.tail >= 0) {
+    // The tail's two groups follow the hex groups; the gap (if any) stands before them.
+    parseIPv4(s, text.tail, end, out, 12);
+    text.groups[text.n] = (out[12]! << 8) | out[13]!;
+    text.groups[text.n + 1] = (out[14]! << 8) | out[15]!;
+    text.n += 2;
   }
-  for (;;) {
-    // One group, or an IPv4 tail.
-    let j = i;
-    let v = 0;
-    while (j < end && j - i < 5) {
-      const h = hexValue(s.charCodeAt(j));
-      if (h < 0) break;
-      v = (v << 4) | h;
-      j++;
-    }
-    if (j < end && s.charCodeAt(j) === 46) {
-      if (groups.length > 6) return null;
-      const tail = new Uint8Array(4);
-      if (!parseIPv4(s, i, end, tail)) return null;
-      groups.push((tail[0]! << 8) | tail[1]!, (tail[2]! << 8) | tail[3]!);
-      break;
-    }
-    if (j === i || j - i > 4) return null;
-    groups.push(v);
-    if (j === end) break;
-    if (s.charCodeAt(j) !== 58) return null;
-    j++;
-    if (j < end && s.charCodeAt(j) === 58) {
-      if (gap >= 0) return null;
-      gap = groups.length;
-      j++;
-      if (j === end) break;
-    } else if (j === end) {
-      return null;
-    }
-    i = j;
-  }
-  if (gap < 0 ? groups.length !== 8 : groups.length > 7) return null;
-  const fill = 8 - groups.length;
-  let g = 0;
+  text.expand(groups);
   for (let k = 0; k < 8; k++) {
-    let v = 0;
-    if (gap >= 0 && k >= gap && k < gap + fill) v = 0;
-    else v = groups[g++] ?? 0;
-    out[2 * k] = v >> 8;
-    out[2 * k + 1] = v & 0xff;
+    out[2 * k] = groups[k]! >> 8;
+    out[2 * k + 1] = groups[k]! & 0xff;
   }
   return out;
 }

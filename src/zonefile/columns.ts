@@ -34,9 +34,16 @@ export class RecordColumns {
   ttls = new Uint32Array(1024);
   /** Type codes; longer than `count`. */
   types = new Uint16Array(1024);
+  /** Each record's line (of its type), where asked for; longer than `count`. */
+  lines: Uint32Array | null;
 
-  /** Appends one record. */
-  push(owner: string, ttl: number, type: number, rdata: string): void {
+  /** `withLines`: keep each record's line too (only an import's error message needs it, so by default not). */
+  constructor(withLines = false) {
+    this.lines = withLines ? new Uint32Array(1024) : null;
+  }
+
+  /** Appends one record, read at `line`. */
+  push(owner: string, ttl: number, type: number, rdata: string, line: number): void {
     const at = this.count++;
     const slot = at & COLUMN_MASK;
     if (slot === 0) {
@@ -53,8 +60,14 @@ export class RecordColumns {
       const types = new Uint16Array(at * 2);
       types.set(this.types);
       this.types = types;
+      if (this.lines !== null) {
+        const lines = new Uint32Array(at * 2);
+        lines.set(this.lines);
+        this.lines = lines;
+      }
     }
     this.ttls[at] = ttl;
     this.types[at] = type;
+    if (this.lines !== null) this.lines[at] = line;
   }
 }

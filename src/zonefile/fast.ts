@@ -9,7 +9,7 @@
  * and rewind the scanner, and the type's full reader in rdata.ts reads the data as before, so
  * results and error messages are exactly those of the full readers.
  */
-import { isCanonicalIPv6, parseIPv4 } from './codec.js';
+import { IPv6Text, isCanonicalIPv6, parseIPv4 } from './codec.js';
 import { EOF, EOL, QUOTED, WORD, ZoneSyntaxError, type Lexer } from './lexer.js';
 import { MAX_RDATA } from './rdata.js';
 
@@ -276,45 +276,9 @@ function fastAaaa(lx: Lexer): string | null {
   const a = lx.start;
   const b = lx.end;
   // Only lines the byte-level reader (lines.ts) left to the lexer come here: rare enough to allocate.
-  const groups = new Int32Array(8);
-  let n = 0;
-  let gap = -1;
-  let i = a;
-  if (b - a >= 2 && s.charCodeAt(a) === 58) {
-    if (s.charCodeAt(a + 1) !== 58) return null;
-    gap = 0;
-    i = a + 2;
-  }
-  if (i < b) {
-    for (;;) {
-      let v = 0;
-      const g = i;
-      while (i < b) {
-        const c = s.charCodeAt(i);
-        let h: number;
-        if (c >= 48 && c <= 57) h = c - 48;
-        else if (c >= 97 && c <= 102) h = c - 87;
-        else break;
-        v = (v << 4) | h;
-        i++;
-      }
-      const len = i - g;
-      if (len === 0 || len > 4 || (len > 1 && s.charCodeAt(g) === 48) || n === 8) return null;
-      groups[n++] = v;
-      if (i === b) break;
-      if (s.charCodeAt(i) !== 58) return null;
-      i++;
-      if (i < b && s.charCodeAt(i) === 58) {
-        if (gap >= 0) return null;
-        gap = n;
-        i++;
-        if (i === b) break;
-      } else if (i === b) {
-        return null;
-      }
-    }
-  }
-  if (!isCanonicalIPv6(groups, n, gap)) return null;
+  const v6 = new IPv6Text();
+  if (!v6.read(s, a, b) || v6.tail >= 0 || !v6.digitsCanonical) return null;
+  if (!isCanonicalIPv6(v6.groups, v6.n, v6.gap)) return null;
   if (!atLineEnd(lx)) return null;
   return s.slice(a, b);
 }

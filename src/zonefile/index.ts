@@ -14,9 +14,11 @@ export type { ParsedZone, ParseZoneFileOptions, WriteZoneFileOptions, ZoneFileEr
  * Reads a master file (RFC 1035 §5) into records with canonical, validated record data.
  *
  * Supports `$ORIGIN`, `$TTL`, `$GENERATE` (BIND form), `@`, blank owners, TTL and class in either
- * order, TTL units, parentheses, comments, quoted strings with escapes, CRLF, a UTF-8 BOM and RFC 3597
- * `\#` data. `$INCLUDE` is refused without reading any file. Records outside the origin are kept:
- * deciding what belongs to a zone is the caller's business.
+ * order, TTL units, parentheses, comments, quoted strings with escapes, CRLF and RFC 3597 `\#`
+ * data. `$INCLUDE` is refused without reading any file, and so is a byte-order mark before the first
+ * line (as BIND, Knot and NSD refuse it). A zone holds one SOA, at its apex (the `origin` of the
+ * result), and at most one CNAME and one DNAME per owner (identical copies count once). Records
+ * outside the origin are kept: deciding what belongs to a zone is the caller's business.
  *
  * @param text - The file, as text or as bytes (decoded as strict UTF-8).
  * @param options - Origin, default TTL and limits; see {@link ParseZoneFileOptions}.

@@ -14,7 +14,7 @@
  * from its start. Results and error messages are therefore those of the lexer's path by
  * construction; test/zonefile/differential.test.ts compares the two paths on generated zones.
  */
-import { MAX_IPV6_TEXT, asciiText, formatIPv6, isCanonicalIPv6, parseIPv6, writeIPv6 } from './codec.js';
+import { IPv6Text, MAX_IPV6_TEXT, asciiText, formatIPv6, isCanonicalIPv6, parseIPv6, writeIPv6 } from './codec.js';
 import { NO_SUFFIX, nameHash, originSuffix, type OriginSuffix } from './lexer.js';
 import { typeOfPackedKey } from './registry.js';
 import { MAX_LABEL, MAX_NAME_WIRE, isEscapedSpecial } from './names.js';
@@ -102,10 +102,8 @@ export class LineScanner {
   /** No new window before this offset: the text from `limit` on is not ASCII. */
   private resume = 0;
   private size = FIRST_WINDOW;
-  /** IPv6 groups as written, with where `::` stands and whether the digits are canonical (see `ipv6Groups`). */
-  private readonly groups = new Int32Array(8);
-  private gap = -1;
-  private digitsCanonical = false;
+  /** An AAAA record's address as written (see `aaaa`). */
+  private readonly v6 = new IPv6Text();
   /** The eight groups of an address and its canonical text (see `aaaa`). */
   private readonly full = new Int32Array(8);
   private readonly text = new Uint8Array(MAX_IPV6_TEXT);
@@ -664,73 +662,16 @@ export class LineScanner {
     const a = this.blanks(i);
     const b = this.word(a);
     if (a === b || !this.atEnd(b)) return null;
-    const n = this.ipv6Groups(a, b);
-    const gap = this.gap;
-    if (n >= 0 && (gap < 0 ? n === 8 : n < 8)) {
-      if (this.aaaaAsWritten || (this.digitsCanonical && isCanonicalIPv6(this.groups, n, gap))) return this.slice(a, b);
-      const full = this.full;
-      const fill = 8 - n;
-      for (let k = 0, g = 0; k < 8; k++) full[k] = gap >= 0 && k >= gap && k < gap + fill ? 0 : this.groups[g++]!;
-      const len = writeIPv6(full, this.text);
+    const v6 = this.v6;
+    if (!v6.read(this.s, a + this.base, b + this.base)) return null;
+    if (v6.tail < 0) {
+      if (this.aaaaAsWritten || (v6.digitsCanonical && isCanonicalIPv6(v6.groups, v6.n, v6.gap))) return this.slice(a, b);
+      v6.expand(this.full);
+      const len = writeIPv6(this.full, this.text);
       if (len >= 0) return asciiText(this.text, len);
     }
     const bytes = parseIPv6(this.s, a + this.base, b + this.base);
     if (bytes === null) return null;
     return this.aaaaAsWritten ? this.slice(a, b) : formatIPv6(bytes);
-  }
-
-  /**
-   * Reads `buf[a, b)` as IPv6 hex groups into `groups`: their number, with `gap` (the group
-   * before which `::` stands, or -1) and `digitsCanonical` (no upper case, no leading zero);
-   * -1 where it is not groups of one to four hex digits separated by `:` with at most one `::`.
-   */
-  private ipv6Groups(a: number, b: number): number {
-    const buf = this.buf;
-    const groups = this.groups;
-    let n = 0;
-    let gap = -1;
-    let canonical = true;
-    let k = a;
-    if (b - a >= 2 && buf[a] === 58) {
-      if (buf[a + 1] !== 58) return -1;
-      gap = 0;
-      k = a + 2;
-    }
-    if (k < b) {
-      for (;;) {
-        let v = 0;
-        const g = k;
-        while (k < b) {
-          const c = buf[k]!;
-          let h: number;
-          if (c >= 48 && c <= 57) h = c - 48;
-          else if (c >= 97 && c <= 102) h = c - 87;
-          else if (c >= 65 && c <= 70) {
-            h = c - 55;
-            canonical = false;
-          } else break;
-          v = (v << 4) | h;
-          k++;
-        }
-        const len = k - g;
-        if (len === 0 || len > 4 || n === 8) return -1;
-        if (len > 1 && buf[g] === 48) canonical = false;
-        groups[n++] = v;
-        if (k === b) break;
-        if (buf[k] !== 58) return -1;
-        k++;
-        if (k < b && buf[k] === 58) {
-          if (gap >= 0) return -1;
-          gap = n;
-          k++;
-          if (k === b) break;
-        } else if (k === b) {
-          return -1;
-        }
-      }
-    }
-    this.gap = gap;
-    this.digitsCanonical = canonical;
-    return n;
   }
 }

@@ -2,7 +2,7 @@
 import { err, ok, type Result } from 'neverthrow';
 import { EOF, EOL, Lexer, QUOTED, WORD, ZoneSyntaxError } from './lexer.js';
 import { MAX_TTL, READERS, clampTtl, genericText, isMetaType, readGeneric, ttlValue, type RdataOut } from './rdata.js';
-import { prefixedNumber, typeFromText, typeOfPackedKey, typeToText } from './registry.js';
+import { mayStandBesideCname, prefixedNumber, typeFromText, typeOfPackedKey, typeToText } from './registry.js';
 import { fastRdata, hasFastReader } from './fast.js';
 import { BLANK, LineScanner, NOT_HANDLED } from './lines.js';
 import { lazyType, ParsedRecord } from './record.js';
@@ -14,6 +14,7 @@ const DEFAULT_MAX_BYTES = 16 * 1024 * 1024;
 const DEFAULT_MAX_GENERATED = 65536;
 const SOA = 6;
 const CNAME = 5;
+const DNAME = 39;
 /** Records per chunk: the largest array whose elements (8 bytes each) stay out of the large-object space (128 KiB). */
 const CHUNK = 16000;
 
@@ -35,7 +36,27 @@ export interface ReaderOptions extends ParseZoneFileOptions {
    * form is the canonical one (RFC 5952, later dnspython, the conformance corpus).
    */
   readonly aaaaAsWritten?: boolean;
+  /**
+   * Whether the zone rules that dnspython does not apply are checked: one SOA, at the apex
+   * (RFC 1035 §5.2), and one DNAME per owner (RFC 6672 §2.4). Imports read with `false`: the
+   * real service's dnspython keeps the last SOA or DNAME, and the import refuses an SOA off the
+   * apex with dnspython's own message.
+   */
+  readonly singletonRules?: boolean;
+  /**
+   * The real service's importer learns the zone's name only from a `$ORIGIN` before the first
+   * record (reference §8.4): with this set, the read stops with {@link ORIGIN_NOT_FIRST} at the
+   * first statement other than `$TTL` unless it is `$ORIGIN` (and at the end when there is none).
+   * A byte-order mark makes the first token something else, as for dnspython.
+   */
+  readonly originFirst?: boolean;
 }
+
+/**
+ * The message of the error that {@link ReaderOptions.originFirst} makes.
+ * @internal
+ */
+export const ORIGIN_NOT_FIRST = 'the first statement (after any $TTL lines) must be $ORIGIN, which names the zone';
 
 class Reader implements RdataOut {
   lx: Lexer;
@@ -59,8 +80,14 @@ class Reader implements RdataOut {
   private lastOwner: string | null = null;
   private generated = 0;
   private generating = false;
+  /** The column of the `$GENERATE` being expanded: its records' rules report it. */
+  private genCol = 1;
+  /** Per SOA or DNAME record (few in any zone): its index, line, owner column and type column. */
+  private readonly singletons: number[] = [];
   private soaTtl: number | null = null;
   private readonly structured: boolean;
+  /** Whether {@link ReaderOptions.originFirst} still waits for the first statement other than `$TTL`. */
+  private awaitingOrigin: boolean;
 
   /**
    * `columns`: append every record there instead of building record objects (the import's mode;
@@ -74,6 +101,7 @@ class Reader implements RdataOut {
     this.lx = lx;
     this.structured = options.structured === true;
     this.aaaaAsWritten = options.aaaaAsWritten === true;
+    this.awaitingOrigin = options.originFirst === true;
     if (options.defaultTtl !== undefined) {
       this.dollarTtl = options.defaultTtl;
       this.firstTtl = options.defaultTtl;
@@ -84,12 +112,20 @@ class Reader implements RdataOut {
   run(lines: LineScanner | null): void {
     const lx = this.lx;
     for (;;) {
-      if (lines !== null && lx.atLineStart() && this.simpleLine(lines)) continue;
+      if (lines !== null && !this.awaitingOrigin && lx.atLineStart() && this.simpleLine(lines)) continue;
       const indented = lx.atIndentedLine();
       const k = lx.next();
-      if (k === EOF) return;
+      if (k === EOF) {
+        if (this.awaitingOrigin) lx.failAt(1, 1, ORIGIN_NOT_FIRST);
+        return;
+      }
       if (k === EOL) continue;
-      if (!indented && k === WORD && lx.s.charCodeAt(lx.start) === 36 /* $ */) this.directive();
+      const directive = !indented && k === WORD && lx.s.charCodeAt(lx.start) === 36; /* $ */
+      if (this.awaitingOrigin && !(directive && lx.is('$TTL'))) {
+        if (!(directive && lx.is('$ORIGIN'))) lx.fail(ORIGIN_NOT_FIRST);
+        this.awaitingOrigin = false;
+      }
+      if (directive) this.directive();
       else this.record(indented);
     }
   }
@@ -128,7 +164,7 @@ class Reader implements RdataOut {
     }
     this.lastOwner = owner;
     const type = lines.type;
-    if (this.columns !== null) this.columns.push(owner, ttl, type, lines.rdata);
+    if (this.columns !== null) this.columns.push(owner, ttl, type, lines.rdata, line);
     else this.add(new ParsedRecord(owner, ttl, fastTypeText(type), lines.rdata), type, line);
     return true;
   }
@@ -199,6 +235,7 @@ class Reader implements RdataOut {
   /** One record; the lexer holds its first token (the owner, or the first field when `indented`). */
   record(indented: boolean): void {
     const lx = this.lx;
+    const ownerCol = lx.tCol;
     let owner: string;
     if (indented) {
       if (this.lastOwner === null) return lx.fail('this record has no owner name and there is no previous record to take it from: start the line with a name or @');
@@ -291,7 +328,8 @@ class Reader implements RdataOut {
       if (this.options.soaMinimumDefault === true) this.dollarTtl ??= this.soaTtl;
       this.firstSoaOwner ??= owner;
     }
-    if (this.columns !== null) return this.columns.push(owner, ttl, type, this.rdata);
+    if ((type === SOA || type === DNAME) && this.columns === null) this.singletons.push(this.count, typeLine, this.generating ? this.genCol : ownerCol, this.generating ? this.genCol : typeCol);
+    if (this.columns !== null) return this.columns.push(owner, ttl, type, this.rdata, typeLine);
     let rec: ZoneRecord;
     if (fast !== null) {
       rec = new ParsedRecord(owner, ttl, fastTypeText(type), fast);
@@ -320,38 +358,105 @@ class Reader implements RdataOut {
   private prevOwnerEnd = 0;
 
   /**
-   * RFC 1034 §3.6.2 (and RFC 2181 §10.1): a CNAME owner holds no other data. Checked once at the
-   * end; NSEC, NSEC3, KEY and RRSIG may sit beside a CNAME (RFC 4035 §2.5; dnspython agrees).
+   * RFC 1035 §5.2: one SOA, at the apex; RFC 6672 §2.4: one DNAME per owner. Identical copies
+   * are one record (RFC 2181 §5) and pass, as BIND, Knot and NSD let them. Names outside the zone
+   * are not the zone's data (BIND ignores them; the caller decides what to do with them) and are
+   * left alone. The first offending record in file order is reported: an SOA at its owner, a
+   * second SOA or DNAME at its type.
    */
-  checkCnames(records: readonly ZoneRecord[]): void {
+  checkSingletons(records: readonly ZoneRecord[], apex: string): void {
+    const s = this.singletons;
+    if (s.length === 0) return;
+    const lowerApex = apex.toLowerCase();
+    let soa: ZoneRecord | null = null;
+    let soaLine = 0;
+    let dnames: Map<string, { record: ZoneRecord; line: number }> | null = null;
+    for (let k = 0; k < s.length; k += 4) {
+      const r = records[s[k]!]!;
+      const line = s[k + 1]!;
+      const lower = r.name.toLowerCase();
+      if (!inZone(lower, lowerApex)) continue;
+      if (r.type === 'SOA') {
+        if (lower !== lowerApex) {
+          this.lx.failAt(line, s[k + 2]!, `an SOA record must be at the zone apex ${apex}, not at ${r.name} (RFC 1035 §5.2): check the owner name and any $ORIGIN before it`);
+        }
+        if (soa === null) {
+          soa = r;
+          soaLine = line;
+        } else if (!sameData(soa, r)) {
+          this.lx.failAt(line, s[k + 3]!, `a zone has one SOA record, and line ${soaLine} already gave a different one (RFC 1035 §5.2): keep one of them`);
+        }
+      } else {
+        const first = (dnames ??= new Map<string, { record: ZoneRecord; line: number }>()).get(lower);
+        if (first === undefined) dnames.set(lower, { record: r, line });
+        else if (!sameData(first.record, r)) {
+          this.lx.failAt(line, s[k + 3]!, `${r.name} already has a different DNAME (line ${first.line}): a name holds at most one DNAME (RFC 6672 §2.4); keep one of them`);
+        }
+      }
+    }
+  }
+
+  /**
+   * RFC 1034 §3.6.2 (and RFC 2181 §10.1): a CNAME owner holds no other data, and no second,
+   * different CNAME (identical copies are one record) inside the zone at `apex` (outside it,
+   * as {@link checkSingletons} explains). Checked once at the end; NSEC, NSEC3, KEY and RRSIG may
+   * sit beside a CNAME (RFC 4035 §2.5; dnspython agrees). Two CNAMEs are looked for first, then
+   * other data.
+   */
+  checkCnames(records: readonly ZoneRecord[], apex: string): void {
     const cnames = this.cnames;
     if (cnames.length === 0) return;
     const n = records.length;
     // The table's probe steps are budgeted as the chains' comparisons are: hashes made to crowd
     // one stretch of the table (the polynomial hash is no secret) would make it quadratic.
     const set = cnameOwners(this.ownerHashes, cnames, 8 * n + 1024);
-    if (set === null) return this.checkCnamesByName(records, 0);
+    if (set === null) return this.checkCnamesByName(records, 0, apex);
     // Names compared along the hash chains, within a budget: names made to collide on purpose
     // would otherwise make the check quadratic. Past it, the names are checked in a map.
     let budget = cnames.length + 64;
+    // Each CNAME against the earlier ones with its hash: the nearest of the same name decides, as
+    // it was itself checked against those before it.
+    for (let j = 0; j < cnames.length / 2; j++) {
+      for (let k = set.chain[j]!; k >= 0; k = set.chain[k]!) {
+        if (--budget < 0) return this.checkCnamesByName(records, 0, apex);
+        const a = records[cnames[2 * k]!]!;
+        const b = records[cnames[2 * j]!]!;
+        const lower = b.name.toLowerCase();
+        if (a.name.toLowerCase() !== lower) continue;
+        if (!sameData(a, b) && inZone(lower, apex.toLowerCase())) this.cnameTwice(b, cnames[2 * j + 1]!, cnames[2 * k + 1]!);
+        break;
+      }
+    }
     for (let i = nextHashHit(this.ownerHashes, cnames, 0, n, set); i < n; i = nextHashHit(this.ownerHashes, cnames, i + 1, n, set)) {
-      if (set.slot < 0) return this.checkCnamesByName(records, i);
+      if (set.slot < 0) return this.checkCnamesByName(records, i, apex);
       const r = records[i]!;
-      if (cnameNeutral(r.type)) continue;
+      if (mayStandBesideCname(typeFromText(r.type))) continue;
       // Same hash as a CNAME owner (the same name, or rarely a collision): compare the names. The
       // chain runs from the last CNAME to the first, so a clash names the last CNAME's line.
       const lower = r.name.toLowerCase();
       for (let j = set.slots[2 * set.slot + 1]!; j >= 0; j = set.chain[j]!) {
-        if (--budget < 0) return this.checkCnamesByName(records, i);
+        if (--budget < 0) return this.checkCnamesByName(records, i, apex);
         if (records[cnames[2 * j]!]!.name.toLowerCase() === lower) this.cnameClash(r, cnames[2 * j + 1]!);
       }
     }
   }
 
-  /** The CNAME rule from record `from` on by name alone (a map of the CNAME owners): linear whatever the names hash to. */
-  private checkCnamesByName(records: readonly ZoneRecord[], from: number): void {
+  /**
+   * The CNAME rules by name alone (a map of the CNAME owners): linear whatever the names hash to.
+   * Two CNAMEs are looked for in every record; other data from record `from` on.
+   */
+  private checkCnamesByName(records: readonly ZoneRecord[], from: number, apex: string): void {
     const cnames = this.cnames;
-    const owners = cnameOwnerLines(records, cnames);
+    const lowerApex = apex.toLowerCase();
+    const owners = new Map<string, number>();
+    for (let k = 0; k < cnames.length; k += 2) {
+      const r = records[cnames[k]!]!;
+      const lower = r.name.toLowerCase();
+      const before = owners.get(lower);
+      if (before !== undefined && !sameData(records[cnames[before]!]!, r) && inZone(lower, lowerApex)) this.cnameTwice(r, cnames[k + 1]!, cnames[before + 1]!);
+      // The line of its last CNAME (the one a hash chain finds first) names a clash with other data.
+      owners.set(lower, k);
+    }
     let c = 0;
     while (c < cnames.length && cnames[c]! < from) c += 2;
     for (let i = from; i < records.length; i++) {
@@ -360,10 +465,15 @@ class Reader implements RdataOut {
         continue;
       }
       const r = records[i]!;
-      if (cnameNeutral(r.type)) continue;
-      const line = owners.get(r.name.toLowerCase());
-      if (line !== undefined) this.cnameClash(r, line);
+      if (mayStandBesideCname(typeFromText(r.type))) continue;
+      const k = owners.get(r.name.toLowerCase());
+      if (k !== undefined) this.cnameClash(r, cnames[k + 1]!);
     }
+  }
+
+  /** Fails at the later CNAME's line: `r` is a second, different CNAME at its owner. */
+  private cnameTwice(r: ZoneRecord, line: number, firstLine: number): never {
+    return this.lx.failAt(line, 1, `${r.name} already has a different CNAME (line ${firstLine}): a name holds at most one CNAME (RFC 2181 §10.1); keep one of them`);
   }
 
   /** Fails at the CNAME's line: `r` stands beside it. */
@@ -402,6 +512,7 @@ class Reader implements RdataOut {
     if (this.generated > max) lx.failAt(line, col, `$GENERATE would produce ${this.generated} records in all, more than maxGeneratedRecords (${max})`);
     const outer = this.lx;
     this.generating = true;
+    this.genCol = col;
     try {
       for (let i = start; i <= stop; i += step) {
         const text = `${substitute(outer, lhs, i)} ${middle.join(' ')} ${substitute(outer, rhs, i)}`;
@@ -441,16 +552,15 @@ interface CnameOwners {
   probes: number;
 }
 
-/** Types that may sit beside a CNAME (RFC 4035 §2.5; dnspython agrees). */
-function cnameNeutral(t: string): boolean {
-  return t === 'NSEC' || t === 'NSEC3' || t === 'KEY' || t === 'RRSIG';
+
+/** Whether `lower` is `apex` or below it (both in lower case). */
+function inZone(lower: string, apex: string): boolean {
+  return apex === '.' || lower === apex || (lower.endsWith(apex) && lower.charCodeAt(lower.length - apex.length - 1) === 46);
 }
 
-/** Each CNAME owner in lower case, with the line of its last CNAME (the one a hash chain finds first). */
-function cnameOwnerLines(records: readonly ZoneRecord[], cnames: readonly number[]): Map<string, number> {
-  const owners = new Map<string, number>();
-  for (let k = 0; k < cnames.length; k += 2) owners.set(records[cnames[k]!]!.name.toLowerCase(), cnames[k + 1]!);
-  return owners;
+/** Whether two records of one type hold the same data: their names compare without case (RFC 4343). */
+function sameData(a: ZoneRecord, b: ZoneRecord): boolean {
+  return a.rdata === b.rdata || a.rdata.toLowerCase() === b.rdata.toLowerCase();
 }
 
 /** 2^32 divided by the golden ratio: spreads the hashes' bits over the filter's index. */
@@ -641,7 +751,19 @@ function originOption(origin: string): string {
   return lx.name('.', 'options.origin');
 }
 
-const decoder = new TextDecoder('utf-8', { fatal: true, ignoreBOM: false });
+// `ignoreBOM: true` keeps a BOM as text rather than dropping it; only one at the very start is
+// looked for (and refused) before decoding.
+const decoder = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
+
+/**
+ * A byte-order mark before the first line: BIND, Knot, NSD and dnspython all read it as part of
+ * the first token and refuse the file, so the real service's import fails on it too.
+ */
+const bomError = (options: ReaderOptions): ZoneFileError => ({
+  line: 1,
+  column: 1,
+  message: options.originFirst === true ? ORIGIN_NOT_FIRST : 'the zone file starts with a byte-order mark (U+FEFF), which zone files do not have: save it as UTF-8 without a BOM',
+});
 
 /**
  * `parseZoneFile`. `byteLines: false` reads every line with the lexer (the path the byte-level
@@ -650,23 +772,26 @@ const decoder = new TextDecoder('utf-8', { fatal: true, ignoreBOM: false });
 export function parse(input: string | Uint8Array, options: ReaderOptions = {}, byteLines = true): Result<ParsedZone, ZoneFileError> {
   return read(input, options, byteLines, null, (reader) => {
     const records = reader.records();
-    if (options.cnameRule !== false) reader.checkCnames(records);
-    return { origin: zoneOrigin(reader), ttl: reader.firstTtl, records };
+    const origin = zoneOrigin(reader);
+    if (options.singletonRules !== false) reader.checkSingletons(records, origin);
+    if (options.cnameRule !== false) reader.checkCnames(records, origin);
+    return { origin, ttl: reader.firstTtl, records };
   });
 }
 
 /**
  * A zone file read into columns rather than record objects, for imports: the same records, errors
- * and origin as {@link parse}, without the CNAME rule (the import applies its own). `byteLines`
- * as for {@link parse}.
+ * and origin as {@link parse}, without the zone rules (the import applies its own). `byteLines`
+ * as for {@link parse}; `recordLines` keeps each record's line (for an import's error message).
  * @internal
  */
 export function parseColumns(
   input: string | Uint8Array,
-  options: Omit<ReaderOptions, 'cnameRule' | 'structured'> = {},
+  options: Omit<ReaderOptions, 'cnameRule' | 'structured' | 'singletonRules'> = {},
   byteLines = true,
+  recordLines = false,
 ): Result<{ origin: string; columns: RecordColumns }, ZoneFileError> {
-  const columns = new RecordColumns();
+  const columns = new RecordColumns(recordLines);
   return read(input, options, byteLines, columns, (reader) => ({ origin: zoneOrigin(reader), columns }));
 }
 
@@ -683,11 +808,13 @@ function read<T>(input: string | Uint8Array, options: ReaderOptions, byteLines: 
     if (input.length > maxBytes || (input.length * 3 > maxBytes && Buffer.byteLength(input, 'utf8') > maxBytes)) {
       return err({ line: 1, column: 1, message: `the zone file is larger than maxBytes (${maxBytes} bytes): raise options.maxBytes or split the zone` });
     }
-    text = input.charCodeAt(0) === 0xfeff ? input.slice(1) : input;
+    if (input.charCodeAt(0) === 0xfeff) return err(bomError(options));
+    text = input;
   } else {
     if (input.length > maxBytes) {
       return err({ line: 1, column: 1, message: `the zone file is ${input.length} bytes, larger than maxBytes (${maxBytes} bytes): raise options.maxBytes or split the zone` });
     }
+    if (input[0] === 0xef && input[1] === 0xbb && input[2] === 0xbf) return err(bomError(options));
     try {
       text = decoder.decode(input);
     } catch {

@@ -27,6 +27,15 @@ export function typeFromText(upper: string): number {
   return prefixedNumber(upper, 'TYPE');
 }
 
+/**
+ * The types that may stand beside a CNAME (RFC 4035 §2.5: NSEC, RRSIG, and KEY; NSEC3 as dnspython
+ * has it): the one list both the engine's CNAME rule and the import's use.
+ * @internal
+ */
+export function mayStandBesideCname(type: number): boolean {
+  return type === 47 || type === 46 || type === 25 || type === 50;
+}
+
 export function typeToText(type: number): string {
   return nameByType.get(type) ?? `TYPE${type}`;
 }

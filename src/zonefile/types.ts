@@ -92,8 +92,9 @@ export interface ParseZoneFileOptions {
    */
   maxGeneratedRecords?: number;
   /**
-   * Whether a CNAME sharing its owner with other data is refused (RFC 1034 §3.6.2), as the
-   * reference service's importer does; NSEC, NSEC3, KEY and RRSIG may still sit beside it.
+   * Whether a CNAME sharing its owner with other data (RFC 1034 §3.6.2), as the reference
+   * service's importer refuses it, or with a different CNAME (RFC 2181 §10.1) is refused; NSEC,
+   * NSEC3, KEY and RRSIG may still sit beside it.
    *
    * @defaultValue true
    */

@@ -7,18 +7,18 @@ import { BLOCKS_BY_ZONE } from '../recordsets/recordset.js';
 import type { ApiError } from '../shared/api-error.js';
 import { command, insertNew, type UnitOfWork } from '../shared/command.js';
 import { requireProject, type Caller } from '../shared/context.js';
-import { emptyRequestBody, invalidUuid } from '../shared/errors.js';
+import { uuidParam } from '../shared/errors.js';
+import { emptyRequestBody } from '../shared/validation.js';
 import { tupleKey } from '../shared/keys.js';
 import type { ListSpec } from '../shared/list-query.js';
 import { enqueueTask, type StoredTask } from '../shared/tasks.js';
 import { toMicros, unixSeconds } from '../shared/time.js';
-import { isUuidLike } from '../shared/uuid.js';
 import {
   duplicateZone,
   illegalChild,
   illegalParent,
   noServersConfigured,
-  movingZoneBetweenProjects,
+  movingZone,
   renamingZone,
   updatingDeletingZone,
   zoneHasSubzone,
@@ -42,6 +42,7 @@ import {
 } from './zone.js';
 import { checkTtlFloor, checkZoneName, nullTtl, parseZoneBody, validateZone, type ZoneInput } from './zone-input.js';
 import { applyReport } from './zone-status.js';
+import { requestTransfer } from '../secondary/xfr.js';
 
 // Shared by every zone that has none: a million zones need not hold a million empty objects.
 const NO_MASTERS: readonly string[] = Object.freeze([]);
@@ -245,7 +246,8 @@ export async function insertZone(
     expire: input.expire ?? 86400,
     minimum: 3600,
     parentZoneId: ancestors.find((z) => z.poolId === pool.id)?.id ?? null,
-    soaRecordsetId: primary ? deps.ids() : null,
+    // A SECONDARY zone too gets the service's own SOA until its first transfer (the real one does).
+    soaRecordsetId: deps.ids(),
     nsRecordsetId: primary ? deps.ids() : null,
     recordsetCount: 0,
     recordCount: 0,
@@ -276,8 +278,8 @@ export function bumpZone(zone: Zone, now: Date, changes: Partial<Zone>): Zone {
 /** The zone body a command answers: as it stands now (ACTIVE when the push already happened). */
 const answer = (deps: DnsDeps, pushed: { zone: Zone }): ZoneBody => presentZone(pushed.zone, deps.baseUrl);
 
-/** A path's zone id, or 400 `invalid_uuid`. */
-const zoneIdParam = (id: unknown): Result<string, ApiError> => (isUuidLike(id) ? ok(id) : err(invalidUuid('zone_id', id)));
+/** A path's zone id, or 400 `invalid_uuid`. @internal */
+export const zoneIdParam = (id: unknown): Result<string, ApiError> => uuidParam('zone_id', id);
 
 /** A create body, parsed and checked as the real service's schema and object do. */
 function parseCreate(body: unknown, deps: DnsDeps): Result<ZoneInput & { name: string; type: 'PRIMARY' | 'SECONDARY' }, ApiError> {
@@ -298,19 +300,21 @@ export function createZone(deps: DnsDeps, ctx: unknown, body: unknown): ResultAs
     parse: () => parseCreate(body, deps),
     // create_zone: admin or owner, the owner being the caller's own project, which it must have.
     authorize: (caller) => requireProject(caller),
-    transaction: async (uow, caller, input) =>
-      (
-        await insertZone(deps, uow, caller, {
-          projectId: caller.projectId!,
-          name: input.name,
-          email: input.type === 'PRIMARY' ? input.email! : deps.limits.managedResourceEmail,
-          description: input.description ?? null,
-          ttl: input.ttl === undefined ? 3600 : input.ttl,
-          type: input.type,
-          masters: input.masters ?? NO_MASTERS,
-          attributes: input.attributes ?? NO_ATTRIBUTES,
-        })
-      ).map((pushed) => answer(deps, pushed)),
+    transaction: async (uow, caller, input) => {
+      const inserted = await insertZone(deps, uow, caller, {
+        projectId: caller.projectId!,
+        name: input.name,
+        email: input.type === 'PRIMARY' ? input.email! : deps.limits.managedResourceEmail,
+        description: input.description ?? null,
+        ttl: input.ttl === undefined ? 3600 : input.ttl,
+        type: input.type,
+        masters: input.masters ?? NO_MASTERS,
+        attributes: input.attributes ?? NO_ATTRIBUTES,
+      });
+      // The real service asks its worker for a transfer of every new SECONDARY zone.
+      if (inserted.isOk() && input.type === 'SECONDARY') await requestTransfer(deps, uow, inserted.value.zone.id, false);
+      return inserted.map((pushed) => answer(deps, pushed));
+    },
   });
 }
 
@@ -388,7 +392,7 @@ export function updateZone(deps: DnsDeps, ctx: unknown, id: unknown, body: unkno
           input,
         );
         yield* authorizeZone('update_zone', deps.forbiddenStatus, caller, zone.projectId);
-        if (input.projectId !== undefined) return err(movingZoneBetweenProjects());
+        if (input.projectId !== undefined) return err(movingZone());
         if (input.name !== undefined) return err(renamingZone());
         if (input.ttl !== undefined && input.ttl !== null && input.ttl !== zone.ttl) {
           yield* checkTtlFloor(input.ttl, deps.limits, caller.isAdmin);
@@ -403,7 +407,10 @@ export function updateZone(deps: DnsDeps, ctx: unknown, id: unknown, body: unkno
           changes.attributes = input.attributes;
           changes.transferredAt = null;
         }
-        return ok(answer(deps, await saveAndPush(deps, uow, bumpZone(zone, deps.clock(), changes), 'update', 'UPDATE')));
+        const saved = await saveAndPush(deps, uow, bumpZone(zone, deps.clock(), changes), 'update', 'UPDATE');
+        // Masters sent at all count as changed, as any assignment does there; a transfer follows.
+        if (zone.type === 'SECONDARY' && input.masters !== undefined) await requestTransfer(deps, uow, zone.id, false);
+        return ok(answer(deps, saved));
       }),
   });
 }
@@ -438,8 +445,9 @@ export function deleteZone(deps: DnsDeps, ctx: unknown, id: unknown): ResultAsyn
 /** `POST /v2/zones/{id}/tasks/abandon`: admin only; gone at once, targets untouched. @internal */
 export function abandonZone(deps: DnsDeps, ctx: unknown, id: unknown): ResultAsync<void, ApiError> {
   return command(deps, ctx, {
-    // abandon_zone is refused before the id is even looked at (reference §11.1).
-    parse: (caller) => authorizeZone('abandon_zone', deps.forbiddenStatus, caller, null).andThen(() => zoneIdParam(id)),
+    // The real service's route checks the id before central checks abandon_zone (observed on the
+    // wire: a member's POST /v2/zones/abc/tasks/abandon is a 400 invalid_uuid).
+    parse: (caller) => zoneIdParam(id).andThen((zoneId) => authorizeZone('abandon_zone', deps.forbiddenStatus, caller, null).map(() => zoneId)),
     transaction: (uow, caller, zoneId) =>
       safeTry(async function* () {
         const zone = yield* await visibleZone(uow.tx, caller, zoneId);
@@ -455,12 +463,17 @@ export function abandonZone(deps: DnsDeps, ctx: unknown, id: unknown): ResultAsy
 /** Stored recordsets of zones, in blocks (see `RecordsetBlock`), written by imports. @internal */
 export const RECORDSETS = 'dns.recordset_blocks';
 
-/** Removes a zone and everything stored under it. @internal */
-export async function removeZone(tx: StorageTransaction, zone: Zone): Promise<void> {
+/** Removes every stored recordset of a zone (a SECONDARY zone's before a transfer writes its new ones). @internal */
+export async function removeRecordsets(tx: StorageTransaction, zoneId: string): Promise<void> {
   for (;;) {
-    const batch = await tx.range(RECORDSETS, BLOCKS_BY_ZONE, { prefix: tupleKey(zone.id), limit: 512 });
+    const batch = await tx.range(RECORDSETS, BLOCKS_BY_ZONE, { prefix: tupleKey(zoneId), limit: 512 });
     if (batch.length === 0) break;
     for (const e of batch) await tx.delete(RECORDSETS, e.id);
   }
+}
+
+/** Removes a zone and everything stored under it. @internal */
+export async function removeZone(tx: StorageTransaction, zone: Zone): Promise<void> {
+  await removeRecordsets(tx, zone.id);
   await tx.delete(ZONES, zone.id);
 }

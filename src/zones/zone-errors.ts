@@ -30,9 +30,6 @@ export const noServersConfigured = (): ApiError =>
 /** PATCH of a zone being deleted. @internal */
 export const updatingDeletingZone = (): ApiError => new ApiError(400, 'bad_request', 'Can not update a deleting zone');
 
-/** PATCH that names a project, even the zone's own: central refuses any change of owner. @internal */
-export const movingZoneBetweenProjects = (): ApiError => new ApiError(400, 'bad_request', 'Moving a zone between tenants is not allowed');
-
 /** PATCH that sends another `name`. @internal */
 export const renamingZone = (): ApiError => new ApiError(400, 'bad_request', 'Renaming a zone is not allowed');
 
@@ -46,3 +43,9 @@ export const invalidZoneName = (reason: 'Name too long' | 'More than one label i
 
 /** A TTL below `limits.minTtl` from a caller who is not an admin. @internal */
 export const ttlBelowMinimum = (minTtl: number): ApiError => new ApiError(400, 'invalid_ttl', `TTL is below the minimum: ${minTtl}`);
+
+/** `zones.xfr` of a zone that is not SECONDARY (the real service's exact message). @internal */
+export const xfrOfPrimary = (): ApiError => new ApiError(400, 'bad_request', "Can't XFR a non Secondary zone.");
+
+/** PATCH that sends `project_id` (even the zone's own): zones move only by transfer. @internal */
+export const movingZone = (): ApiError => new ApiError(400, 'bad_request', 'Moving a zone between tenants is not allowed');

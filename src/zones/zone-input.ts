@@ -1,5 +1,6 @@
 import { err, ok, type Result } from 'neverthrow';
-import { ApiError, type FieldError } from '../shared/api-error.js';
+import type { ApiError, FieldError } from '../shared/api-error.js';
+import { invalidZoneName, ttlBelowMinimum } from './zone-errors.js';
 import {
   coerceString,
   intField,
@@ -204,6 +205,51 @@ const IMMUTABLE = new Set(['name', 'type']);
 const EDITABLE = new Set(['email', 'description', 'ttl']);
 
 /** The fields a create or update body sets. @internal */
+/**
+ * What `zones.create` accepts (the typed form of its body; `unknown` is accepted too and checked
+ * at run time). Read-only keys of {@link ZoneBody} are refused with `invalid_object`.
+ *
+ * @category Zones
+ */
+export interface ZoneCreateInput {
+  /** Fully qualified, with its trailing dot. */
+  readonly name: string;
+  /** The SOA's RNAME, as an address; required for PRIMARY zones. */
+  readonly email?: string;
+  /** Default TTL of the zone's recordsets. @defaultValue 3600 */
+  readonly ttl?: number;
+  /** Free text, at most 160 characters, or null. */
+  readonly description?: string | null;
+  /** @defaultValue 'PRIMARY' */
+  readonly type?: 'PRIMARY' | 'SECONDARY';
+  /** SECONDARY zones: the masters to transfer from, `host` or `host:port`. */
+  readonly masters?: readonly string[] | null;
+  /** Scheduler hints (string values). */
+  readonly attributes?: Readonly<Record<string, string>>;
+}
+
+/**
+ * What `zones.update` accepts. `name` and `type` may be resent unchanged; another value is refused.
+ *
+ * @category Zones
+ */
+export interface ZoneUpdateInput {
+  /** The SOA's RNAME, as an address. */
+  readonly email?: string;
+  /** Default TTL of the zone's recordsets. */
+  readonly ttl?: number;
+  /** Free text, at most 160 characters, or null. */
+  readonly description?: string | null;
+  /** SECONDARY zones: the masters to transfer from. */
+  readonly masters?: readonly string[] | null;
+  /** Scheduler hints (string values); replaces the stored ones. */
+  readonly attributes?: Readonly<Record<string, string>>;
+  /** Only the zone's own name. */
+  readonly name?: string;
+  /** Only the zone's own type. */
+  readonly type?: 'PRIMARY' | 'SECONDARY';
+}
+
 export interface ZoneInput {
   name?: string;
   email?: string;
@@ -386,16 +432,16 @@ export function validateZone(
 
 /** The central service's name rules: label count, TLDs, blacklist (admins may bypass it). @internal */
 export function checkZoneName(name: string, limits: ZoneLimits, isAdmin: boolean): Result<void, ApiError> {
-  if (name.length > limits.maxZoneNameLength) return err(new ApiError(400, 'invalid_zone_name', 'Name too long'));
+  if (name.length > limits.maxZoneNameLength) return err(invalidZoneName('Name too long'));
   const labels = name.slice(0, -1).split('.');
-  if (labels.length < 2) return err(new ApiError(400, 'invalid_zone_name', 'More than one label is required'));
+  if (labels.length < 2) return err(invalidZoneName('More than one label is required'));
   if (limits.tlds.length > 0) {
     const tlds = new Set(limits.tlds);
     let found = false;
     for (let i = 0; i < labels.length && !found; i++) found = tlds.has(labels.slice(i).join('.'));
-    if (!found) return err(new ApiError(400, 'invalid_zone_name', 'Invalid TLD'));
+    if (!found) return err(invalidZoneName('Invalid TLD'));
     if (tlds.has(name.slice(0, -1).toLowerCase())) {
-      return err(new ApiError(400, 'invalid_zone_name', 'Zone name cannot be the same as a TLD'));
+      return err(invalidZoneName('Zone name cannot be the same as a TLD'));
     }
   }
   if (!isAdmin) {
@@ -406,7 +452,7 @@ export function checkZoneName(name: string, limits: ZoneLimits, isAdmin: boolean
       } catch {
         continue; // an unusable pattern was refused when the service was configured
       }
-      if (re.test(name)) return err(new ApiError(400, 'invalid_zone_name', 'Blacklisted zone name'));
+      if (re.test(name)) return err(invalidZoneName('Blacklisted zone name'));
     }
   }
   return ok(undefined);
@@ -415,7 +461,7 @@ export function checkZoneName(name: string, limits: ZoneLimits, isAdmin: boolean
 /** The TTL floor (`min_ttl`); admins may go below it. @internal */
 export function checkTtlFloor(ttl: number, limits: ZoneLimits, isAdmin: boolean): Result<void, ApiError> {
   if (limits.minTtl !== null && ttl < limits.minTtl && !isAdmin) {
-    return err(new ApiError(400, 'invalid_ttl', `TTL is below the minimum: ${limits.minTtl}`));
+    return err(ttlBelowMinimum(limits.minTtl));
   }
   return ok(undefined);
 }

@@ -20,6 +20,7 @@ export const adminOrOwner = (caller: Caller, projectId: string | null): boolean 
 export const ZONE_RULES = {
   update_zone: adminOrOwner,
   delete_zone: adminOrOwner,
+  xfr_zone: adminOrOwner,
   abandon_zone: (caller: Caller): boolean => caller.isAdmin,
 } as const;
 

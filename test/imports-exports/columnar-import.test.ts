@@ -1,6 +1,6 @@
 import { fc, test } from '@fast-check/vitest';
 import { describe, expect, it } from 'vitest';
-import { DEFAULT_IMPORT_RECORD_TYPES, IMPORT_MESSAGES, planImport, readColumns } from '../../src/imports/convert.js';
+import { DEFAULT_IMPORT_RECORD_TYPES, IMPORT_MESSAGES, lineOfRecord, planImport, readColumns } from '../../src/imports/convert.js';
 import type { RecordColumns } from '../../src/zonefile/columns.js';
 import { parse, parseColumns } from '../../src/zonefile/parse.js';
 import { typeToText } from '../../src/zonefile/registry.js';
@@ -35,7 +35,7 @@ const flat = (c: RecordColumns) => ({
 function sameColumns(text: string): void {
   for (const [byteLines, imports] of [[true, true], [false, true], [true, false], [false, false]] as const) {
     const rules = imports ? { soaMinimumDefault: true, aaaaAsWritten: true } : {};
-    const expected = parse(text, { maxBytes: MAX, cnameRule: false, ...rules }, byteLines);
+    const expected = parse(text, { maxBytes: MAX, cnameRule: false, singletonRules: false, ...rules }, byteLines);
     const got = parseColumns(text, { maxBytes: MAX, ...rules }, byteLines);
     if (expected.isErr()) {
       expect(got.isErr() && got.error).toEqual(expected.error);
@@ -67,7 +67,7 @@ function samePlan(text: string): ReturnType<typeof planImport> {
     const got = planImport(text, MAX, allowed, readColumns);
     expect(got).toEqual(planImport(text, MAX, allowed, readRecords));
     if (!('error' in got && got.error === IMPORT_MESSAGES.origin)) {
-      expect(got).toEqual(parsed.isErr() ? { error: IMPORT_MESSAGES.malformed } : referencePlan(text, parsed.value, allowed));
+      expect(got).toEqual(parsed.isErr() ? { error: IMPORT_MESSAGES.malformed } : referencePlan(parsed.value, allowed, (index) => lineOfRecord(text, MAX, index)));
     }
     first ??= got;
   }
@@ -118,7 +118,12 @@ describe('columnar import = import of parseZoneFile records (edge cases)', () =>
     ['generic \\# data', `${HEAD}g TYPE65280 \\# 3 abcdef\ng A \\# 4 c0000201\ng TXT \\# 2 0161\ng CAA \\# 8 0005697373756561\n`],
     ['no SOA', '$ORIGIN example.com.\n$TTL 60\na A 192.0.2.1\n'],
     ['SOA out of zone only', '$ORIGIN example.com.\n$TTL 60\nexample.net. SOA ns1 admin 1 2 3 4 5\na A 192.0.2.1\n'],
-    ['two SOAs, TTL from the first', `${HEAD}@ 5 SOA ns2.example.org. other.example.com. 9 1 2 3 4\n`],
+    ['two SOAs: the last one, the smaller TTL', `${HEAD}@ 5 SOA ns2.example.org. other.example.com. 9 1 2 3 4\n`],
+    ['two SOAs: the last one, the smaller TTL (first)', `${HEAD}@ 9000 SOA ns2.example.org. other.example.com. 9 1 2 3 4\n`],
+    ['SOA off the apex', `${HEAD}a A 192.0.2.1\nsub SOA ns1 admin 1 2 3 4 5\nh HINFO "a" "b"\n`],
+    ['SOA off the apex after a refused type', `${HEAD}h HINFO "a" "b"\nsub SOA ns1 admin 1 2 3 4 5\n`],
+    ['SOA off the apex beside a CNAME', `${HEAD}sub CNAME x.example.net.\nsub SOA ns1 admin 1 2 3 4 5\n`],
+    ['CNAME clash before an SOA off the apex', `${HEAD}c CNAME x.example.net.\nc A 192.0.2.1\nsub SOA ns1 admin 1 2 3 4 5\n`],
     ['SOA without TTL or $TTL', '$ORIGIN example.com.\n@ SOA ns1.example.org. admin.example.com. 1 2 3 4 77\na A 192.0.2.1\n'],
     ['apex NS and blank owners', `${HEAD}@ NS ns1.example.org.\n NS ns2.example.org.\n A 192.0.2.9\nx A 192.0.2.1\n  AAAA 2001:db8::1\n`],
     ['syntax error', `${HEAD}a A 192.0.2.300\n`],
@@ -131,6 +136,31 @@ describe('columnar import = import of parseZoneFile records (edge cases)', () =>
   ];
   it.each(cases)('%s', (_, text) => {
     same(text);
+  });
+
+  const outcome = (text: string): string => {
+    const plan = same(text);
+    return 'error' in plan ? plan.error : 'ok';
+  };
+
+  it('names the line of the refused record, as the reader read it', () => {
+    const refused = (line: number): string => `Record type HINFO on line ${line} is not supported by this service.`;
+    expect(outcome(`${HEAD}a A 192.0.2.1\nh (\n HINFO "a" "b" )\n`)).toBe(refused(6));
+    expect(outcome(`${HEAD}; HINFO in a comment\n$GENERATE 1-3 h$.example.net. HINFO "a" "$"\nx HINFO "c" "d"\n`)).toBe(refused(6));
+    expect(outcome(`${HEAD}a A 192.0.2.1\n$GENERATE 1-3 h$ HINFO "a" "$"\n`)).toBe(refused(5));
+    expect(outcome(`${HEAD.replace(/\n/g, '\r\n')}a TXT ( "x"\r\n "y" )\r\nb\tHINFO "a" "b"\r\n`)).toBe(refused(6));
+  });
+
+  it('needs $ORIGIN as the first statement after any $TTL lines, as the real service', () => {
+    expect(outcome(`\ufeff${HEAD}`)).toBe(IMPORT_MESSAGES.origin);
+    expect(outcome(`\ufeff$TTL 60\n${HEAD}`)).toBe(IMPORT_MESSAGES.origin);
+    expect(outcome('')).toBe(IMPORT_MESSAGES.origin);
+    expect(outcome('$TTL 60\n; nothing else\n')).toBe(IMPORT_MESSAGES.origin);
+    expect(outcome('www.example.com. 60 A 999.1.1.1\n$ORIGIN example.com.\n')).toBe(IMPORT_MESSAGES.origin);
+    expect(outcome(' A 192.0.2.1\n$ORIGIN example.com.\n')).toBe(IMPORT_MESSAGES.origin);
+    // The real service reads the $TTL line first and calls the file malformed.
+    expect(outcome('$TTL xyz\nfoo.example.com. 60 A 192.0.2.1\n')).toBe(IMPORT_MESSAGES.malformed);
+    expect(outcome(`$TTL 60\n; comment\n\n${HEAD}`)).toBe('ok');
   });
 });
 

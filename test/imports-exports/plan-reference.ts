@@ -4,23 +4,23 @@
  * planner's own bookkeeping (hash tables, chains, columns read by index) is checked against
  * something that shares none of it.
  */
-import { emailFromRname, IMPORT_MESSAGES, IMPORT_READING, lineOfType, undefinedError, type ImportPlan, type ImportReader } from '../../src/imports/convert.js';
+import { emailFromRname, IMPORT_MESSAGES, IMPORT_READING, undefinedError, type ImportPlan, type ImportReader } from '../../src/imports/convert.js';
 import { SocketAddress } from 'node:net';
 import { blockBounds, type RecordsetColumns } from '../../src/recordsets/blocks.js';
 import { RecordColumns } from '../../src/zonefile/columns.js';
 import type { ParsedZone, ZoneRecord } from '../../src/zonefile/index.js';
-import { parse } from '../../src/zonefile/parse.js';
+import { ORIGIN_NOT_FIRST, parse } from '../../src/zonefile/parse.js';
 import { typeFromText } from '../../src/zonefile/registry.js';
 
 /** The parser's rules for imports, as `readColumns` sets them, without the CNAME rule. */
-export const IMPORT_RULES = { cnameRule: false, ...IMPORT_READING } as const;
+export const IMPORT_RULES = { cnameRule: false, singletonRules: false, ...IMPORT_READING } as const;
 
 /** The import's reader built on the parser's record objects, put into columns: what the columnar reader must equal. */
 export const readRecords: ImportReader = (text, maxBytes) => {
   const parsed = parse(text, { maxBytes, ...IMPORT_RULES });
-  if (parsed.isErr()) return undefined;
+  if (parsed.isErr()) return parsed.error.message === ORIGIN_NOT_FIRST ? 'origin' : 'malformed';
   const columns = new RecordColumns();
-  for (const r of parsed.value.records) columns.push(r.name, r.ttl, typeFromText(r.type), r.rdata);
+  for (const r of parsed.value.records) columns.push(r.name, r.ttl, typeFromText(r.type), r.rdata, 0);
   return { origin: parsed.value.origin, columns };
 };
 
@@ -36,17 +36,22 @@ const NEUTRAL = ['NSEC', 'NSEC3', 'KEY', 'RRSIG'];
 /** An AAAA address in Node's spelling: the data is kept as written, and a recordset holds each address once. */
 const address = (data: string): string => new SocketAddress({ address: data, family: 'ipv6' }).address;
 
-/** The plan of `parsed` (from `parse(text, IMPORT_RULES)`), or the import's error. */
-export function referencePlan(text: string, parsed: ParsedZone, allowed: ReadonlySet<string>): { ok: ImportPlan } | { error: string } {
+/**
+ * The plan of `parsed` (from `parse(text, IMPORT_RULES)`), or the import's error. `lineOf` gives
+ * a record's line (the records carry none; the import's own tests check the lines it gives).
+ */
+export function referencePlan(parsed: ParsedZone, allowed: ReadonlySet<string>, lineOf: (index: number) => number): { ok: ImportPlan } | { error: string } {
   const origin = parsed.origin.toLowerCase();
   const inZone = (lower: string): boolean => lower === origin || lower.endsWith(origin === '.' ? '.' : `.${origin}`);
   const flags = new Map<string, { cname: boolean; other: boolean }>();
   const sets = new Map<string, Set>();
   let soa: ZoneRecord | undefined;
+  let soaTtl = 0;
   let refused: ZoneRecord | undefined;
   for (const r of parsed.records) {
     const lower = r.name.toLowerCase();
     if (!inZone(lower)) continue;
+    if (r.type === 'SOA' && lower !== origin) return { error: undefinedError('add() has non-origin SOA') };
     const ok = allowed.has(r.type);
     if (ok || !NEUTRAL.includes(r.type)) {
       const f = flags.get(lower) ?? { cname: false, other: false };
@@ -60,7 +65,8 @@ export function referencePlan(text: string, parsed: ParsedZone, allowed: Readonl
       }
     }
     if (r.type === 'SOA') {
-      if (lower === origin) soa ??= r;
+      soaTtl = soa === undefined ? r.ttl : Math.min(soaTtl, r.ttl);
+      soa = r;
       continue;
     }
     if (!ok) {
@@ -78,8 +84,7 @@ export function referencePlan(text: string, parsed: ParsedZone, allowed: Readonl
     }
   }
   if (refused !== undefined) {
-    const nth = parsed.records.slice(0, parsed.records.indexOf(refused) + 1).filter((r) => r.type === refused.type).length;
-    const line = lineOfType(text, refused.type, nth);
+    const line = lineOf(parsed.records.indexOf(refused));
     return { error: `Record type ${refused.type}${line > 0 ? ` on line ${line}` : ''} is not supported by this service.` };
   }
   if (soa === undefined) return { error: IMPORT_MESSAGES.noSoa };
@@ -100,7 +105,7 @@ export function referencePlan(text: string, parsed: ParsedZone, allowed: Readonl
     ok: {
       name: parsed.origin,
       email: emailFromRname(fields[1] ?? ''),
-      ttl: soa.ttl,
+      ttl: soaTtl,
       serial: Number(fields[2]),
       retry: Number(fields[4]),
       expire: Number(fields[5]),

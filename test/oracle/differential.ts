@@ -10,6 +10,9 @@ import { manualClock, seededRandom, sequentialIds } from '../../src/testing/inde
 import { parseZoneFile } from '../../src/zonefile/index.js';
 import { isOracleError, type Oracle, type OracleError } from './oracle-process.js';
 
+/** A body sent as a server would pass it (`unknown`): deliberately outside the typed input. */
+const untyped = (body: unknown): unknown => body;
+
 /** Our service configured as the oracle's: manual tasks (zones stay PENDING until settled), 403 refusals, its pool. */
 export function mirrorService(): DnsService {
   return createDnsService({
@@ -159,7 +162,7 @@ export class Session {
     if (ttl !== undefined) args['ttl'] = ttl;
     if (description !== undefined) args['description'] = description;
     const theirs = await this.oracle.ask('create_zone', args);
-    const ours = await this.dns.zones.create(member(project), body);
+    const ours = await this.dns.zones.create(member(project), untyped(body));
     return this.recordZone(`create ${project} ${JSON.stringify(body).slice(0, 160)}`, theirs, ours);
   }
 
@@ -171,7 +174,7 @@ export class Session {
   async updateZone(project: string, label: string, changes: Record<string, unknown>): Promise<void> {
     const z = this.zone(label);
     const theirs = await this.oracle.ask('update_zone', { project, zone_id: z.theirs, ...changes });
-    const ours = await this.dns.zones.update(member(project), z.ours, changes);
+    const ours = await this.dns.zones.update(member(project), z.ours, untyped(changes));
     this.recordZone(`update ${project} ${label} ${JSON.stringify(changes).slice(0, 160)}`, theirs, ours);
   }
 
@@ -246,7 +249,7 @@ export class Session {
       ...('target_project_id' in body ? { target_project: body['target_project_id'] } : {}),
       ...('description' in body ? { description: body['description'] } : {}),
     })) as Record<string, unknown>;
-    const ours = await this.dns.transferRequests.create(member(project), z.ours, body);
+    const ours = await this.dns.transferRequests.create(member(project), z.ours, untyped(body));
     const o = ours.isOk() ? (ours.value as unknown as Record<string, unknown>) : undefined;
     const shape = (r: Record<string, unknown>, zoneId: unknown) => ({
       zone: this.ids.label(zoneId),

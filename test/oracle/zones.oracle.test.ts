@@ -327,6 +327,25 @@ describe.skipIf(!oracleAvailable())('answers against the real service (designate
       const label = await s.importZone('imp2', text, what);
       if (label !== undefined) await s.exportZone('imp2', label, what);
     }
+    // A third project: the zone rules that dnspython applies differently from the engine (a BOM
+    // hides the $ORIGIN; the last SOA replaces the first; an SOA off the apex fails as it is added).
+    const rules: [string, string][] = [
+      ['BOM', `\ufeff$ORIGIN imp40.test.\n$TTL 300\n${soa('imp40.test.')}`],
+      ['BOM before $TTL', `\ufeff$TTL 300\n$ORIGIN imp41.test.\n${soa('imp41.test.')}`],
+      ['two SOAs', `$ORIGIN imp42.test.\n$TTL 300\n${soa('imp42.test.')}@ 600 IN SOA ns.imp42.test. second.imp42.test. 9 3600 600 86400 300\n`],
+      ['two SOAs, the smaller TTL first', `$ORIGIN imp43.test.\n$TTL 300\nimp43.test. 60 IN SOA ns.imp43.test. first.imp43.test. 7 3600 600 86400 300\n@ 600 IN SOA ns.imp43.test. second.imp43.test. 9 3600 600 86400 300\n@ NS ns\n`],
+      ['SOA off the apex', `$ORIGIN imp44.test.\n$TTL 300\n${soa('imp44.test.')}sub IN SOA ns.imp44.test. admin.imp44.test. 1 2 3 4 5\n`],
+      ['SOA off the apex after a CNAME clash', `$ORIGIN imp45.test.\n$TTL 300\n${soa('imp45.test.')}c CNAME x.test.\nc A 192.0.2.1\nsub IN SOA ns.imp45.test. admin.imp45.test. 1 2 3 4 5\n`],
+      ['SOA off the apex beside a CNAME', `$ORIGIN imp46.test.\n$TTL 300\n${soa('imp46.test.')}sub CNAME x.test.\nsub IN SOA ns.imp46.test. admin.imp46.test. 1 2 3 4 5\n`],
+      ['SOA off the apex after a refused type', `$ORIGIN imp47.test.\n$TTL 300\n${soa('imp47.test.')}h HINFO "a" "b"\nsub IN SOA ns.imp47.test. admin.imp47.test. 1 2 3 4 5\n`],
+      ['SOA outside the zone', `$ORIGIN imp48.test.\n$TTL 300\n${soa('imp48.test.')}other.test. IN SOA ns.other.test. admin.other.test. 1 2 3 4 5\n`],
+      ['two CNAMEs', `$ORIGIN imp49.test.\n$TTL 300\n${soa('imp49.test.')}w CNAME one.test.\nw 60 CNAME two.test.\n`],
+      ['bad $TTL before a record', '$TTL xyz\nfoo.imp50.test. 300 IN A 192.0.2.1\n'],
+    ];
+    for (const [what, text] of rules) {
+      const label = await s.importZone('imp3', text, what);
+      if (label !== undefined) await s.exportZone('imp3', label, what);
+    }
     expectAgreement(steps);
   });
 

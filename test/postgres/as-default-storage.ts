@@ -13,7 +13,7 @@ import { randomBytes } from 'node:crypto';
 import pg from 'pg';
 import { afterAll, inject, vi } from 'vitest';
 import type * as MemoryStorageModule from '../../src/adapters/memory/memory-storage.js';
-import type { IndexKeys, RangeQuery, Storage, StorageTransaction } from '../../src/ports/storage.js';
+import { insert, type IndexKeys, type RangeQuery, type Storage, type StorageTransaction } from '../../src/ports/storage.js';
 import { postgresStorage, type PostgresStorage } from '../../src/postgres/index.js';
 
 vi.mock('../../src/adapters/memory/memory-storage.js', async (importOriginal) => {
@@ -56,6 +56,7 @@ export function isolatedPostgresStorage(): Storage {
   const wrap = (tx: StorageTransaction): StorageTransaction => ({
     get: (collection: string, id: string) => tx.get(c(collection), id),
     put: (collection: string, id: string, value: unknown, keys: IndexKeys) => tx.put(c(collection), id, value, keys),
+    insert: (collection: string, id: string, value: unknown, keys: IndexKeys) => insert(tx, c(collection), id, value, keys),
     delete: (collection: string, id: string) => tx.delete(c(collection), id),
     range: (collection: string, index: string, query?: RangeQuery) => tx.range(c(collection), index, query),
     count: (collection: string, index: string, prefix?: string) => tx.count(c(collection), index, prefix),

@@ -214,13 +214,14 @@ async function prove<S>(
 // ---------------------------------------------------------------------------------------------
 
 let base: ServiceSnapshot;
-let ids: { zoneA: string; zoneB: string; imported: string; recordset: string; request: string; key: string; accept: string; importId: string; exportId: string };
+let ids: { zoneA: string; zoneB: string; zoneS: string; imported: string; recordset: string; request: string; key: string; accept: string; importId: string; exportId: string };
 
 beforeAll(async () => {
   const dns = createDnsService({ storage: memoryStorage(), clock: manualClock('2026-01-01T00:00:00Z'), ids: sequentialIds(), random: seededRandom(1) });
   const zoneA = (await dns.zones.create(alice, { name: 'a.com.', email: 'h@a.com' }))._unsafeUnwrap().id;
   const zoneB = (await dns.zones.create(bob, { name: 'b.com.', email: 'h@b.com' }))._unsafeUnwrap().id;
   const zoneT = (await dns.zones.create(alice, { name: 't.com.', email: 'h@a.com' }))._unsafeUnwrap().id;
+  const zoneS = (await dns.zones.create(alice, { name: 's.com.', type: 'SECONDARY', masters: ['192.0.2.1'] }))._unsafeUnwrap().id;
   const done = (await dns.transferRequests.create(alice, zoneT, { target_project_id: 'bob' }))._unsafeUnwrap();
   const accept = (await dns.transferAccepts.create(bob, { zone_transfer_request_id: done.id, key: done.key }))._unsafeUnwrap().id;
   const request = (await dns.transferRequests.create(alice, zoneA, { target_project_id: 'bob' }))._unsafeUnwrap();
@@ -231,7 +232,7 @@ beforeAll(async () => {
   const imported = (await dns.imports.get(bob, importId))._unsafeUnwrap().zone_id!;
   const rs = (await dns.recordsets.list(bob, imported))._unsafeUnwrap() as { recordsets: { id: string; type: string }[] };
   base = await dns.snapshot();
-  ids = { zoneA, zoneB, imported, recordset: rs.recordsets.find((r) => r.type === 'A')!.id, request: request.id, key: request.key!, accept, importId, exportId };
+  ids = { zoneA, zoneB, zoneS, imported, recordset: rs.recordsets.find((r) => r.type === 'A')!.id, request: request.id, key: request.key!, accept, importId, exportId };
 });
 
 const dnsCases = (): Case[] => [
@@ -242,6 +243,8 @@ const dnsCases = (): Case[] => [
   { command: 'zones.delete', args: [alice, ids.zoneA], read: false },
   { command: 'zones.abandon', args: [admin, ids.zoneB], read: false },
   { command: 'zones.nameservers', args: [alice, ids.zoneA], read: true },
+  // Without a master port nothing is queued: a read as far as state goes.
+  { command: 'zones.xfr', args: [alice, ids.zoneS], read: true },
   { command: 'transferRequests.create', args: [alice, ids.zoneA, { target_project_id: 'bob', description: 'd' }], read: false },
   { command: 'transferRequests.get', args: [alice, ids.request], read: true },
   { command: 'transferRequests.list', args: [alice, { limit: '2' }], read: true },

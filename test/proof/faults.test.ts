@@ -22,7 +22,7 @@ import {
   type ServiceSnapshot,
   type Storage,
 } from '../../src/index.js';
-import { controllablePoolTargets, faultyStorage, inspectDns, manualClock, seededRandom, sequentialIds } from '../../src/testing/index.js';
+import { controllablePoolTargets, faultyStorage, inspectDns, manualClock, scriptedMaster, seededRandom, sequentialIds } from '../../src/testing/index.js';
 
 const alice: RequestContext = { projectId: 'alice', roles: ['member'] };
 const bob: RequestContext = { projectId: 'bob', roles: ['member'] };
@@ -42,6 +42,8 @@ const options = (prefix: string, storage: Storage) => ({
   clock: manualClock(T0),
   ids: sequentialIds(prefix),
   random: seededRandom(prefix),
+  // Serves nothing: a transfer fails and changes nothing, but zones.xfr still queues its task.
+  masters: scriptedMaster(),
 });
 
 interface Fixture {
@@ -49,6 +51,7 @@ interface Fixture {
   zoneA: string; // alice's zone, with an ACTIVE transfer request to bob
   zoneA2: string; // alice's zone without a request
   zoneB: string; // bob's zone, with a COMPLETE export
+  zoneS: string; // alice's SECONDARY zone
   imported: string; // bob's zone created by an import
   recordset: string; // a recordset of the imported zone
   request: { id: string; key: string };
@@ -66,6 +69,7 @@ beforeAll(async () => {
   const zoneA2 = ok(await dns.zones.create(alice, { name: 'a2.com.', email: 'h@a.com' })).id;
   const zoneB = ok(await dns.zones.create(bob, { name: 'b.com.', email: 'h@b.com' })).id;
   const zoneT = ok(await dns.zones.create(alice, { name: 't.com.', email: 'h@a.com' })).id;
+  const zoneS = ok(await dns.zones.create(alice, { name: 's.com.', type: 'SECONDARY', masters: ['192.0.2.1'] })).id;
   const done = ok(await dns.transferRequests.create(alice, zoneT, { target_project_id: 'bob' }));
   const accept = ok(await dns.transferAccepts.create(bob, { zone_transfer_request_id: done.id, key: done.key })).id;
   const request = ok(await dns.transferRequests.create(alice, zoneA, { target_project_id: 'bob' }));
@@ -80,6 +84,7 @@ beforeAll(async () => {
     zoneA,
     zoneA2,
     zoneB,
+    zoneS,
     imported,
     recordset: rs.recordsets.find((r) => r.type === 'A')!.id,
     request: { id: request.id, key: request.key! },
@@ -123,6 +128,8 @@ const dnsCommands: [string, (dns: DnsService) => ResultAsync<unknown, ApiError>]
   ['zones.delete (zone with recordsets)', (d) => d.zones.delete(bob, fx.imported)],
   ['zones.abandon', (d) => d.zones.abandon(admin, fx.imported)],
   ['zones.nameservers', (d) => d.zones.nameservers(alice, fx.zoneA)],
+  ['zones.xfr', (d) => d.zones.xfr(alice, fx.zoneS)],
+  ['zones.create (SECONDARY: its transfer queued)', (d) => d.zones.create(alice, { name: 'sec.com.', type: 'SECONDARY', masters: ['192.0.2.1'] })],
   ['transferRequests.create', (d) => d.transferRequests.create(alice, fx.zoneA2, {})],
   ['transferRequests.get', (d) => d.transferRequests.get(alice, fx.request.id)],
   ['transferRequests.list', (d) => d.transferRequests.list(bob)],

@@ -188,3 +188,22 @@ describe('defect 10: an id source must give UUID-shaped ids', () => {
     expect((await dns.zones.list(alice))._unsafeUnwrap().zones).toHaveLength(0);
   });
 });
+
+describe('typed inputs beside unknown bodies', () => {
+  it('a misspelt key in an object literal is a compile error; parsed JSON (unknown) is accepted as is', async () => {
+    const dns = createDnsService(fixed());
+    // The directives below fail `npm run typecheck` if the typo ever compiles again.
+    // @ts-expect-error `emial` is not a key of ZoneCreateInput
+    const typo = await dns.zones.create(alice, { name: 'typo.com.', emial: 'h@typo.com' });
+    expect(typo._unsafeUnwrapErr().type).toBe('invalid_object');
+    const parsed: unknown = JSON.parse('{"name":"typo.com.","emial":"h@typo.com"}');
+    expect((await dns.zones.create(alice, parsed))._unsafeUnwrapErr().type).toBe('invalid_object');
+    const zone = (await dns.zones.create(alice, { name: 'typed.com.', email: 'h@typed.com', ttl: 600 }))._unsafeUnwrap();
+    // @ts-expect-error `tll` is not a key of ZoneUpdateInput
+    await dns.zones.update(alice, zone.id, { tll: 300 });
+    // @ts-expect-error `zone` is not a key of DNS quota input
+    await dns.quotas.set(admin, 'alice', { zone: 3 });
+    // @ts-expect-error `keys` is not a key of TransferAcceptInput
+    await dns.transferAccepts.create(alice, { keys: 'x' });
+  });
+});

@@ -135,14 +135,14 @@ describe('parseListQuery', () => {
     expect(parse({ constructor: 'x', toString: 'y' })).toEqual(bad('bad_request', 'Invalid filters constructor, toString'));
   });
 
-  it('checks marker, then limit, then sort_key, then sort_dir, then filters', () => {
-    const all = { foo: '1', sort_dir: 'up', sort_key: 'bogus', limit: '0', marker: 'nope' };
-    const { marker: _m, ...noMarker } = all;
-    const { limit: _l, ...noLimit } = noMarker;
-    const { sort_key: _k, ...noKey } = noLimit;
-    const { sort_dir: _d, ...onlyFilter } = noKey;
-    expect([all, noMarker, noLimit, noKey, onlyFilter].map((q) => (parse(q) as { type: string }).type)).toEqual([
-      'invalid_marker', 'invalid_limit', 'invalid_sort_key', 'invalid_sort_dir', 'bad_request',
+  it('checks limit, then sort_dir, then sort_key, then filters, then marker (the real service\'s order on the wire)', () => {
+    const all = { marker: 'nope', foo: '1', sort_key: 'bogus', sort_dir: 'up', limit: '0' };
+    const { limit: _l, ...noLimit } = all;
+    const { sort_dir: _d, ...noDir } = noLimit;
+    const { sort_key: _k, ...noKey } = noDir;
+    const { foo: _f, ...onlyMarker } = noKey;
+    expect([all, noLimit, noDir, noKey, onlyMarker].map((q) => (parse(q) as { type: string }).type)).toEqual([
+      'invalid_limit', 'invalid_sort_dir', 'invalid_sort_key', 'bad_request', 'invalid_marker',
     ]);
   });
 });

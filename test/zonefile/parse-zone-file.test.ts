@@ -57,10 +57,16 @@ describe('master-file syntax', () => {
     ]);
   });
 
-  it('accepts CRLF, a UTF-8 BOM, tabs and a last line without newline, as text or bytes', () => {
-    const text = '\ufeff$ORIGIN e.\r\n$TTL 1\r\n@\tIN\tA\t192.0.2.1';
+  it('accepts CRLF, tabs and a last line without newline, as text or bytes', () => {
+    const text = '$ORIGIN e.\r\n$TTL 1\r\n@\tIN\tA\t192.0.2.1';
     expect(rows(text)).toEqual(['e. 1 IN A 192.0.2.1']);
     expect(ok(new TextEncoder().encode(text)).records).toHaveLength(1);
+  });
+
+  it('refuses a UTF-8 BOM before the first line (BIND, Knot, NSD and dnspython do), as text or bytes', () => {
+    const text = '\ufeff$ORIGIN e.\r\n$TTL 1\r\n@\tIN\tA\t192.0.2.1';
+    expect(bad(text)).toMatchObject({ line: 1, column: 1 });
+    expect(bad(new TextEncoder().encode(text))).toMatchObject({ line: 1, column: 1 });
   });
 
   it('refuses invalid UTF-8 bytes', () => {

@@ -115,6 +115,14 @@ export function memoryStorage(): Storage {
         restore(c, id, { value, keys });
         return Promise.resolve();
       },
+      insert(name, id, value, keys) {
+        check();
+        const c = collection(name);
+        if (c.rows.has(id)) return Promise.resolve(false);
+        undo.push({ collection: c, id, before: undefined });
+        restore(c, id, { value, keys });
+        return Promise.resolve(true);
+      },
       delete(name, id) {
         check();
         const c = collections.get(name);

@@ -1,0 +1,42 @@
+// One measurement in this (fresh) process, for zonefile-ab.ts: <root> <parse|import> <file>.
+import { readFileSync } from 'node:fs';
+const [root, kind, file] = process.argv.slice(2) as [string, string, string];
+const gc = (globalThis as { gc?: () => void }).gc ?? (() => undefined);
+const cpu = (c: NodeJS.CpuUsage) => (c.user + c.system) / 1e6;
+if (kind === 'parse') {
+  const { parseZoneFile, writeZoneFile } = await import(`${root}/src/zonefile/index.ts`);
+  // warm-up on a small slice (code, not data)
+  parseZoneFile(readFileSync(file, 'utf8').slice(0, 200_000).replace(/\n[^\n]*$/, '\n'));
+  const text = readFileSync(file, 'utf8');
+  gc();
+  const t0 = performance.now(); const c0 = process.cpuUsage();
+  const r = parseZoneFile(text, { maxBytes: 1 << 30 });
+  const parseWall = (performance.now() - t0) / 1000; const parseCpu = cpu(process.cpuUsage(c0));
+  const rss = process.resourceUsage().maxRSS / 1024;
+  if (r.isErr()) throw new Error(JSON.stringify(r.error));
+  const zone = r.value;
+  const t1 = performance.now(); const c1 = process.cpuUsage();
+  const out = writeZoneFile(zone);
+  const writeWall = (performance.now() - t1) / 1000; const writeCpu = cpu(process.cpuUsage(c1));
+  process.stdout.write(JSON.stringify({ records: zone.records.length, parseWall, parseCpu, rss, writeWall, writeCpu, bytes: out.length }));
+} else {
+  const { memoryStorage } = await import(`${root}/src/adapters/memory/memory-storage.ts`);
+  const { createDnsService } = await import(`${root}/src/dns/dns-service.ts`);
+  const ctx = { projectId: 'bench', roles: ['member'] };
+  const service = () => createDnsService({ storage: memoryStorage(), limits: { maxZoneFileBytes: 1 << 30 }, quotas: { zone_recordsets: -1, zone_records: -1, recordset_records: -1, api_export_size: -1 } });
+  const full = readFileSync(file, 'utf8');
+  const warm = service();
+  await warm.imports.create(ctx, full.slice(0, 120_000).replace(/\n[^\n]*$/, '\n'), 'text/dns');
+  await warm.tasks.settle();
+  const dns = service();
+  gc(); gc();
+  const t0 = performance.now(); const c0 = process.cpuUsage();
+  const created = await dns.imports.create(ctx, full, 'text/dns');
+  if (created.isErr()) throw created.error;
+  await dns.tasks.settle();
+  const wall = (performance.now() - t0) / 1000; const c = cpu(process.cpuUsage(c0));
+  const rss = process.resourceUsage().maxRSS / 1024;
+  const done = (await dns.imports.get(ctx, created.value.id))._unsafeUnwrap();
+  if (done.status !== 'COMPLETE') throw new Error(`${done.status} ${String(done.message)}`);
+  process.stdout.write(JSON.stringify({ importWall: wall, importCpu: c, rss }));
+}
