@@ -1,7 +1,8 @@
 /**
  * `npm start`: a short tour of zoneward. Two projects create zones, each sees only its own,
- * one zone is updated, one deleted, one abandoned by an admin; every answer is the documented
- * JSON body (or error body) the real service would send.
+ * one zone is updated, one deleted, one abandoned by an admin; a zone file is imported, the zone
+ * given to another project, a record set added to it and the zone exported. Every answer is the
+ * documented JSON body (or error body) the real service would send.
  */
 import { createDnsService, type RequestContext } from '../src/index.js';
 import { manualClock, seededRandom, sequentialIds } from '../src/testing/index.js';
@@ -55,6 +56,10 @@ if (imported.isOk()) {
   show('bob reads the request: the reduced view', await dns.transferRequests.get(bob, request.isOk() ? request.value.id : ''));
   const key = request.isOk() ? (request.value.key ?? '') : '';
   show('bob accepts with the key', await dns.transferAccepts.create(bob, { zone_transfer_request_id: request.isOk() ? request.value.id : '', key }));
+  clock.advance(60_000);
+  show('bob adds a record set: two addresses for api.shop.example.', await dns.recordsets.create(bob, zoneId, { name: 'api.shop.example.', type: 'A', records: ['192.0.2.20', '192.0.2.21'], ttl: 300 }));
+  show('a CNAME beside other data is refused, as by every DNS server', await dns.recordsets.create(bob, zoneId, { name: 'api.shop.example.', type: 'CNAME', records: ['www.shop.example.'] }));
+  show('alice no longer sees the zone she gave away', await dns.recordsets.list(alice, zoneId));
   const exported = await dns.exports.create(bob, zoneId);
   await dns.tasks.settle();
   if (exported.isOk()) {
