@@ -91,6 +91,6 @@ if (!nsdAvailable) {
       ].join('\n') + '\n',
     );
   } finally {
-    nsd.stop();
+    await nsd.stop();
   }
 }

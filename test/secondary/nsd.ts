@@ -27,7 +27,8 @@ export interface RunningNsd {
   readonly port: number;
   /** Replaces the zone file and has NSD read it again. */
   reload(text: string): void;
-  stop(): void;
+  /** Stops NSD and, once it has exited, removes its directory. */
+  stop(): Promise<void>;
 }
 
 /** Starts NSD serving `zone` from `text`; resolves once it answers on its port. */
@@ -62,8 +63,16 @@ export async function startNsd(zone: string, text: string): Promise<RunningNsd> 
     ].join('\n'),
   );
   const child: ChildProcess = spawn(NSD, ['-d', '-c', join(dir, 'nsd.conf')], { stdio: 'ignore' });
-  const stop = () => {
-    if (child.exitCode === null) child.kill('SIGTERM');
+  // NSD writes its transfer state and log while it shuts down: remove its directory only once it
+  // has exited (SIGKILL after a deadline, so a stuck server cannot hang the suite).
+  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  const stop = async (): Promise<void> => {
+    if (child.exitCode === null && child.signalCode === null) {
+      child.kill('SIGTERM');
+      const deadline = setTimeout(() => child.kill('SIGKILL'), 5_000);
+      await exited;
+      clearTimeout(deadline);
+    }
     rmSync(dir, { recursive: true, force: true });
   };
   // Ready once the zone is loaded: the log says so.
@@ -71,7 +80,7 @@ export async function startNsd(zone: string, text: string): Promise<RunningNsd> 
   for (let i = 0; i < 200; i++) {
     if (existsSync(log) && /zone .* read with success|nsd started/.test(readFileSync(log, 'utf8'))) break;
     if (child.exitCode !== null) {
-      stop();
+      await stop();
       throw new Error(`nsd exited with ${child.exitCode}`);
     }
     await new Promise((r) => setTimeout(r, 25));
