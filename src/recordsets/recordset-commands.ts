@@ -32,7 +32,6 @@ const spec = (zoneId: string): ListSpec<RecordsetBody> => ({
   envelope: 'recordsets',
   metadata: true,
   filters: RECORDSET_FILTERS,
-
   sortKeys: {
     created_at: (r) => r.created_at,
     id: (r) => r.id,

@@ -18,7 +18,7 @@ import { zoneNotFound } from '../zones/zone-errors.js';
 import { canSee } from '../zones/zone-policy.js';
 import { BY_CREATED, BY_PARENT, BY_PROJECT, ZONES, type Zone } from '../zones/zone.js';
 import { parseRecordsetBody, type RecordsetInput } from './recordset-input.js';
-import { managedCount, managedRecordsets, presentRecordset, RECORDSET_FILTERS, type RecordsetBlock, type RecordsetBody, type RecordsetMeta } from './recordset.js';
+import { managedCount, managedRecordsets, presentRecordset, RECORDSET_FILTERS, RECORDSETS, type RecordsetBlock, type RecordsetBody, type RecordsetMeta } from './recordset.js';
 import { keepCurrent, noteName, typesAtName } from './name-directory.js';
 import { findRecordset, insertRecordset, removeRecordset, replaceRecordset, rowAt, type PlacedBlock, type RecordsetRow } from './recordset-store.js';
 import { zoneRecordsets } from './recordset-commands.js';
@@ -300,7 +300,7 @@ export function deleteRecordset(deps: DnsDeps, ctx: unknown, zoneId: unknown, id
 
 /** How `GET /v2/recordsets` lists: its own filters and sort keys, not the per-zone list's. */
 const allSpec: ListSpec<RecordsetBody> = {
-  collection: 'dns.recordsets',
+  collection: RECORDSETS,
   path: '/v2/recordsets',
   envelope: 'recordsets',
   metadata: true,
