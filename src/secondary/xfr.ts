@@ -9,7 +9,7 @@ import { finishTask, type StoredTask, type TaskHandler } from '../shared/tasks.j
 import { toMicros } from '../shared/time.js';
 import { blockKeys, blockRowId, RECORDSETS, removeRecordsets } from '../recordsets/recordset.js';
 import { requestTransfer, saveAndPush, visibleZone, zoneIdParam } from '../zones/zone-commands.js';
-import { updated } from '../zones/zone-lifecycle.js';
+import { refreshedFromMaster } from '../zones/zone-lifecycle.js';
 import { xfrOfPrimary } from '../zones/zone-errors.js';
 import { authorizeZone } from '../zones/zone-policy.js';
 import { emailProblem } from '../zones/zone-input.js';
@@ -89,21 +89,15 @@ function overQuota(quotas: ZoneQuotaLimits, plan: TransferPlan): string | undefi
  * seconds, as the real service's column keeps it.
  */
 function transferred(deps: DnsDeps, zone: Zone, plan: TransferPlan, now: Date): Zone {
-  const micros = toMicros(now);
-  const ttl = plan.ttl === 0 ? (deps.limits.minTtl ?? zone.ttl) : plan.ttl;
-  // updated() keeps a SECONDARY zone's serial (the service never raises it); the master's is set after.
-  const bumped = updated(zone, now, {
+  return refreshedFromMaster(zone, now, {
+    serial: plan.serial,
+    ttl: plan.ttl === 0 ? (deps.limits.minTtl ?? zone.ttl) : plan.ttl,
+    email: emailProblem(plan.email) === undefined ? plan.email : zone.email,
     retry: plan.retry,
     expire: plan.expire,
-    ttl,
-    email: emailProblem(plan.email) === undefined ? plan.email : zone.email,
-    transferredAt: micros - (micros % 1_000_000),
     recordsetCount: plan.recordsetCount,
     recordCount: plan.recordCount,
-    // The master's SOA, stored with the other records, takes the place of the service's own.
-    soaRecordsetId: null,
   });
-  return Object.freeze({ ...bumped, serial: plan.serial });
 }
 
 /**
