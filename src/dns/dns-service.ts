@@ -28,7 +28,8 @@ import {
 import { DEFAULT_ZONE_LIMITS, type ZoneCreateInput, type ZoneLimits, type ZoneUpdateInput } from '../zones/zone-input.js';
 import type { RequestBody } from '../shared/body.js';
 import { zonePushHandler } from '../zones/zone-push.js';
-import { ZONES, zoneKeys, type Zone, type ZoneBody } from '../zones/zone.js';
+import type { Zone, ZoneBody } from '../zones/zone.js';
+import { ZONES, zoneKeys } from '../zones/zone-store.js';
 import {
   createTransferAcceptCommands,
   createTransferRequestCommands,

@@ -13,7 +13,8 @@ import { refreshedFromMaster } from '../zones/zone-lifecycle.js';
 import { xfrOfPrimary } from '../zones/zone-errors.js';
 import { authorizeZone } from '../zones/zone-policy.js';
 import { emailProblem } from '../zones/zone-input.js';
-import { ZONES, type Zone } from '../zones/zone.js';
+import type { Zone } from '../zones/zone.js';
+import { zoneRepository as zones } from '../zones/zone-store.js';
 import { masterAddress, type MasterAddress, type MasterPort, type TransferLimits } from './master-port.js';
 import { TransferCollector, type TransferPlan } from './transfer-plan.js';
 
@@ -123,7 +124,7 @@ export function zoneXfrHandler(deps: DnsDeps, options: ZoneImportOptions = {}): 
     let quotas: ZoneQuotaLimits;
     try {
       [zone, quotas] = await deps.storage.transaction(async (tx) => {
-        const z = (await tx.get(ZONES, task.subject)) as Zone | undefined;
+        const z = await zones.byId(tx, task.subject);
         return [z, z === undefined ? deps.quotaDefaults : await readZoneQuotas(tx, z.projectId, deps.quotaDefaults)] as const;
       });
     } catch {
@@ -159,7 +160,7 @@ export function zoneXfrHandler(deps: DnsDeps, options: ZoneImportOptions = {}): 
     const p = plan;
     const applied = await runInTransaction(deps.storage, async (uow) => {
       const { tx } = uow;
-      const current = (await tx.get(ZONES, task.subject)) as Zone | undefined;
+      const current = await zones.byId(tx, task.subject);
       const fits = current !== undefined && overQuota(await readZoneQuotas(tx, current.projectId, deps.quotaDefaults), p) === undefined;
       if (current !== undefined && fits && current.type === 'SECONDARY' && current.action !== 'DELETE') {
         const now = deps.clock();

@@ -16,7 +16,8 @@ import {
   type TransferRequestBody,
 } from '../transfers/transfer-request.js';
 import { RECORDSETS } from '../recordsets/recordset.js';
-import { presentZone, ZONES, type Zone, type ZoneBody } from '../zones/zone.js';
+import { presentZone, type Zone, type ZoneBody } from '../zones/zone.js';
+import { ZONES } from '../zones/zone-store.js';
 
 /**
  * Options of {@link inspectDns}: the parts of the service's configuration that shape its bodies.

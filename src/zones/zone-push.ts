@@ -2,8 +2,9 @@ import type { DnsDeps } from './deps.js';
 import { ok } from 'neverthrow';
 import { runInTransaction } from '../shared/command.js';
 import { finishTask, type StoredTask } from '../shared/tasks.js';
-import { emitZoneEvent, putZone, removeZone } from './zone-commands.js';
-import { presentZone, ZONES, type Zone, type ZoneAction } from './zone.js';
+import { emitZoneEvent, removeZone } from './zone-commands.js';
+import { presentZone, type Zone, type ZoneAction } from './zone.js';
+import { zoneRepository as zones } from './zone-store.js';
 import { applyReport, softDeleted, type PushReport } from './zone-lifecycle.js';
 
 /**
@@ -17,14 +18,14 @@ import { applyReport, softDeleted, type PushReport } from './zone-lifecycle.js';
 export function zonePushHandler(deps: DnsDeps): (task: StoredTask) => Promise<boolean | 'retry'> {
   const apply = (task: StoredTask, report: (zone: Zone) => Promise<PushReport>) =>
     runInTransaction(deps.storage, async (uow) => {
-      const current = (await uow.tx.get(ZONES, task.subject)) as Zone | undefined;
+      const current = await zones.byId(uow.tx, task.subject);
       if (current !== undefined) {
         const next = applyReport(current, await report(current), deps.clock());
         if (next === 'gone') {
           await removeZone(deps, uow.tx, current);
           emitZoneEvent(deps, uow, 'update', softDeleted(current));
         } else {
-          await putZone(uow.tx, next);
+          await zones.put(uow.tx, next);
           emitZoneEvent(deps, uow, 'update', next);
         }
       }
@@ -41,7 +42,7 @@ export function zonePushHandler(deps: DnsDeps): (task: StoredTask) => Promise<bo
     }
     let zone: Zone | undefined;
     try {
-      zone = (await deps.storage.transaction((tx) => tx.get(ZONES, task.subject))) as Zone | undefined;
+      zone = await deps.storage.transaction((tx) => zones.byId(tx, task.subject));
     } catch {
       return 'retry'; // nothing was pushed yet: the zone stays PENDING with its push queued
     }
