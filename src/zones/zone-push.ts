@@ -7,6 +7,8 @@ import { presentZone, type Zone, type ZoneAction } from './zone.js';
 import { zoneRepository as zones } from './zone-store.js';
 import { applyReport, softDeleted, type PushReport } from './zone-lifecycle.js';
 
+const isPushAction = (a: unknown): a is ZoneAction => a === 'CREATE' || a === 'UPDATE' || a === 'DELETE';
+
 /**
  * The task that pushes a zone to the pool targets and applies their answer. A target that
  * rejects leaves the zone in ERROR; a storage failure while applying the answer keeps the task
@@ -34,8 +36,10 @@ export function zonePushHandler(deps: DnsDeps): (task: StoredTask) => Promise<bo
     });
 
   return async (task) => {
-    const action = task.data['action'] as ZoneAction;
+    const action = task.data['action'];
     const serial = Number(task.data['serial']);
+    // Not a push this service queued: the runner removes it, as it does a task of unknown kind.
+    if (!isPushAction(action)) return false;
     if (deps.inlinePush) {
       const done = await apply(task, () => Promise.resolve({ action, outcome: 'SUCCESS', serial }));
       return done.isOk() ? true : 'retry';
