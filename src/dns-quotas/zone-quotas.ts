@@ -2,7 +2,7 @@ import { err, ok, type Result } from 'neverthrow';
 import type { StorageTransaction } from '../ports/storage.js';
 import { ApiError } from '../shared/api-error.js';
 import { CorruptValue } from '../shared/command.js';
-import { isInteger, optional, shapeProblem, type Shape } from '../shared/stored.js';
+import { isInteger, optional, shapeCheck } from '../shared/stored.js';
 import { exceedsQuota } from '../quotas/engine.js';
 
 /**
@@ -61,13 +61,13 @@ export const ZONE_QUOTA_RESOURCES: readonly ZoneQuotaResource[] = Object.freeze(
 export const DNS_QUOTAS_COLLECTION = 'dns.quotas';
 
 // Keys other than the five are not looked at (a later version may store more resources).
-const OVERRIDES_SHAPE: Shape = {
+const overridesProblem = shapeCheck({
   zones: optional(isInteger),
   zone_recordsets: optional(isInteger),
   zone_records: optional(isInteger),
   recordset_records: optional(isInteger),
   api_export_size: optional(isInteger),
-};
+});
 
 /** The largest value the real service's `hard_limit` field takes. @internal */
 export const MAX_HARD_LIMIT = 2147483647;
@@ -85,7 +85,7 @@ export const isZoneQuotaResource = (value: string): value is ZoneQuotaResource =
 export function storedOverrides(projectId: string, raw: unknown): Partial<ZoneQuotaLimits> {
   const out: Partial<ZoneQuotaLimits> = {};
   if (raw === undefined) return out;
-  const problem = shapeProblem(raw, OVERRIDES_SHAPE);
+  const problem = overridesProblem(raw);
   if (problem !== undefined) throw new CorruptValue(DNS_QUOTAS_COLLECTION, projectId, problem);
   const row = raw as Readonly<Partial<Record<ZoneQuotaResource, number>>>;
   for (const resource of ZONE_QUOTA_RESOURCES) {

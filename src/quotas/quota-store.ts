@@ -1,6 +1,6 @@
 import type { StorageTransaction } from '../ports/storage.js';
 import { tupleKey } from '../shared/keys.js';
-import { checked, isInteger, isString, optional, orNull, shapeProblem, type Collection, type Shape } from '../shared/stored.js';
+import { checked, isInteger, isString, optional, orNull, shapeCheck, type Collection, type Shape } from '../shared/stored.js';
 import type { ProjectQuotasRecord } from './quota-service.js';
 import { QUOTA_KINDS, perKind } from './quota-values.js';
 
@@ -22,14 +22,15 @@ const BATCH = 1000;
 // A kind left out reads as null (not configured), as the service writes every kind.
 const CONFIGURED_SHAPE: Shape = Object.fromEntries(QUOTA_KINDS.map((kind) => [kind, optional(orNull(isInteger))]));
 
+const configuredProblem = shapeCheck(CONFIGURED_SHAPE);
+
 const collection: Collection<StoredRecord> = {
   name: RECORDS,
-  problem: (value) =>
-    shapeProblem(value, {
-      project_id: isString,
-      sequence: isInteger,
-      project_quotas: (q) => shapeProblem(q, CONFIGURED_SHAPE) === undefined,
-    }),
+  problem: shapeCheck({
+    project_id: isString,
+    sequence: isInteger,
+    project_quotas: (q) => configuredProblem(q) === undefined,
+  }),
   idOf: (r) => r.project_id,
   keys: (r) => ({ [BY_CREATION]: tupleKey(r.sequence) }),
 };

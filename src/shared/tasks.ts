@@ -3,7 +3,7 @@ import type { Storage, StorageTransaction } from '../ports/storage.js';
 import type { ApiError } from './api-error.js';
 import { CorruptValue } from './command.js';
 import { tupleKey } from './keys.js';
-import { checked, isInteger, isPlainObject, isString, repository, shapeProblem, type Collection } from './stored.js';
+import { checked, isInteger, isPlainObject, isString, repository, shapeCheck, type Collection } from './stored.js';
 
 /** A queued piece of asynchronous work, stored with the state it belongs to. @internal */
 export interface StoredTask {
@@ -23,14 +23,13 @@ const SEQ_ID = 'task-seq';
 
 const collection: Collection<StoredTask> = {
   name: TASKS,
-  problem: (value) =>
-    shapeProblem(value, {
-      id: isString,
-      seq: isInteger,
-      kind: isString,
-      subject: isString,
-      data: (d) => isPlainObject(d) && Object.values(d).every((v) => v === null || typeof v === 'string' || typeof v === 'number'),
-    }),
+  problem: shapeCheck({
+    id: isString,
+    seq: isInteger,
+    kind: isString,
+    subject: isString,
+    data: (d) => isPlainObject(d) && Object.values(d).every((v) => v === null || typeof v === 'string' || typeof v === 'number'),
+  }),
   idOf: (t) => t.id,
   keys: (t) => ({ [QUEUE]: tupleKey(t.seq) }),
 };
@@ -39,11 +38,13 @@ const tasks = repository(collection);
 /** The index keys of a stored task (for restores). @internal */
 export const taskKeys = collection.keys;
 
+const metaProblem = shapeCheck({ next: isInteger });
+
 /** The next sequence number of the queue, checked. */
 async function nextSeq(tx: StorageTransaction): Promise<number> {
   const meta = await tx.get(META, SEQ_ID);
   if (meta === undefined) return 1;
-  const problem = shapeProblem(meta, { next: isInteger });
+  const problem = metaProblem(meta);
   if (problem !== undefined) throw new CorruptValue(META, SEQ_ID, problem);
   return (meta as { readonly next: number }).next;
 }

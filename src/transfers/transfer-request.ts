@@ -3,7 +3,7 @@ import type { IndexKeys, StorageTransaction } from '../ports/storage.js';
 import type { ApiError } from '../shared/api-error.js';
 import { tupleKey } from '../shared/keys.js';
 import type { ListScope } from '../shared/list-query.js';
-import { isInteger, isString, oneOf, orNull, repository, shapeProblem, type Collection } from '../shared/stored.js';
+import { isInteger, isString, oneOf, orNull, repository, shapeCheck, type Collection } from '../shared/stored.js';
 import { formatTimestamp } from '../shared/time.js';
 import { invalidKeys, ownEntries, stringField } from '../shared/validation.js';
 
@@ -118,19 +118,18 @@ export function transferRequestKeys(r: StoredTransferRequest): IndexKeys {
 
 const collection: Collection<StoredTransferRequest> = {
   name: TRANSFER_REQUESTS,
-  problem: (value) =>
-    shapeProblem(value, {
-      id: isString,
-      zoneId: isString,
-      zoneName: isString,
-      projectId: isString,
-      targetProjectId: orNull(isString),
-      description: orNull(isString),
-      key: isString,
-      status: oneOf('ACTIVE', 'COMPLETE', 'PENDING', 'DELETED', 'ERROR'),
-      createdAt: isInteger,
-      updatedAt: orNull(isInteger),
-    }),
+  problem: shapeCheck({
+    id: isString,
+    zoneId: isString,
+    zoneName: isString,
+    projectId: isString,
+    targetProjectId: orNull(isString),
+    description: orNull(isString),
+    key: isString,
+    status: oneOf('ACTIVE', 'COMPLETE', 'PENDING', 'DELETED', 'ERROR'),
+    createdAt: isInteger,
+    updatedAt: orNull(isInteger),
+  }),
   idOf: (r) => r.id,
   keys: transferRequestKeys,
 };

@@ -4,6 +4,7 @@ import type { ListScope } from '../shared/list-query.js';
 import {
   checkedEntries,
   isInteger,
+  isPlainObject,
   isString,
   isStringArray,
   isStringRecord,
@@ -11,7 +12,7 @@ import {
   optional,
   orNull,
   repository,
-  shapeProblem,
+  shapeCheck,
   type Collection,
   type Shape,
 } from '../shared/stored.js';
@@ -63,7 +64,8 @@ export function zoneKeys(z: Zone): IndexKeys {
   };
 }
 
-const ZONE_SHAPE: Shape = {
+/** What a stored zone is, field by field (the words of a failed check). @internal */
+export const ZONE_SHAPE: Shape = {
   id: isString,
   poolId: isString,
   projectId: isString,
@@ -93,9 +95,52 @@ const ZONE_SHAPE: Shape = {
   recordCount: isInteger,
 };
 
+const str = (v: unknown): boolean => typeof v === 'string';
+const strOrNull = (v: unknown): boolean => v === null || typeof v === 'string';
+const int = (v: unknown): boolean => Number.isSafeInteger(v);
+const intOrNull = (v: unknown): boolean => v === null || Number.isSafeInteger(v);
+
+/** {@link ZONE_SHAPE}, written out: every read of a zone passes here (a list page reads 20). */
+function isZone(value: unknown): boolean {
+  if (!isPlainObject(value)) return false;
+  const z = value as { readonly [K in keyof Zone]-?: unknown };
+  const s = z.status;
+  const a = z.action;
+  return (
+    str(z.id) &&
+    str(z.poolId) &&
+    str(z.projectId) &&
+    str(z.name) &&
+    str(z.email) &&
+    strOrNull(z.description) &&
+    int(z.ttl) &&
+    int(z.serial) &&
+    (s === 'ACTIVE' || s === 'PENDING' || s === 'ERROR' || s === 'DELETED') &&
+    (a === 'CREATE' || a === 'UPDATE' || a === 'DELETE' || a === 'NONE') &&
+    int(z.version) &&
+    isStringRecord(z.attributes) &&
+    (z.type === 'PRIMARY' || z.type === 'SECONDARY') &&
+    isStringArray(z.masters) &&
+    int(z.createdAt) &&
+    intOrNull(z.updatedAt) &&
+    intOrNull(z.transferredAt) &&
+    int(z.refresh) &&
+    int(z.retry) &&
+    int(z.expire) &&
+    int(z.minimum) &&
+    strOrNull(z.parentZoneId) &&
+    strOrNull(z.soaRecordsetId) &&
+    strOrNull(z.nsRecordsetId) &&
+    (z.soaVersion === undefined || int(z.soaVersion)) &&
+    int(z.recordsetCount) &&
+    int(z.recordCount)
+  );
+}
+
 const collection: Collection<Zone> = {
   name: ZONES,
-  problem: (value) => shapeProblem(value, ZONE_SHAPE),
+  problem: shapeCheck(ZONE_SHAPE),
+  is: isZone,
   idOf: (z) => z.id,
   keys: zoneKeys,
 };
@@ -133,6 +178,8 @@ export interface NameNeighbourhood {
  * @internal
  */
 export const zoneRepository = {
+  /** The collection and its checks (for list scopes and the checks' own test). */
+  collection,
   /** The zone stored under `id`, checked. */
   byId: store.get,
   /** Stores a changed zone with its index keys. */
