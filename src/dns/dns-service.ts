@@ -10,7 +10,7 @@ import type { ApiError } from '../shared/api-error.js';
 import { resolveCaller, type RequestContext } from '../shared/context.js';
 import { EventBus, type DnsEventListener } from '../shared/events.js';
 import type { ListQuery } from '../shared/list-query.js';
-import { taskKeys, TaskRunner, TASKS } from '../shared/tasks.js';
+import { taskCollection, TaskRunner, TASKS } from '../shared/tasks.js';
 import { isUuidLike, uuidV4Source } from '../shared/uuid.js';
 import { abort, invalidIdSource, restoreFailed } from '../shared/command.js';
 import {
@@ -231,7 +231,7 @@ export const DNS_COLLECTIONS: CollectionKeys = {
   [ZONES]: (z: Zone) => zoneKeys(z),
   [RECORDSETS]: (b: RecordsetBlock) => blockKeys(b),
   [RECORDSET_NAMES]: (r: NameRow | NameMarker) => nameRowKeys(r),
-  [TASKS]: taskKeys,
+  [TASKS]: taskCollection.keys,
   'dns.meta': () => ({}),
   'dns.quotas': () => ({}),
   ...TRANSFER_COLLECTIONS,

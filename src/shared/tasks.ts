@@ -21,7 +21,8 @@ const QUEUE = 'queue';
 const META = 'dns.meta';
 const SEQ_ID = 'task-seq';
 
-const collection: Collection<StoredTask> = {
+/** The tasks collection, its check and its index keys. @internal */
+export const taskCollection: Collection<StoredTask> = {
   name: TASKS,
   problem: shapeCheck({
     id: isString,
@@ -33,10 +34,8 @@ const collection: Collection<StoredTask> = {
   idOf: (t) => t.id,
   keys: (t) => ({ [QUEUE]: tupleKey(t.seq) }),
 };
+const collection = taskCollection;
 const tasks = repository(collection);
-
-/** The index keys of a stored task (for restores). @internal */
-export const taskKeys = collection.keys;
 
 const metaProblem = shapeCheck({ next: isInteger });
 

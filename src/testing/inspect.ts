@@ -1,24 +1,24 @@
 import type { PoolConfig } from '../zones/deps.js';
 import type { ServiceSnapshot } from '../shared/snapshot.js';
 import { effectiveZoneQuotas, storedOverrides, DEFAULT_ZONE_QUOTAS, type ZoneQuotaLimits } from '../dns-quotas/zone-quotas.js';
-import { EXPORTS, type StoredExport, type ZoneExportBody } from '../exports/zone-export.js';
-import { presentExport } from '../exports/zone-export.js';
-import { IMPORTS, presentImport, type StoredImport, type ZoneImportBody } from '../imports/zone-import.js';
+import { EXPORTS, exportRepository, presentExport, type ZoneExportBody } from '../exports/zone-export.js';
+import { IMPORTS, importRepository, presentImport, type ZoneImportBody } from '../imports/zone-import.js';
 import type { Storage, StoredRow } from '../ports/storage.js';
 import type { QuotaSnapshot, ProjectQuotasRecord } from '../quotas/quota-service.js';
 import { quotaRecordRepository } from '../quotas/quota-store.js';
 import { idAt, managedRecordsets, presentRecordset, type RecordsetBlock, type RecordsetBody } from '../recordsets/recordset.js';
-import { TASKS, type StoredTask } from '../shared/tasks.js';
-import { presentTransferAccept, TRANSFER_ACCEPTS, type StoredTransferAccept, type TransferAcceptBody } from '../transfers/transfer-accept.js';
+import { checked, type Collection } from '../shared/stored.js';
+import { TASKS, taskCollection } from '../shared/tasks.js';
+import { presentTransferAccept, TRANSFER_ACCEPTS, transferAcceptRepository, type TransferAcceptBody } from '../transfers/transfer-accept.js';
 import {
   presentTransferRequest,
   TRANSFER_REQUESTS,
-  type StoredTransferRequest,
+  transferRequestRepository,
   type TransferRequestBody,
 } from '../transfers/transfer-request.js';
 import { RECORDSETS } from '../recordsets/recordset.js';
-import { presentZone, type Zone, type ZoneBody } from '../zones/zone.js';
-import { ZONES } from '../zones/zone-store.js';
+import { presentZone, type ZoneBody } from '../zones/zone.js';
+import { ZONES, zoneRepository } from '../zones/zone-store.js';
 
 /**
  * Options of {@link inspectDns}: the parts of the service's configuration that shape its bodies.
@@ -146,7 +146,8 @@ async function readRows(source: Storage | ServiceSnapshot, names: readonly strin
   return out;
 }
 
-const values = <T>(rows: Rows, name: string): T[] => (rows.get(name) ?? []).map((r) => r.value as T);
+/** The rows of one collection, checked as the service checks what it reads (a corrupt snapshot is a clear error here too). */
+const values = <T>(rows: Rows, c: Collection<T>): T[] => (rows.get(c.name) ?? []).map((r) => checked(c, r.id, r.value));
 
 /**
  * An inspection view of a DNS service's state that reads past every policy: what a test asserts
@@ -183,17 +184,17 @@ export function inspectDns(source: Storage | ServiceSnapshot, options: InspectDn
   const pools = options.pools !== undefined && options.pools.length > 0 ? options.pools : [DEFAULT_POOL];
   const defaults: ZoneQuotaLimits = { ...DEFAULT_ZONE_QUOTAS, ...options.quotas };
 
-  const zonesOf = (rows: Rows): ZoneBody[] => values<Zone>(rows, ZONES).map((z) => presentZone(z, baseUrl));
+  const zonesOf = (rows: Rows): ZoneBody[] => values(rows, zoneRepository.collection).map((z) => presentZone(z, baseUrl));
 
   const recordsetsOf = (rows: Rows, zoneId?: string): RecordsetBody[] => {
     const byZone = new Map<string, RecordsetBlock[]>();
-    for (const b of values<RecordsetBlock>(rows, RECORDSETS)) {
+    for (const b of (rows.get(RECORDSETS) ?? []).map((r) => r.value as RecordsetBlock)) {
       const list = byZone.get(b.zoneId) ?? [];
       list.push(b);
       byZone.set(b.zoneId, list);
     }
     const out: RecordsetBody[] = [];
-    for (const zone of values<Zone>(rows, ZONES)) {
+    for (const zone of values(rows, zoneRepository.collection)) {
       if (zoneId !== undefined && zone.id !== zoneId) continue;
       const pool = pools.find((p) => p.id === zone.poolId) ?? pools[0]!;
       out.push(...managedRecordsets(zone, pool, baseUrl));
@@ -218,7 +219,7 @@ export function inspectDns(source: Storage | ServiceSnapshot, options: InspectDn
   };
 
   const tasksOf = (rows: Rows): InspectedTask[] =>
-    values<StoredTask>(rows, TASKS)
+    values(rows, taskCollection)
       .sort((a, b) => a.seq - b.seq)
       .map((t) => ({ kind: t.kind, subject: t.subject }));
 
@@ -230,10 +231,10 @@ export function inspectDns(source: Storage | ServiceSnapshot, options: InspectDn
       read([ZONES, RECORDSETS, TRANSFER_REQUESTS, TRANSFER_ACCEPTS, IMPORTS, EXPORTS, DNS_QUOTAS, TASKS], (rows) => ({
         zones: zonesOf(rows),
         recordsets: recordsetsOf(rows),
-        transferRequests: values<StoredTransferRequest>(rows, TRANSFER_REQUESTS).map((r) => presentTransferRequest(r, baseUrl, true)),
-        transferAccepts: values<StoredTransferAccept>(rows, TRANSFER_ACCEPTS).map((a) => presentTransferAccept(a, baseUrl)),
-        imports: values<StoredImport>(rows, IMPORTS).map((i) => presentImport(i, baseUrl)),
-        exports: values<StoredExport>(rows, EXPORTS).map((e) => presentExport(e, baseUrl)),
+        transferRequests: values(rows, transferRequestRepository.collection).map((r) => presentTransferRequest(r, baseUrl, true)),
+        transferAccepts: values(rows, transferAcceptRepository.collection).map((a) => presentTransferAccept(a, baseUrl)),
+        imports: values(rows, importRepository.collection).map((i) => presentImport(i, baseUrl)),
+        exports: values(rows, exportRepository.collection).map((e) => presentExport(e, baseUrl)),
         quotas: quotasOf(rows),
         tasks: tasksOf(rows),
       })),
@@ -242,12 +243,12 @@ export function inspectDns(source: Storage | ServiceSnapshot, options: InspectDn
     recordsets: (zoneId?: string) => read([ZONES, RECORDSETS], (rows) => recordsetsOf(rows, zoneId)),
     transferRequests: () =>
       read([TRANSFER_REQUESTS], (rows) =>
-        values<StoredTransferRequest>(rows, TRANSFER_REQUESTS).map((r) => presentTransferRequest(r, baseUrl, true)),
+        values(rows, transferRequestRepository.collection).map((r) => presentTransferRequest(r, baseUrl, true)),
       ),
     transferAccepts: () =>
-      read([TRANSFER_ACCEPTS], (rows) => values<StoredTransferAccept>(rows, TRANSFER_ACCEPTS).map((a) => presentTransferAccept(a, baseUrl))),
-    imports: () => read([IMPORTS], (rows) => values<StoredImport>(rows, IMPORTS).map((i) => presentImport(i, baseUrl))),
-    exports: () => read([EXPORTS], (rows) => values<StoredExport>(rows, EXPORTS).map((e) => presentExport(e, baseUrl))),
+      read([TRANSFER_ACCEPTS], (rows) => values(rows, transferAcceptRepository.collection).map((a) => presentTransferAccept(a, baseUrl))),
+    imports: () => read([IMPORTS], (rows) => values(rows, importRepository.collection).map((i) => presentImport(i, baseUrl))),
+    exports: () => read([EXPORTS], (rows) => values(rows, exportRepository.collection).map((e) => presentExport(e, baseUrl))),
     quotas: () => read([DNS_QUOTAS], quotasOf),
     tasks: () => read([TASKS], tasksOf),
   });
