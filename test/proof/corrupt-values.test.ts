@@ -16,12 +16,11 @@ import {
   createQuotaService,
   memoryStorage,
   type ApiError,
-  type QuotaService,
   type Storage,
   type StorageTransaction,
   type StoredEntry,
 } from '../../src/index.js';
-import { alice, buildFixture, dnsCommands, fx, options, quotaAdmin } from './dns-fixture.js';
+import { alice, buildFixture, dnsCommands, fx, options, quotaAdmin, quotaCommands } from './dns-fixture.js';
 
 /** How a stored value is spoiled; `undefined`: this kind does not apply to that value. */
 type Corruption = (value: unknown) => unknown;
@@ -140,16 +139,6 @@ describe('a corrupt queued task stays queued and settle() names it', () => {
 
 // ---------------------------------------------------------------------------------------------
 // Quota service
-
-const quotaCommands: [string, (q: QuotaService) => ResultAsync<unknown, ApiError>][] = [
-  ['effective', (q) => q.effective({ projectId: 'p1', roles: ['member'] })],
-  ['projectQuotas.list', (q) => q.projectQuotas.list(quotaAdmin, { limit: '2', offset: '1' })],
-  ['projectQuotas.get', (q) => q.projectQuotas.get(quotaAdmin, 'p2')],
-  ['projectQuotas.set (new record)', (q) => q.projectQuotas.set(quotaAdmin, 'p9', { project_quotas: { cas: 1 } })],
-  ['projectQuotas.set (merge)', (q) => q.projectQuotas.set(quotaAdmin, 'p1', { project_quotas: { cas: 1 } })],
-  ['projectQuotas.delete', (q) => q.projectQuotas.delete(quotaAdmin, 'p3')],
-  ['enforce', (q) => q.enforce('p1', 'secrets', { inUse: 1 })],
-];
 
 describe('a corrupt stored record read by a quota command is a 500 in Barbican\'s shape, never a wrong answer', () => {
   it.each(quotaCommands)('%s', async (_name, run) => {

@@ -1,9 +1,18 @@
 /**
  * The state the storage proofs (faults.test.ts, corrupt-values.test.ts) run every command against,
- * and the commands: one call of each command of the DNS service.
+ * and the commands: one call of each command of the DNS service and of the quota service.
  */
 import type { ResultAsync } from 'neverthrow';
-import { createDnsService, memoryStorage, type ApiError, type DnsService, type RequestContext, type ServiceSnapshot, type Storage } from '../../src/index.js';
+import {
+  createDnsService,
+  memoryStorage,
+  type ApiError,
+  type DnsService,
+  type QuotaService,
+  type RequestContext,
+  type ServiceSnapshot,
+  type Storage,
+} from '../../src/index.js';
 import { manualClock, scriptedMaster, seededRandom, sequentialIds } from '../../src/testing/index.js';
 
 export const alice: RequestContext = { projectId: 'alice', roles: ['member'] };
@@ -120,3 +129,14 @@ export const dnsCommands: [string, (dns: DnsService) => ResultAsync<unknown, Api
   ['exports.file', (d) => d.exports.file(bob, fx.exportId)],
 ];
 
+
+/** Every command of the quota service, on projects p1, p2 and p3 holding quotas. */
+export const quotaCommands: [string, (q: QuotaService) => ResultAsync<unknown, ApiError>][] = [
+  ['effective', (q) => q.effective({ projectId: 'p1', roles: ['member'] })],
+  ['projectQuotas.list', (q) => q.projectQuotas.list(quotaAdmin, { limit: '2', offset: '1' })],
+  ['projectQuotas.get', (q) => q.projectQuotas.get(quotaAdmin, 'p2')],
+  ['projectQuotas.set (new record)', (q) => q.projectQuotas.set(quotaAdmin, 'p9', { project_quotas: { cas: 1 } })],
+  ['projectQuotas.set (merge)', (q) => q.projectQuotas.set(quotaAdmin, 'p1', { project_quotas: { cas: 1 } })],
+  ['projectQuotas.delete', (q) => q.projectQuotas.delete(quotaAdmin, 'p3')],
+  ['enforce', (q) => q.enforce('p1', 'secrets', { inUse: 1 })],
+];

@@ -20,7 +20,7 @@ import {
   type QuotaSnapshot,
 } from '../../src/index.js';
 import { controllablePoolTargets, faultyStorage, inspectDns } from '../../src/testing/index.js';
-import { alice, buildFixture, dnsCommands, fx, options, quotaAdmin, FILE } from './dns-fixture.js';
+import { alice, buildFixture, dnsCommands, fx, options, quotaAdmin, quotaCommands, FILE } from './dns-fixture.js';
 
 beforeAll(buildFixture);
 
@@ -89,16 +89,6 @@ async function proveQuotaCommand(run: (q: QuotaService) => ResultAsync<unknown, 
     if (i > 500) throw new Error('the command never succeeded');
   }
 }
-
-const quotaCommands: [string, (q: QuotaService) => ResultAsync<unknown, ApiError>][] = [
-  ['effective', (q) => q.effective({ projectId: 'p1', roles: ['member'] })],
-  ['projectQuotas.list', (q) => q.projectQuotas.list(quotaAdmin, { limit: '2', offset: '1' })],
-  ['projectQuotas.get', (q) => q.projectQuotas.get(quotaAdmin, 'p2')],
-  ['projectQuotas.set (new record)', (q) => q.projectQuotas.set(quotaAdmin, 'p9', { project_quotas: { cas: 1 } })],
-  ['projectQuotas.set (merge)', (q) => q.projectQuotas.set(quotaAdmin, 'p1', { project_quotas: { cas: 1 } })],
-  ['projectQuotas.delete', (q) => q.projectQuotas.delete(quotaAdmin, 'p3')],
-  ['enforce', (q) => q.enforce('p1', 'secrets', { inUse: 1 })],
-];
 
 describe('a storage failure at any step of a quota command changes nothing and answers 500 storage_failure', () => {
   it.each(quotaCommands)('%s', async (_name, run) => {
