@@ -230,3 +230,60 @@ export async function zonePage(
   candidates.sort(order);
   return ok(candidates.slice(0, q.limit));
 }
+
+/** A run of a block's recordsets, `from` to `to - 1`, in creation order. @internal */
+export interface BlockRun {
+  readonly block: RecordsetBlock;
+  readonly from: number;
+  readonly to: number;
+}
+
+/**
+ * Every stored recordset of a zone in creation order (created_at, then id: the list's default
+ * order), as runs of blocks: the imported blocks in id order (they share one created_at) merged
+ * with the written recordsets from their created_at index. Whole blocks while no written
+ * recordset falls inside one, so a zone nobody wrote to is read block by block.
+ * @internal
+ */
+export async function* creationOrder(tx: StorageTransaction, zoneId: string): AsyncGenerator<BlockRun> {
+  const prefix = tupleKey(zoneId);
+  const reader = (index: string, size: number): (() => Promise<RecordsetBlock | undefined>) => {
+    let buffer: RecordsetBlock[] = [];
+    let at = 0;
+    let next: IndexPosition | undefined;
+    let done = false;
+    return async () => {
+      if (at === buffer.length && !done) {
+        const batch = await tx.range(RECORDSETS, index, { prefix, limit: size, ...(next === undefined ? {} : { after: next }) });
+        buffer = batch.map((e) => e.value as RecordsetBlock);
+        at = 0;
+        const last = batch[batch.length - 1];
+        if (last === undefined || batch.length < size) done = true;
+        else next = { key: last.key, id: last.id };
+      }
+      return at < buffer.length ? buffer[at++] : undefined;
+    };
+  };
+  const nextImported = reader(BLOCK_INDEXES.imported, 64);
+  const nextWritten = reader(BLOCK_INDEXES.created, 256);
+  let w = await nextWritten();
+  for (let b = await nextImported(); b !== undefined; b = await nextImported()) {
+    let from = 0;
+    while (from < b.names.length) {
+      // Written recordsets that come before the block's next imported one.
+      while (w !== undefined && (w.meta![0]!.createdAt < b.createdAt || (w.meta![0]!.createdAt === b.createdAt && idAt(w, 0) < idAt(b, from)))) {
+        yield { block: w, from: 0, to: 1 };
+        w = await nextWritten();
+      }
+      let to = b.names.length;
+      if (w !== undefined && w.meta![0]!.createdAt === b.createdAt) {
+        const wid = idAt(w, 0);
+        to = from + 1;
+        while (to < b.names.length && idAt(b, to) < wid) to++;
+      }
+      yield { block: b, from, to };
+      from = to;
+    }
+  }
+  for (; w !== undefined; w = await nextWritten()) yield { block: w, from: 0, to: 1 };
+}

@@ -3,11 +3,12 @@
  * three streams in the page's order, merged. The law: for every sort key, direction, limit and
  * marker, a page equals the page of the whole zone sorted as the list sorts it (the path a
  * filter matching everything takes), whatever mix of imported, written, changed and deleted
- * recordsets the zone holds, with the zone ACTIVE or PENDING.
+ * recordsets the zone holds, with the zone ACTIVE or PENDING; and the export lists them in the
+ * default order.
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { createDnsService, type DnsService, type RequestContext } from '../../src/index.js';
+import { createDnsService, type DnsService, type RecordsetBody, type RequestContext } from '../../src/index.js';
 import { manualClock, seededRandom, sequentialIds } from '../../src/testing/index.js';
 
 const alice: RequestContext = { projectId: 'alice', roles: ['member'] };
@@ -86,6 +87,12 @@ describe('recordset list pages', () => {
             expect(new Set(seen).size).toBe(total);
           }
         }
+        // The export lists the stored recordsets in the same order as the default list.
+        const listed = ((await dns.recordsets.list(alice, z, { limit: 'max' }))._unsafeUnwrap() as unknown as { recordsets: RecordsetBody[] }).recordsets.slice(2);
+        const exp = (await dns.exports.create(alice, z))._unsafeUnwrap();
+        await dns.tasks.settle();
+        const lines = (await dns.exports.file(alice, exp.id))._unsafeUnwrap().split('\n').filter((l) => / IN /.test(l) && !/ IN (SOA|NS) /.test(l));
+        expect(lines).toEqual(listed.flatMap((r) => r.records.map((d) => `${r.name} ${r.ttl === null || r.ttl === 0 ? '' : r.ttl} IN ${r.type} ${d}`)));
       }),
       { numRuns: 12, seed: 19 },
     );
