@@ -5,7 +5,7 @@ import type { Storage } from '../ports/storage.js';
 import { getRecordset, listRecordsets, type RecordsetList } from '../recordsets/recordset-commands.js';
 import { dropNameDirectory, nameRowKeys, RECORDSET_NAMES, type NameMarker, type NameRow } from '../recordsets/name-directory.js';
 import { createRecordset, deleteRecordset, listAllRecordsets, updateRecordset } from '../recordsets/recordset-writes.js';
-import { blockKeys, RECORDSETS, removeRecordsets, type RecordsetBlock, type RecordsetBody } from '../recordsets/recordset.js';
+import { blockKeys, isCurrentLayout, RECORDSETS, removeRecordsets, type RecordsetBlock, type RecordsetBody } from '../recordsets/recordset.js';
 import type { ApiError } from '../shared/api-error.js';
 import { resolveCaller, type RequestContext } from '../shared/context.js';
 import { EventBus, type DnsEventListener } from '../shared/events.js';
@@ -250,6 +250,11 @@ function checkSnapshot(from: ServiceSnapshot): void {
     throw new TypeError(
       `createDnsService: the snapshot holds collections this version of zoneward does not know (${unknown.join(', ')}); it was taken by another version.`,
     );
+  }
+  // Written recordsets inside imported blocks (an earlier layout) would be restored without the
+  // indexes their lists read.
+  if ((from.collections[RECORDSETS] ?? []).some((row) => !isCurrentLayout(row.value as RecordsetBlock))) {
+    throw new TypeError('createDnsService: the snapshot stores recordsets in a layout this version of zoneward does not read; it was taken by another version.');
   }
 }
 

@@ -3,12 +3,12 @@ import type { DnsDeps } from '../zones/deps.js';
 import { listOwned, type ListEnvelope } from '../shared/list-command.js';
 import { checkZoneQuota, readZoneQuotas } from '../dns-quotas/index.js';
 import type { StorageTransaction } from '../ports/storage.js';
-import { BLOCKS_BY_ZONE, managedCount, managedRecordsets, RECORDSETS, type RecordsetBlock } from '../recordsets/recordset.js';
+import { managedCount, managedRecordsets } from '../recordsets/recordset.js';
+import { creationOrder } from '../recordsets/recordset-pages.js';
 import type { ApiError } from '../shared/api-error.js';
 import { command, runInTransaction, type UnitOfWork } from '../shared/command.js';
 import { uuidParam } from '../shared/errors.js';
 import { requireProject, type Caller } from '../shared/context.js';
-import { tupleKey } from '../shared/keys.js';
 import type { ListSpec } from '../shared/list-query.js';
 import { enqueueTask, finishTask, type StoredTask } from '../shared/tasks.js';
 import { toMicros } from '../shared/time.js';
@@ -127,9 +127,6 @@ function acceptsZoneFile(accept: unknown): boolean {
   });
 }
 
-/** Blocks read per range call (each holds up to a few hundred recordsets). */
-const PAGE = 64;
-
 /**
  * The zone file as the real service's template renders it (reference §9.3): `$ORIGIN`, `$TTL`, a
  * blank line, one line per record (SOA, NS, then stored recordsets in creation order; the TTL is
@@ -143,40 +140,16 @@ export async function renderZoneFile(deps: DnsDeps, tx: StorageTransaction, zone
     const head = `${r.name} ${r.ttl === null || r.ttl === 0 ? '' : r.ttl} IN ${r.type} `;
     for (const data of r.records) parts.push(`${head}${data}\n`);
   }
-  const prefix = tupleKey(zone.id);
-  // Recordsets written through the API carry their own creation time and random ids, so block
-  // order is not creation order once there are any: those zones are ordered by creation time
-  // (stable, so imported recordsets keep their order among themselves).
-  const timed: { at: number; text: string }[] = [];
-  let after: { key: string; id: string } | undefined;
-  for (;;) {
-    const batch = await tx.range(RECORDSETS, BLOCKS_BY_ZONE, { prefix, limit: PAGE, ...(after === undefined ? {} : { after }) });
-    for (const e of batch) {
-      const b = e.value as RecordsetBlock;
-      const lines: string[] = [];
-      let k = 0;
-      for (let i = 0; i < b.names.length; i++) {
-        const ttl = b.ttls[i];
-        const head = `${b.names[i]!} ${ttl === null || ttl === 0 ? '' : ttl} IN ${b.types[i]!} `;
-        if (b.meta !== undefined) {
-          const own: string[] = [];
-          for (const end = b.ends[i]!; k < end; k++) own.push(`${head + b.data[k]!}\n`);
-          timed.push({ at: b.meta[i]?.createdAt ?? b.createdAt, text: own.join('') });
-          continue;
-        }
-        for (const end = b.ends[i]!; k < end; k++) lines.push(head + b.data[k]!);
-      }
-      if (lines.length > 0) {
-        if (timed.length > 0 || b.meta !== undefined) timed.push({ at: b.createdAt, text: `${lines.join('\n')}\n` });
-        else parts.push(`${lines.join('\n')}\n`);
-      }
+  for await (const { block: b, from, to } of creationOrder(tx, zone.id)) {
+    const lines: string[] = [];
+    let k = from === 0 ? 0 : b.ends[from - 1]!;
+    for (let i = from; i < to; i++) {
+      const ttl = b.ttls[i];
+      const head = `${b.names[i]!} ${ttl === null || ttl === 0 ? '' : ttl} IN ${b.types[i]!} `;
+      for (const end = b.ends[i]!; k < end; k++) lines.push(head + b.data[k]!);
     }
-    const last = batch[batch.length - 1];
-    if (last === undefined || batch.length < PAGE) break;
-    after = { key: last.key, id: last.id };
+    if (lines.length > 0) parts.push(`${lines.join('\n')}\n`);
   }
-  timed.sort((a, b) => a.at - b.at);
-  for (const t of timed) parts.push(t.text);
   parts.push('\n\n');
   return parts.join('');
 }

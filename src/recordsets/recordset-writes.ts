@@ -20,7 +20,7 @@ import { zoneRepository } from '../zones/zone-store.js';
 import { parseRecordsetBody, type RecordsetInput } from './recordset-input.js';
 import { managedCount, managedRecordsets, presentRecordset, RECORDSET_FILTERS, type RecordsetBlock, type RecordsetBody, type RecordsetMeta } from './recordset.js';
 import { keepCurrent, noteName, typesAtName } from './name-directory.js';
-import { findRecordset, insertRecordset, removeRecordset, replaceRecordset, rowAt, type PlacedBlock, type RecordsetRow } from './recordset-store.js';
+import { findRecordset, putWritten, removeRecordset, rowAt, type PlacedBlock, type RecordsetRow } from './recordset-store.js';
 import { zoneRecordsets } from './recordset-commands.js';
 import { recordsetNotFound } from './recordset-errors.js';
 
@@ -163,8 +163,8 @@ export function createRecordset(deps: DnsDeps, ctx: unknown, zoneId: unknown, bo
         action: records.length > 0 ? 'CREATE' : 'NONE',
         serial: written.serial,
       });
-      const row: RecordsetRow = { id: deps.ids(), name: input.name!, type, ttl: input.ttl ?? null, records: Object.freeze(records), meta };
-      await insertRecordset(tx, zone, row, deps.ids);
+      const row = { id: deps.ids(), name: input.name!, type, ttl: input.ttl ?? null, records: Object.freeze(records), meta };
+      await putWritten(tx, zone, row);
       await noteName(tx, zone, written, row.name, row.type, true, deps.ids);
       emitRecordset(deps, uow, 'create', present(deps, written, row));
       return ok(present(deps, await storeZone(deps, uow, written), row));
@@ -258,8 +258,10 @@ export function updateRecordset(deps: DnsDeps, ctx: unknown, zoneId: unknown, id
       action: records.length > 0 ? 'UPDATE' : 'NONE',
       serial: written.serial,
     });
-    const row: RecordsetRow = { ...old, ttl, records: Object.freeze([...records]), meta };
-    await replaceRecordset(tx, named.placed, named.i, row, deps.ids);
+    const row = { ...old, ttl, records: Object.freeze([...records]), meta };
+    // An imported recordset leaves its block: changed, it is a written one.
+    if (old.meta === null) await removeRecordset(tx, named.placed, named.i);
+    await putWritten(tx, zone, row);
     await keepCurrent(tx, zone, written);
     emitRecordset(deps, uow, 'update', present(deps, written, row));
     return ok(present(deps, await storeZone(deps, uow, written), row));

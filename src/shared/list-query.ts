@@ -158,8 +158,9 @@ const fold = (v: string | number): string => String(v).toLowerCase();
  * Orders two field values as the production database does: nulls first, numbers by value, text
  * without regard to case (MySQL's default collation, which equality filters follow too), so
  * `sort_key=name` puts `b.` between `A.` and `C.`, and `name=<b` does not list `Z.`.
+ * @internal
  */
-function compareValues(a: FieldValue, b: FieldValue): number {
+export function compareValues(a: FieldValue, b: FieldValue): number {
   if (a === b) return 0;
   if (a === null) return -1;
   if (b === null) return 1;
@@ -281,6 +282,20 @@ export async function listPage<E extends { readonly id: string }>(
   return ok(envelope(spec, items, total, query, baseUrl));
 }
 
+/**
+ * The order of a list page: by the sort key's value as {@link compareValues} orders values, then
+ * by id, both reversed for `desc`. A page is what follows its marker in this order.
+ * @internal
+ */
+export function listOrder<E extends { readonly id: string }>(spec: ListSpec<E>, query: ParsedListQuery): (a: E, b: E) => number {
+  const read = spec.sortKeys[query.sortKey] ?? spec.sortKeys['created_at']!;
+  const desc = query.sortDir === 'desc';
+  return (a, b) => {
+    const c = compareValues(read(a), read(b)) || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0);
+    return desc ? -c : c;
+  };
+}
+
 /** Orders entities by (sort_key, id) in the asked direction and cuts the page after the marker. */
 function sortAndSlice<E extends { readonly id: string }>(
   spec: ListSpec<E>,
@@ -288,12 +303,7 @@ function sortAndSlice<E extends { readonly id: string }>(
   query: ParsedListQuery,
   markerEntity: E | undefined,
 ): { items: E[]; total: number } {
-  const read = spec.sortKeys[query.sortKey] ?? spec.sortKeys['created_at']!;
-  const desc = query.sortDir === 'desc';
-  const order = (a: E, b: E): number => {
-    const c = compareValues(read(a), read(b)) || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0);
-    return desc ? -c : c;
-  };
+  const order = listOrder(spec, query);
   all.sort(order);
   let start = 0;
   if (markerEntity !== undefined) {
