@@ -6,6 +6,7 @@ import { getRecordset, listRecordsets, type RecordsetList } from '../recordsets/
 import { dropNameDirectory, nameRowKeys, RECORDSET_NAMES, type NameMarker, type NameRow } from '../recordsets/name-directory.js';
 import { createRecordset, deleteRecordset, listAllRecordsets, updateRecordset } from '../recordsets/recordset-writes.js';
 import { blockKeys, isCurrentLayout, RECORDSETS, removeRecordsets, type RecordsetBlock, type RecordsetBody } from '../recordsets/recordset.js';
+import { checkedBlock } from '../recordsets/recordset-store.js';
 import type { ApiError } from '../shared/api-error.js';
 import { resolveCaller, type RequestContext } from '../shared/context.js';
 import { EventBus, type DnsEventListener } from '../shared/events.js';
@@ -253,8 +254,16 @@ function checkSnapshot(from: ServiceSnapshot): void {
   }
   // Written recordsets inside imported blocks (an earlier layout) would be restored without the
   // indexes their lists read.
-  if ((from.collections[RECORDSETS] ?? []).some((row) => !isCurrentLayout(row.value as RecordsetBlock))) {
-    throw new TypeError('createDnsService: the snapshot stores recordsets in a layout this version of zoneward does not read; it was taken by another version.');
+  for (const row of from.collections[RECORDSETS] ?? []) {
+    let block: RecordsetBlock;
+    try {
+      block = checkedBlock(row.id, row.value);
+    } catch (cause) {
+      throw new TypeError(`createDnsService: the snapshot holds a recordset block that is not one (${cause instanceof Error ? cause.message : String(cause)}).`);
+    }
+    if (!isCurrentLayout(block)) {
+      throw new TypeError('createDnsService: the snapshot stores recordsets in a layout this version of zoneward does not read; it was taken by another version.');
+    }
   }
 }
 

@@ -1,7 +1,10 @@
 import type { IndexPosition, StorageTransaction } from '../ports/storage.js';
+import { CorruptValue } from '../shared/command.js';
 import { tupleKey } from '../shared/keys.js';
+import { isInteger, isString, isStringArray, shapeCheck } from '../shared/stored.js';
 import type { Zone } from '../zones/zone.js';
-import { BLOCKS_BY_ZONE, type RecordsetBlock } from './recordset.js';
+import { BLOCKS_BY_ZONE } from './recordset.js';
+import { checkedBlock } from './recordset-store.js';
 
 /**
  * The owner names of a zone's stored recordsets, for the rules a create checks (CNAME alone at
@@ -43,12 +46,27 @@ export const nameRowKeys = (r: NameRow | NameMarker): Record<string, string | un
   'entries' in r && r.entries.length > 0 ? { [NAMES_BY_ZONE]: tupleKey(r.zoneId, r.entries[r.entries.length - 1]!) } : {};
 
 const markerId = (zoneId: string): string => `${zoneId}/marker`;
+
+const rowProblem = shapeCheck({ zoneId: isString, entries: isStringArray });
+const markerProblem = shapeCheck({ zoneId: isString, serial: isInteger, recordsets: isInteger, records: isInteger });
+
+/** A directory row (`marker`: the marker row) read back under `id` for `zoneId`, checked. */
+function checkedRow(id: string, value: unknown, zoneId: string, marker: true): NameMarker;
+function checkedRow(id: string, value: unknown, zoneId: string, marker: false): NameRow;
+function checkedRow(id: string, value: unknown, zoneId: string, marker: boolean): NameRow | NameMarker {
+  const problem = (marker ? markerProblem : rowProblem)(value);
+  if (problem !== undefined) throw new CorruptValue(RECORDSET_NAMES, id, problem);
+  const row = value as NameRow | NameMarker;
+  if (row.zoneId !== zoneId) throw new CorruptValue(RECORDSET_NAMES, id, `it belongs to zone ${row.zoneId.slice(0, 100)}`);
+  return row;
+}
 const entry = (name: string, type: string): string => `${name}\t${type}`;
 const byString = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);
 
 /** Whether the directory of `zone` matches the zone's current blocks. */
 async function current(tx: StorageTransaction, zone: Zone): Promise<boolean> {
-  const m = (await tx.get(RECORDSET_NAMES, markerId(zone.id))) as NameMarker | undefined;
+  const stored = await tx.get(RECORDSET_NAMES, markerId(zone.id));
+  const m = stored === undefined ? undefined : checkedRow(markerId(zone.id), stored, zone.id, true);
   return m !== undefined && m.serial === zone.serial && m.recordsets === zone.recordsetCount && m.records === zone.recordCount;
 }
 
@@ -70,7 +88,7 @@ async function build(tx: StorageTransaction, zone: Zone, newRowId: () => string)
   for (;;) {
     const batch = await tx.range('dns.recordset_blocks', BLOCKS_BY_ZONE, { prefix: tupleKey(zone.id), limit: 64, ...(after === undefined ? {} : { after }) });
     for (const e of batch) {
-      const b = e.value as RecordsetBlock;
+      const b = checkedBlock(e.id, e.value, zone.id);
       for (let i = 0; i < b.names.length; i++) all.push(entry(b.names[i]!, b.types[i]!));
     }
     const last = batch[batch.length - 1];
@@ -105,7 +123,7 @@ export async function typesAtName(tx: StorageTransaction, zone: Zone, name: stri
   const out: string[] = [];
   // A name has at most a dozen types, so its entries span at most two rows.
   for (const e of await rowsFrom(tx, zone.id, name, 2)) {
-    for (const x of (e.value as NameRow).entries) if (x.startsWith(prefix)) out.push(x.slice(prefix.length));
+    for (const x of checkedRow(e.id, e.value, zone.id, false).entries) if (x.startsWith(prefix)) out.push(x.slice(prefix.length));
   }
   return out;
 }
@@ -140,7 +158,7 @@ export async function noteName(tx: StorageTransaction, before: Zone, after: Zone
     await markWritten(tx, after);
     return;
   }
-  const entries = [...(target.value as NameRow).entries];
+  const entries = [...checkedRow(target.id, target.value, before.id, false).entries];
   let lo = 0;
   let hi = entries.length;
   while (lo < hi) {

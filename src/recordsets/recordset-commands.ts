@@ -9,8 +9,8 @@ import { tupleKey } from '../shared/keys.js';
 import { listArray, parseListQuery, type ListSpec } from '../shared/list-query.js';
 import { visibleZone } from '../zones/zone-commands.js';
 import type { Zone } from '../zones/zone.js';
-import { BLOCKS_BY_ZONE, RECORDSETS, managedCount, managedRecordsets, presentRecordset, RECORDSET_FILTERS, type RecordsetBlock, type RecordsetBody } from './recordset.js';
-import { findRecordset } from './recordset-store.js';
+import { BLOCKS_BY_ZONE, RECORDSETS, managedCount, managedRecordsets, presentRecordset, RECORDSET_FILTERS, type RecordsetBody } from './recordset.js';
+import { checkedBlock, findRecordset } from './recordset-store.js';
 import { zonePage } from './recordset-pages.js';
 import { targetZone } from './recordset-writes.js';
 import { recordsetNotFound } from './recordset-errors.js';
@@ -21,7 +21,7 @@ export async function zoneRecordsets(deps: DnsDeps, tx: StorageTransaction, zone
   const out = managedRecordsets(zone, pool, deps.baseUrl);
   const stored = await tx.range(RECORDSETS, BLOCKS_BY_ZONE, { prefix: tupleKey(zone.id) });
   for (const e of stored) {
-    const b = e.value as RecordsetBlock;
+    const b = checkedBlock(e.id, e.value, zone.id);
     for (let i = 0; i < b.names.length; i++) out.push(presentRecordset(b, i, zone, deps.baseUrl));
   }
   return out;

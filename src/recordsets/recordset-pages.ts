@@ -7,7 +7,7 @@ import type { IndexPosition, StorageTransaction } from '../ports/storage.js';
 import type { DnsDeps } from '../zones/deps.js';
 import type { Zone } from '../zones/zone.js';
 import { BLOCK_INDEXES, idAt, isWritten, managedRecordsets, presentRecordset, RECORDSETS, writtenKey, type RecordsetBlock, type RecordsetBody } from './recordset.js';
-import { findRecordset } from './recordset-store.js';
+import { checkedBlock, findRecordset } from './recordset-store.js';
 
 /** Imported blocks read per range call while filling a page (a block may hold a single recordset). */
 const BLOCKS_PER_READ = 4;
@@ -65,7 +65,7 @@ async function writtenStream(deps: DnsDeps, tx: StorageTransaction, zone: Zone, 
   // strictly after it, whether or not the marker is a written recordset itself.
   const after: IndexPosition | undefined = marker === undefined ? undefined : { key: keyOf(marker), id: q.sortDir === 'asc' ? '\uffff' : '' };
   const rows = await tx.range(RECORDSETS, index, { prefix: tupleKey(zone.id), direction: q.sortDir, limit: q.limit, ...(after === undefined ? {} : { after }) });
-  return rows.map((e) => presentRecordset(e.value as RecordsetBlock, 0, zone, deps.baseUrl));
+  return rows.map((e) => presentRecordset(checkedBlock(e.id, e.value, zone.id), 0, zone, deps.baseUrl));
 }
 
 /**
@@ -84,7 +84,7 @@ async function importedById(tx: StorageTransaction, zone: Zone, dir: 'asc' | 'de
     if (e === undefined) {
       if (asc) return out;
     } else {
-      const b = e.value as RecordsetBlock;
+      const b = checkedBlock(e.id, e.value, zone.id);
       if (asc) for (let i = 0; i < b.names.length && out.length < limit; i++) if (idAt(b, i) > fromId) out.push({ block: b, i });
       if (!asc) for (let i = b.names.length - 1; i >= 0 && out.length < limit; i--) if (idAt(b, i) < fromId) out.push({ block: b, i });
       next = { key: e.key, id: e.id };
@@ -96,7 +96,7 @@ async function importedById(tx: StorageTransaction, zone: Zone, dir: 'asc' | 'de
     const want = Math.min(BLOCKS_PER_READ, Math.ceil((limit - out.length) / 64));
     const batch = await tx.range(RECORDSETS, BLOCK_INDEXES.imported, { prefix, direction: dir, limit: want, ...(next === undefined ? {} : { after: next }) });
     for (const e of batch) {
-      const b = e.value as RecordsetBlock;
+      const b = checkedBlock(e.id, e.value, zone.id);
       if (asc) for (let i = 0; i < b.names.length && out.length < limit; i++) out.push({ block: b, i });
       else for (let i = b.names.length - 1; i >= 0 && out.length < limit; i--) out.push({ block: b, i });
     }
@@ -128,7 +128,7 @@ async function importedByColumn(tx: StorageTransaction, zone: Zone, q: ParsedLis
   for (;;) {
     const batch = await tx.range(RECORDSETS, BLOCK_INDEXES.imported, { prefix: tupleKey(zone.id), limit: SCAN_READ, ...(after === undefined ? {} : { after }) });
     for (const e of batch) {
-      const b = e.value as RecordsetBlock;
+      const b = checkedBlock(e.id, e.value, zone.id);
       for (let i = 0; i < b.names.length; i++) {
         const v = columnValue(q.sortKey, b, i);
         const full = best.length >= q.limit;
@@ -182,7 +182,7 @@ async function importedStream(
       const first = await tx.range(RECORDSETS, BLOCK_INDEXES.imported, { prefix: tupleKey(zone.id), limit: 1 });
       if (first[0] === undefined) return [];
       const read = spec.sortKeys[q.sortKey]!;
-      const c = compareValues(read(present({ block: first[0].value as RecordsetBlock, i: 0 })), read(marker)) * (q.sortDir === 'asc' ? 1 : -1);
+      const c = compareValues(read(present({ block: checkedBlock(first[0].id, first[0].value, zone.id), i: 0 })), read(marker)) * (q.sortDir === 'asc' ? 1 : -1);
       if (c < 0) return [];
       if (c === 0) fromId = marker.id;
     } else {
@@ -255,7 +255,7 @@ export async function* creationOrder(tx: StorageTransaction, zoneId: string): As
     return async () => {
       if (at === buffer.length && !done) {
         const batch = await tx.range(RECORDSETS, index, { prefix, limit: size, ...(next === undefined ? {} : { after: next }) });
-        buffer = batch.map((e) => e.value as RecordsetBlock);
+        buffer = batch.map((e) => checkedBlock(e.id, e.value, zoneId));
         at = 0;
         const last = batch[batch.length - 1];
         if (last === undefined || batch.length < size) done = true;

@@ -7,6 +7,7 @@ import type { Storage, StoredRow } from '../ports/storage.js';
 import type { QuotaSnapshot, ProjectQuotasRecord } from '../quotas/quota-service.js';
 import { quotaRecordRepository } from '../quotas/quota-store.js';
 import { idAt, managedRecordsets, presentRecordset, type RecordsetBlock, type RecordsetBody } from '../recordsets/recordset.js';
+import { checkedBlock } from '../recordsets/recordset-store.js';
 import { checked, type Collection } from '../shared/stored.js';
 import { TASKS, taskCollection } from '../shared/tasks.js';
 import { presentTransferAccept, TRANSFER_ACCEPTS, transferAcceptRepository, type TransferAcceptBody } from '../transfers/transfer-accept.js';
@@ -188,7 +189,7 @@ export function inspectDns(source: Storage | ServiceSnapshot, options: InspectDn
 
   const recordsetsOf = (rows: Rows, zoneId?: string): RecordsetBody[] => {
     const byZone = new Map<string, RecordsetBlock[]>();
-    for (const b of (rows.get(RECORDSETS) ?? []).map((r) => r.value as RecordsetBlock)) {
+    for (const b of (rows.get(RECORDSETS) ?? []).map((r) => checkedBlock(r.id, r.value))) {
       const list = byZone.get(b.zoneId) ?? [];
       list.push(b);
       byZone.set(b.zoneId, list);
