@@ -12,7 +12,7 @@ import {
   listParametersNotAnObject,
   markerNotFound,
 } from './errors.js';
-import { checked, checkedEntries, type Collection } from './stored.js';
+import { checked, type Collection } from './stored.js';
 import { isUuidLike } from './uuid.js';
 import { isCleanText } from './validation.js';
 
@@ -253,14 +253,14 @@ export async function listPage<E extends { readonly id: string }>(
     items = [];
     let after = markerEntity === undefined ? undefined : { key: scope.keyOf(markerEntity), id: markerEntity.id };
     while (items.length < query.limit) {
-      const batch = checkedEntries(scope.collection, await tx.range(scope.collection.name, scope.index, {
+      const batch = await tx.range(scope.collection.name, scope.index, {
         prefix: scope.prefix,
         ...(after === undefined ? {} : { after }),
         direction: query.sortDir,
         limit: predicates.length === 0 && scope.visible === undefined ? query.limit - items.length : PAGE_READ,
-      }));
+      });
       for (const entry of batch) {
-        const e = entry.value;
+        const e = checked(scope.collection, entry.id, entry.value);
         if (accept(e)) items.push(e);
         if (items.length === query.limit) break;
       }
@@ -364,5 +364,5 @@ function envelope<E extends { readonly id: string }>(
 }
 
 async function readScope<E>(tx: StorageTransaction, scope: ListScope<E>): Promise<E[]> {
-  return checkedEntries(scope.collection, await tx.range(scope.collection.name, scope.index, { prefix: scope.prefix })).map((e) => e.value);
+  return (await tx.range(scope.collection.name, scope.index, { prefix: scope.prefix })).map((e) => checked(scope.collection, e.id, e.value));
 }

@@ -2,7 +2,7 @@ import { rangeMany, type IndexKeys, type RangeQuery, type RangeRequest, type Sto
 import { stringPart, tupleKey } from '../shared/keys.js';
 import type { ListScope } from '../shared/list-query.js';
 import {
-  checkedEntries,
+  checked,
   isInteger,
   isPlainObject,
   isString,
@@ -221,11 +221,16 @@ export const zoneRepository = {
     const [tree = [], ...above] = await rangeMany(tx, [byName({ prefix: key }), ...parents.map((prefix) => byName({ prefix, limit: 2 }))]);
     const same: Zone[] = [];
     const below: Zone[] = [];
-    for (const e of checkedEntries(collection, tree)) (e.key === key ? same : below).push(e.value);
+    // Checked where used, entry by entry: a create reads this on every call, and a copy of each
+    // entry would be garbage at once. An ancestor's probes below its name are read for their keys only.
+    for (const e of tree) (e.key === key ? same : below).push(checked(collection, e.id, e.value));
     for (const [n, parent] of parents.entries()) {
-      const first = checkedEntries(collection, above[n] ?? []);
+      const first = above[n] ?? [];
       // Both read entries bear the name: there may be more (other pools, other projects).
-      const found = first.length === 2 && first[1]!.key === parent ? await withNameKey(tx, parent) : first.filter((e) => e.key === parent).map((e) => e.value);
+      const found =
+        first.length === 2 && first[1]!.key === parent
+          ? await withNameKey(tx, parent)
+          : first.filter((e) => e.key === parent).map((e) => checked(collection, e.id, e.value));
       if (found.length > 0) return { same, below, ancestors: found };
     }
     return { same, below, ancestors: [] };
