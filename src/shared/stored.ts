@@ -8,8 +8,9 @@ import type { ListScope } from './list-query.js';
  * port hands out `unknown` (a database shared with other software, a restored snapshot, a buggy
  * adapter may hold anything), and a value of the wrong shape must end its command with a clear
  * 500, not a TypeError deep in a rule or, worse, a wrong answer. The checks are hand-written
- * tables of field tests (no schema library: a zone's check is a loop over its fields, which costs
- * less than the adapter's own copy of the value).
+ * tables of field tests, no schema library: a table is a few lines per collection, and the zone's,
+ * read on every create and list page, is also written out as straight code (see `Collection.is`),
+ * which a generic validator would not be.
  * @module
  */
 
