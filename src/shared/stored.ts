@@ -124,8 +124,8 @@ export interface Entry<T> {
   readonly value: T;
 }
 
-/** Checks every entry of a range answer. @internal */
-export const checkedEntries = <T>(c: Collection<T>, entries: readonly StoredEntry[]): Entry<T>[] =>
+/** Checks every entry of a range answer. */
+const checkedEntries = <T>(c: Collection<T>, entries: readonly StoredEntry[]): Entry<T>[] =>
   entries.map((e) => ({ key: e.key, id: e.id, value: checked(c, e.id, e.value) }));
 
 /**
