@@ -18,29 +18,44 @@ export interface ProbeCounter {
 const GOLDEN = -1640531527;
 
 /**
- * Owner names (keys in one case, chosen by the caller) numbered 0, 1, 2, … in the order they
- * were first added. An open-addressing table of numbers, as a Map of a few hundred thousand fresh
- * strings costs several times more; the caller supplies each key's hash, which must be equal for
- * equal keys (the parser's owner hash, or the import's FNV of the name under the zone).
+ * How an {@link OwnerTable}'s caller names its items (records, usually): the table itself holds
+ * only numbers, so that a look-up whose hash matches no owner touches no string at all.
+ * @internal
+ */
+export interface OwnerKeys {
+  /** Whether `item` names owner `owner` (asked only when their hashes agree). */
+  same(owner: number, item: number): boolean;
+  /** The name of `item` in one case: the key of the Map that the table moves to under a flood. */
+  key(item: number): string;
+}
+
+/**
+ * Owner names numbered 0, 1, 2, … in the order they were first added. Items (the caller's
+ * numbers, such as record indexes) come with their name's hash, which must be equal for equal
+ * names (the parser's owner hash, or the import's FNV of the name under the zone): an
+ * open-addressing table of numbers, as a Map of a few hundred thousand fresh strings costs several
+ * times more, and names are compared (by {@link OwnerKeys.same}) only where hashes agree.
  *
  * Neither hash is a secret, and names made to share a hash or to crowd one run of slots take a
  * fraction of a second to find: probed slot by slot, such names make every look-up walk all the
- * others. So the table budgets its probe steps past each key's home slot (linear probing at
- * most half full averages under 2.5 a look-up) and, once the budget is spent, moves every key
- * to a Map, whose string hash V8 seeds per process. Look-ups then cost one Map operation each.
+ * others. So the table budgets its probe steps past each item's home slot (linear probing at
+ * most half full averages under 2.5 a look-up) and, once the budget is spent, moves every owner
+ * to a Map keyed by {@link OwnerKeys.key}, whose string hash V8 seeds per process. Look-ups then
+ * cost one Map operation each.
  * @internal
  */
 export class OwnerTable {
-  /** Owners added so far; owner `o` is `keys[o]`. */
+  /** Owners added so far. */
   count = 0;
-  readonly keys: string[] = [];
-  private readonly hashes: Int32Array;
+  /** Per owner: the item that added it. */
+  private items: Int32Array;
+  private hashes: Int32Array;
   private readonly slots: Int32Array;
   private readonly mask: number;
   private readonly capacity: number;
   private budget: number;
   private byKey: Map<string, number> | undefined;
-  /** A bit filter of the keys' hashes (see `mayHold`), or null. */
+  /** A bit filter of the owners' hashes (see `mayHold`), or null. */
   private readonly filter: Int32Array | null;
   private readonly shift: number;
 
@@ -50,6 +65,7 @@ export class OwnerTable {
    * {@link mayHold}; `counter`: counts every slot visited and every Map operation.
    */
   constructor(
+    private readonly names: OwnerKeys,
     expected: number,
     filter = false,
     private readonly counter?: ProbeCounter,
@@ -59,6 +75,7 @@ export class OwnerTable {
     this.mask = size - 1;
     this.capacity = expected;
     this.slots = new Int32Array(size).fill(-1);
+    this.items = new Int32Array(Math.max(expected, 1));
     this.hashes = new Int32Array(Math.max(expected, 1));
     this.budget = 8 * expected + 1024;
     let bits = 10;
@@ -73,9 +90,9 @@ export class OwnerTable {
   }
 
   /**
-   * False only when no owner has hash `h` (no key needed, so callers can skip building one): on
-   * a file's records whose owners are rarely in the table, the filter stays in the cache where
-   * the table's slots would not, and lets about 3 % of the others through.
+   * False only when no owner has hash `h`: on a file's records whose owners are rarely in the
+   * table, the filter stays in the cache where the table's slots would not, and lets about 3 % of
+   * the others through.
    */
   mayHold(h: number): boolean {
     const filter = this.filter;
@@ -84,41 +101,56 @@ export class OwnerTable {
     return (filter[bit >>> 5]! & (1 << (bit & 31))) !== 0;
   }
 
-  /** The number of owner `key` (hash `h`); a new one when `add` (else -1 when it is not there). */
-  lookup(key: string, h: number, add: boolean): number {
+  /** The item that added owner `owner`. */
+  itemOf(owner: number): number {
+    return this.items[owner]!;
+  }
+
+  /** The owner number of `item`'s name (hash `h`); a new one when `add` (else -1 when it is not there). */
+  lookup(item: number, h: number, add: boolean): number {
     if (this.byKey === undefined) {
-      const { slots, mask, hashes, keys, counter } = this;
+      const { slots, mask, hashes, counter } = this;
       let slot = (h ^ (h >>> 15)) & mask;
       for (;;) {
         if (counter !== undefined) counter.probes++;
         const at = slots[slot]!;
         if (at < 0) {
           if (!add) return -1;
-          if (this.count < this.capacity) return (slots[slot] = this.add(key, h));
+          if (this.count < this.capacity) return (slots[slot] = this.add(item, h));
           break;
         }
-        if (hashes[at] === h && keys[at] === key) return at;
+        if (hashes[at] === h && this.names.same(at, item)) return at;
         if (--this.budget < 0) break;
         slot = (slot + 1) & mask;
       }
       this.byKey = new Map();
-      for (let o = 0; o < this.count; o++) this.byKey.set(keys[o]!, o);
+      for (let o = 0; o < this.count; o++) this.byKey.set(this.names.key(this.items[o]!), o);
       if (counter !== undefined) counter.probes += this.count;
     }
     if (this.counter !== undefined) this.counter.probes++;
+    const key = this.names.key(item);
     let owner = this.byKey.get(key);
     if (owner === undefined) {
       if (!add) return -1;
-      owner = this.add(key, h);
+      owner = this.add(item, h);
       this.byKey.set(key, owner);
     }
     return owner;
   }
 
-  private add(key: string, h: number): number {
+  private add(item: number, h: number): number {
     const o = this.count++;
-    this.keys[o] = key;
-    if (o < this.hashes.length) this.hashes[o] = h;
+    if (o === this.items.length) {
+      // Only past `expected`, where the Map holds the owners already.
+      const items = new Int32Array(2 * o);
+      items.set(this.items);
+      this.items = items;
+      const hashes = new Int32Array(2 * o);
+      hashes.set(this.hashes);
+      this.hashes = hashes;
+    }
+    this.items[o] = item;
+    this.hashes[o] = h;
     const filter = this.filter;
     if (filter !== null) {
       const bit = Math.imul(h, GOLDEN) >>> this.shift;

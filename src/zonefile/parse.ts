@@ -405,24 +405,25 @@ class Reader implements RdataOut {
    * as {@link checkSingletons} explains). Checked once at the end, by the {@link CnameRule}: every
    * CNAME first (two different ones at an owner are reported at the later one), then the other
    * records in file order, so the first other record at a CNAME's owner is reported, at the
-   * line of that owner's last CNAME. Only the CNAMEs' owners go into the {@link OwnerTable}; the
-   * others are looked up by their hash (read by the lexer) and need a lower-case copy only when
-   * the table's filter lets them through.
+   * line of that owner's last CNAME. Only the CNAMEs' owners go into the {@link OwnerTable}; every
+   * record is looked up by its owner's hash (read by the lexer), and names are compared only
+   * where hashes agree: the owners' strings are not touched otherwise.
    */
   checkCnames(records: readonly ZoneRecord[], apex: string): void {
     const cnames = this.cnames;
     if (cnames.length === 0) return;
     const hashes = this.ownerHashes;
     const count = cnames.length / 2;
-    const table = new OwnerTable(count, true, this.options.probeCounter);
+    // Items are record indexes; their names are read only where hashes agree (or under a flood).
+    const lower = (i: number): string => records[i]!.name.toLowerCase();
+    const table: OwnerTable = new OwnerTable({ same: (o, i): boolean => lower(table.itemOf(o)) === lower(i), key: lower }, count, true, this.options.probeCounter);
     const rule = new CnameRule(count);
     const lowerApex = apex.toLowerCase();
     for (let j = 0; j < count; j++) {
-      const r = records[cnames[2 * j]!]!;
-      const lower = r.name.toLowerCase();
-      rule.add(table.lookup(lower, hashes[cnames[2 * j]!]!, true), j);
+      const at = cnames[2 * j]!;
+      rule.add(table.lookup(at, hashes[at]!, true), j);
       const k = rule.previous;
-      if (k >= 0 && !sameData(records[cnames[2 * k]!]!, r) && inZone(lower, lowerApex)) this.cnameTwice(r, cnames[2 * j + 1]!, cnames[2 * k + 1]!);
+      if (k >= 0 && !sameData(records[cnames[2 * k]!]!, records[at]!) && inZone(lower(at), lowerApex)) this.cnameTwice(records[at]!, cnames[2 * j + 1]!, cnames[2 * k + 1]!);
     }
     let c = 0;
     let next = cnames[0]!;
@@ -433,8 +434,8 @@ class Reader implements RdataOut {
         continue;
       }
       if (!table.mayHold(hashes[i]!)) continue;
+      const owner = table.lookup(i, hashes[i]!, false);
       const r = records[i]!;
-      const owner = table.lookup(r.name.toLowerCase(), hashes[i]!, false);
       if (owner >= 0 && CnameRule.counts(typeFromText(r.type)) && rule.add(owner, -1) !== NO_CLASH) this.cnameClash(r, cnames[2 * rule.lastCname(owner) + 1]!);
     }
   }
