@@ -179,13 +179,17 @@ class ImportOwners implements OwnerKeys {
     this.firstSet = new Int32Array(records).fill(-1);
   }
 
-  // The table's items are owner numbers: a look-up passes the number a new owner would get.
+  // The name being looked up is `lower`: the table's items are not needed to name it.
   same(owner: number): boolean {
     return this.keys[owner] === this.lower;
   }
 
-  key(item: number): string {
-    return this.keys[item] ?? this.lower;
+  ownerKey(owner: number): string {
+    return this.keys[owner]!;
+  }
+
+  itemKey(): string {
+    return this.lower;
   }
 
   /** The owner number of `name` (absolute, as the parser gives it), or -1 outside the zone; sets `lower`. */
@@ -217,7 +221,7 @@ class ImportOwners implements OwnerKeys {
     this.lower = lower;
     if (inZone) {
       const fresh = this.table.count;
-      owner = this.table.lookup(fresh, h, true);
+      owner = this.table.lookup(0, h, true);
       if (owner === fresh) this.keys[owner] = lower;
     }
     this.prevName = name;
@@ -432,7 +436,7 @@ export function planColumns(
     // outside the zone are dropped unread, as dnspython drops them. The apex is no exception: a
     // CNAME there clashes with the SOA, whichever comes first, and without an SOA the file has none.
     if (typeId >= 0 || CnameRule.counts(type)) {
-      const clash = cnames.add(owner, type === TYPE_CNAME ? index : -1);
+      const clash = cnames.add(owner, type === TYPE_CNAME);
       if (clash !== NO_CLASH) return { error: undefinedError(clash === CNAME_AFTER_DATA ? CNAME_CLASH : DATA_CLASH) };
     }
     if (type === TYPE_SOA) {

@@ -25,13 +25,15 @@ const GOLDEN = -1640531527;
 export interface OwnerKeys {
   /** Whether `item` names owner `owner` (asked only when their hashes agree). */
   same(owner: number, item: number): boolean;
-  /** The name of `item` in one case: the key of the Map that the table moves to under a flood. */
-  key(item: number): string;
+  /** The name of owner `owner` in one case: the key of the Map that the table moves to under a flood. */
+  ownerKey(owner: number): string;
+  /** The name of `item` in the same case (asked only once the table has moved to the Map). */
+  itemKey(item: number): string;
 }
 
 /**
  * Owner names numbered 0, 1, 2, … in the order they were first added. Items (the caller's
- * numbers, such as record indexes) come with their name's hash, which must be equal for equal
+ * numbers, such as record indexes; the caller keeps what names its owners) come with their name's hash, which must be equal for equal
  * names (the parser's owner hash, or the import's FNV of the name under the zone): an
  * open-addressing table of numbers, as a Map of a few hundred thousand fresh strings costs several
  * times more, and names are compared (by {@link OwnerKeys.same}) only where hashes agree.
@@ -40,15 +42,14 @@ export interface OwnerKeys {
  * fraction of a second to find: probed slot by slot, such names make every look-up walk all the
  * others. So the table budgets its probe steps past each item's home slot (linear probing at
  * most half full averages under 2.5 a look-up) and, once the budget is spent, moves every owner
- * to a Map keyed by {@link OwnerKeys.key}, whose string hash V8 seeds per process. Look-ups then
+ * to a Map keyed by {@link OwnerKeys.ownerKey}, whose string hash V8 seeds per process. Look-ups then
  * cost one Map operation each.
  * @internal
  */
 export class OwnerTable {
   /** Owners added so far. */
   count = 0;
-  /** Per owner: the item that added it. */
-  private items: Int32Array;
+  /** Per owner: its hash. */
   private hashes: Int32Array;
   private readonly slots: Int32Array;
   private readonly mask: number;
@@ -75,7 +76,6 @@ export class OwnerTable {
     this.mask = size - 1;
     this.capacity = expected;
     this.slots = new Int32Array(size).fill(-1);
-    this.items = new Int32Array(Math.max(expected, 1));
     this.hashes = new Int32Array(Math.max(expected, 1));
     this.budget = 8 * expected + 1024;
     let bits = 10;
@@ -101,11 +101,6 @@ export class OwnerTable {
     return (filter[bit >>> 5]! & (1 << (bit & 31))) !== 0;
   }
 
-  /** The item that added owner `owner`. */
-  itemOf(owner: number): number {
-    return this.items[owner]!;
-  }
-
   /** The owner number of `item`'s name (hash `h`); a new one when `add` (else -1 when it is not there). */
   lookup(item: number, h: number, add: boolean): number {
     if (this.byKey === undefined) {
@@ -116,7 +111,7 @@ export class OwnerTable {
         const at = slots[slot]!;
         if (at < 0) {
           if (!add) return -1;
-          if (this.count < this.capacity) return (slots[slot] = this.add(item, h));
+          if (this.count < this.capacity) return (slots[slot] = this.add(h));
           break;
         }
         if (hashes[at] === h && this.names.same(at, item)) return at;
@@ -124,33 +119,24 @@ export class OwnerTable {
         slot = (slot + 1) & mask;
       }
       this.byKey = new Map();
-      for (let o = 0; o < this.count; o++) this.byKey.set(this.names.key(this.items[o]!), o);
+      for (let o = 0; o < this.count; o++) this.byKey.set(this.names.ownerKey(o), o);
       if (counter !== undefined) counter.probes += this.count;
     }
     if (this.counter !== undefined) this.counter.probes++;
-    const key = this.names.key(item);
+    const key = this.names.itemKey(item);
     let owner = this.byKey.get(key);
     if (owner === undefined) {
       if (!add) return -1;
-      owner = this.add(item, h);
+      owner = this.add(h);
       this.byKey.set(key, owner);
     }
     return owner;
   }
 
-  private add(item: number, h: number): number {
+  private add(h: number): number {
     const o = this.count++;
-    if (o === this.items.length) {
-      // Only past `expected`, where the Map holds the owners already.
-      const items = new Int32Array(2 * o);
-      items.set(this.items);
-      this.items = items;
-      const hashes = new Int32Array(2 * o);
-      hashes.set(this.hashes);
-      this.hashes = hashes;
-    }
-    this.items[o] = item;
-    this.hashes[o] = h;
+    // Hashes are read only before the move to the Map, which comes before `expected` is passed.
+    if (o < this.hashes.length) this.hashes[o] = h;
     const filter = this.filter;
     if (filter !== null) {
       const bit = Math.imul(h, GOLDEN) >>> this.shift;
@@ -167,27 +153,26 @@ export const CNAME_AFTER_DATA = 1;
 /** {@link CnameRule.add}: other data comes to an owner that holds a CNAME. @internal */
 export const DATA_AFTER_CNAME = 2;
 
+/** Owner flags: the owner has a CNAME, the owner has other data. */
+const HAS_CNAME = 1;
+const HAS_OTHER = 2;
+
 /**
  * The CNAME rule (RFC 1034 §3.6.2, RFC 2181 §10.1): an owner with a CNAME holds no other data,
  * except the types that may stand beside one (`mayStandBesideCname`: NSEC, NSEC3, RRSIG, KEY).
- * Records come in (owner number, kind) and the rule answers the clash each one makes, with the
- * CNAMEs it clashes with: the engine gives it every CNAME first and then the other records, so
- * the first clash is the first other record in file order at a CNAME's owner; an import gives it
- * the file in order, as dnspython reads it.
+ * Records come in as (owner number, CNAME or not) and the rule answers the clash each one makes:
+ * the engine gives it every CNAME first and then the other records, so the first clash is the
+ * first other record in file order at a CNAME's owner; an import gives it the file in order, as
+ * dnspython reads it. Which CNAMEs clash, and whether two CNAMEs may share an owner, the callers
+ * keep (the engine refuses two different ones; in an import the later replaces the earlier).
  * @internal
  */
 export class CnameRule {
-  /** Per owner: its last CNAME so far (the caller's number for it), or -1. */
-  private readonly last: Int32Array;
-  /** Per owner: whether it holds other data. */
-  private readonly other: Uint8Array;
-  /** The CNAME of the owner before the last `add` of a CNAME (-1: none), for the callers' two-CNAMEs rules. */
-  previous = -1;
+  private readonly flags: Uint8Array;
 
   /** `owners`: how many owner numbers at most. */
   constructor(owners: number) {
-    this.last = new Int32Array(owners).fill(-1);
-    this.other = new Uint8Array(owners);
+    this.flags = new Uint8Array(owners);
   }
 
   /** Whether a record of type code `type` counts as other data beside a CNAME. */
@@ -196,22 +181,13 @@ export class CnameRule {
   }
 
   /**
-   * Adds a record at `owner`: a CNAME (numbered `cname` by the caller) when `cname >= 0`, else
-   * other data (of a type that {@link counts}). Returns the clash it makes: {@link NO_CLASH}, {@link CNAME_AFTER_DATA} or {@link DATA_AFTER_CNAME}.
+   * Adds a record at `owner`: a CNAME, or other data (of a type that {@link counts}). Returns the
+   * clash it makes: {@link NO_CLASH}, {@link CNAME_AFTER_DATA} or {@link DATA_AFTER_CNAME}.
    */
-  add(owner: number, cname: number): number {
-    const before = this.last[owner]!;
-    if (cname >= 0) {
-      this.previous = before;
-      this.last[owner] = cname;
-      return this.other[owner] === 1 ? CNAME_AFTER_DATA : NO_CLASH;
-    }
-    this.other[owner] = 1;
-    return before >= 0 ? DATA_AFTER_CNAME : NO_CLASH;
-  }
-
-  /** The last CNAME added at `owner` (the caller's number for it), or -1. */
-  lastCname(owner: number): number {
-    return this.last[owner]!;
+  add(owner: number, cname: boolean): number {
+    const before = this.flags[owner]!;
+    this.flags[owner] = before | (cname ? HAS_CNAME : HAS_OTHER);
+    if (cname) return (before & HAS_OTHER) !== 0 ? CNAME_AFTER_DATA : NO_CLASH;
+    return (before & HAS_CNAME) !== 0 ? DATA_AFTER_CNAME : NO_CLASH;
   }
 }

@@ -414,16 +414,26 @@ class Reader implements RdataOut {
     if (cnames.length === 0) return;
     const hashes = this.ownerHashes;
     const count = cnames.length / 2;
-    // Items are record indexes; their names are read only where hashes agree (or under a flood).
+    // Items are record indexes; names are read only where hashes agree (or under a flood).
     const lower = (i: number): string => records[i]!.name.toLowerCase();
-    const table: OwnerTable = new OwnerTable({ same: (o, i): boolean => lower(table.itemOf(o)) === lower(i), key: lower }, count, true, this.options.probeCounter);
+    /** Per CNAME owner: its first CNAME's record (which names it) and its last CNAME (numbered in `cnames`). */
+    const first = new Int32Array(count);
+    const last = new Int32Array(count);
+    const names = { same: (o: number, i: number): boolean => lower(first[o]!) === lower(i), ownerKey: (o: number): string => lower(first[o]!), itemKey: lower };
+    const table = new OwnerTable(names, count, true, this.options.probeCounter);
     const rule = new CnameRule(count);
     const lowerApex = apex.toLowerCase();
     for (let j = 0; j < count; j++) {
       const at = cnames[2 * j]!;
-      rule.add(table.lookup(at, hashes[at]!, true), j);
-      const k = rule.previous;
-      if (k >= 0 && !sameData(records[cnames[2 * k]!]!, records[at]!) && inZone(lower(at), lowerApex)) this.cnameTwice(records[at]!, cnames[2 * j + 1]!, cnames[2 * k + 1]!);
+      const owners = table.count;
+      const owner = table.lookup(at, hashes[at]!, true);
+      rule.add(owner, true);
+      if (owner === owners) first[owner] = at;
+      else {
+        const k = last[owner]!;
+        if (!sameData(records[cnames[2 * k]!]!, records[at]!) && inZone(lower(at), lowerApex)) this.cnameTwice(records[at]!, cnames[2 * j + 1]!, cnames[2 * k + 1]!);
+      }
+      last[owner] = j;
     }
     let c = 0;
     let next = cnames[0]!;
@@ -436,7 +446,7 @@ class Reader implements RdataOut {
       if (!table.mayHold(hashes[i]!)) continue;
       const owner = table.lookup(i, hashes[i]!, false);
       const r = records[i]!;
-      if (owner >= 0 && CnameRule.counts(typeFromText(r.type)) && rule.add(owner, -1) !== NO_CLASH) this.cnameClash(r, cnames[2 * rule.lastCname(owner) + 1]!);
+      if (owner >= 0 && CnameRule.counts(typeFromText(r.type)) && rule.add(owner, false) !== NO_CLASH) this.cnameClash(r, cnames[2 * last[owner]! + 1]!);
     }
   }
 
