@@ -3,7 +3,6 @@ import { err, ok, type Result } from 'neverthrow';
 import { EOF, EOL, Lexer, QUOTED, WORD, ZoneSyntaxError } from './lexer.js';
 import { MAX_TTL, READERS, clampTtl, genericText, isMetaType, readGeneric, ttlValue, type RdataOut } from './rdata.js';
 import { prefixedNumber, typeFromText, typeOfPackedKey, typeToText } from './registry.js';
-import { fastRdata, hasFastReader } from './fast.js';
 import { BLANK, LineScanner, NOT_HANDLED } from './lines.js';
 import { lazyType, ParsedRecord } from './record.js';
 import { RecordColumns } from './columns.js';
@@ -111,8 +110,12 @@ class Reader implements RdataOut {
     }
   }
 
-  /** `lines`: the byte-level reader of simple lines (lines.ts), or null to read every line with the lexer. */
+  /** The byte-level reader (lines.ts), or null: every line is read by the lexer and the full readers. */
+  private lines: LineScanner | null = null;
+
+  /** `lines`: the byte-level reader of simple lines and data (lines.ts), or null to read every line with the lexer. */
   run(lines: LineScanner | null): void {
+    this.lines = lines;
     const lx = this.lx;
     for (;;) {
       if (lines !== null && !this.awaitingOrigin && lx.atLineStart() && this.simpleLine(lines)) continue;
@@ -170,6 +173,14 @@ class Reader implements RdataOut {
     if (this.columns !== null) this.columns.push(owner, ttl, type, lines.rdata, line);
     else this.add(new ParsedRecord(owner, ttl, fastTypeText(type), lines.rdata), type, line);
     return true;
+  }
+
+  /** The data of a record whose fields the lexer read, by the byte-level reader up to the end of its line; null where it cannot. */
+  private simpleData(lines: LineScanner, type: number): string | null {
+    const lx = this.lx;
+    const rdata = lines.data(lx.pos, type, this.origin);
+    if (rdata !== null) lx.skipLine(lines.next);
+    return rdata;
   }
 
   /**
@@ -293,8 +304,9 @@ class Reader implements RdataOut {
     }
     const typeLine = lx.tLine;
     const typeCol = lx.tCol;
-    // Common types in simple form: canonical text sliced from the input, no structured data yet.
-    const fast = !this.structured && hasFastReader(type) ? fastRdata(lx, type, this.origin) : null;
+    // Common types in simple form on the rest of this line: canonical text sliced from the input by
+    // the byte-level reader's own data readers, no structured data yet.
+    const fast = this.lines !== null && !this.generating && lx.depth === 0 ? this.simpleData(this.lines, type) : null;
     const reader = fast === null ? READERS.get(type) : undefined;
     this.type = type;
     const k = fast === null ? lx.next() : EOL;
