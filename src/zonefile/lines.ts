@@ -250,38 +250,7 @@ export class LineScanner {
       type = this.commonType(a, i);
       break;
     }
-    let rdata: string | null = null;
-    switch (type) {
-      case 1:
-        rdata = this.a(i);
-        break;
-      case 2:
-      case 5:
-      case 12:
-        rdata = this.target(i, origin);
-        break;
-      case 15:
-        rdata = this.prefName(i, origin, 1);
-        break;
-      case 33:
-        rdata = this.prefName(i, origin, 3);
-        break;
-      case 16:
-      case 99:
-        rdata = this.txt(i);
-        break;
-      case 28:
-        rdata = this.aaaa(i);
-        break;
-      case 43:
-        rdata = this.ds(i);
-        break;
-      case 257:
-        rdata = this.caa(i);
-        break;
-      default:
-        return NOT_HANDLED;
-    }
+    const rdata = this.rdataOf(type, i, origin);
     if (rdata === null) return NOT_HANDLED;
     this.ttl = ttl;
     this.type = type;
