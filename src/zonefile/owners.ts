@@ -33,24 +33,25 @@ export interface OwnerKeys {
 
 /**
  * Owner names numbered 0, 1, 2, … in the order they were first added. Items (the caller's
- * numbers, such as record indexes; the caller keeps what names its owners) come with their name's hash, which must be equal for equal
- * names (the parser's owner hash, or the import's FNV of the name under the zone): an
- * open-addressing table of numbers, as a Map of a few hundred thousand fresh strings costs several
- * times more, and names are compared (by {@link OwnerKeys.same}) only where hashes agree.
+ * numbers, such as record indexes) come with their name's hash, which must be equal for equal
+ * names (the parser's owner hash, or the import's FNV of the name under the zone); the caller
+ * keeps what names each owner. An open-addressing table of numbers, as a Map of a few hundred
+ * thousand fresh strings costs several times more; names are compared (by
+ * {@link OwnerKeys.same}) only where hashes agree.
  *
  * Neither hash is a secret, and names made to share a hash or to crowd one run of slots take a
  * fraction of a second to find: probed slot by slot, such names make every look-up walk all the
  * others. So the table budgets its probe steps past each item's home slot (linear probing at
  * most half full averages under 2.5 a look-up) and, once the budget is spent, moves every owner
- * to a Map keyed by {@link OwnerKeys.ownerKey}, whose string hash V8 seeds per process. Look-ups then
- * cost one Map operation each.
+ * to a Map keyed by {@link OwnerKeys.ownerKey}, whose string hash V8 seeds per process.
+ * Look-ups then cost one Map operation each.
  * @internal
  */
 export class OwnerTable {
   /** Owners added so far. */
   count = 0;
   /** Per owner: its hash. */
-  private hashes: Int32Array;
+  private readonly hashes: Int32Array;
   private readonly slots: Int32Array;
   private readonly mask: number;
   private readonly capacity: number;
@@ -163,8 +164,8 @@ const HAS_OTHER = 2;
  * Records come in as (owner number, CNAME or not) and the rule answers the clash each one makes:
  * the engine gives it every CNAME first and then the other records, so the first clash is the
  * first other record in file order at a CNAME's owner; an import gives it the file in order, as
- * dnspython reads it. Which CNAMEs clash, and whether two CNAMEs may share an owner, the callers
- * keep (the engine refuses two different ones; in an import the later replaces the earlier).
+ * dnspython reads it. The callers keep which CNAME a clash names and whether two CNAMEs may share
+ * an owner (the engine refuses two different ones; in an import the later replaces the earlier).
  * @internal
  */
 export class CnameRule {

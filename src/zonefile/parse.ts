@@ -428,7 +428,7 @@ class Reader implements RdataOut {
     const count = cnames.length / 2;
     // Items are record indexes; names are read only where hashes agree (or under a flood).
     const lower = (i: number): string => records[i]!.name.toLowerCase();
-    /** Per CNAME owner: its first CNAME's record (which names it) and its last CNAME (numbered in `cnames`). */
+    // Per CNAME owner: its first CNAME's record (which names it) and its last CNAME (numbered in `cnames`).
     const first = new Int32Array(count);
     const last = new Int32Array(count);
     const names = { same: (o: number, i: number): boolean => lower(first[o]!) === lower(i), ownerKey: (o: number): string => lower(first[o]!), itemKey: lower };
