@@ -2,7 +2,7 @@ import { blockBounds, type RecordsetColumns } from '../recordsets/blocks.js';
 import { COLUMN_MASK, COLUMN_SHIFT, type RecordColumns } from '../zonefile/columns.js';
 import { parseIPv6 } from '../zonefile/codec.js';
 import { ORIGIN_NOT_FIRST, parseColumns } from '../zonefile/parse.js';
-import { CNAME_AFTER_DATA, CnameRule, NO_CLASH, OwnerTable, type ProbeCounter } from '../zonefile/owners.js';
+import { CNAME_AFTER_DATA, CnameRule, NO_CLASH, OwnerTable, type OwnerKeys, type ProbeCounter } from '../zonefile/owners.js';
 import { typeFromText, typeToText } from '../zonefile/registry.js';
 
 // The types the real service stores are the recordsets' (both imports and the API write them).
@@ -155,10 +155,12 @@ export function planImport(text: string, maxBytes: number, allowed: ReadonlySet<
  * own fallback keeps names made to collide linear), names outside get -1. The key is the name in
  * lower case, the hash FNV-1a of the part before the zone's suffix, which every owner shares.
  */
-class ImportOwners {
+class ImportOwners implements OwnerKeys {
   /** The owner name of the last look-up in lower case. */
   lower = '';
-  readonly table: OwnerTable;
+  private readonly table: OwnerTable;
+  /** Per owner: its name in lower case. */
+  private readonly keys: string[];
   /** Per owner: its first recordset (-1 before it has one), for the recordset stage. */
   readonly firstSet: Int32Array;
   private readonly lowerOrigin: string;
@@ -172,8 +174,22 @@ class ImportOwners {
   constructor(lowerOrigin: string, records: number, counter: ProbeCounter | undefined) {
     this.lowerOrigin = lowerOrigin;
     this.suffix = lowerOrigin === '.' ? '.' : `.${lowerOrigin}`;
-    this.table = new OwnerTable(records, false, counter);
+    this.table = new OwnerTable(this, records, false, counter);
+    this.keys = new Array<string>(records);
     this.firstSet = new Int32Array(records).fill(-1);
+  }
+
+  // The name being looked up is `lower`: the table's items are not needed to name it.
+  same(owner: number): boolean {
+    return this.keys[owner] === this.lower;
+  }
+
+  ownerKey(owner: number): string {
+    return this.keys[owner]!;
+  }
+
+  itemKey(): string {
+    return this.lower;
   }
 
   /** The owner number of `name` (absolute, as the parser gives it), or -1 outside the zone; sets `lower`. */
@@ -202,10 +218,14 @@ class ImportOwners {
       h = FNV_BASIS;
       for (let i = 0; inZone && i < end; i++) h = Math.imul(h ^ lower.charCodeAt(i), 16777619);
     }
-    if (inZone) owner = this.table.lookup(lower, h, true);
+    this.lower = lower;
+    if (inZone) {
+      const fresh = this.table.count;
+      owner = this.table.lookup(0, h, true);
+      if (owner === fresh) this.keys[owner] = lower;
+    }
     this.prevName = name;
     this.prevOwner = owner;
-    this.lower = lower;
     return owner;
   }
 }
@@ -416,7 +436,7 @@ export function planColumns(
     // outside the zone are dropped unread, as dnspython drops them. The apex is no exception: a
     // CNAME there clashes with the SOA, whichever comes first, and without an SOA the file has none.
     if (typeId >= 0 || CnameRule.counts(type)) {
-      const clash = cnames.add(owner, type === TYPE_CNAME ? index : -1);
+      const clash = cnames.add(owner, type === TYPE_CNAME);
       if (clash !== NO_CLASH) return { error: undefinedError(clash === CNAME_AFTER_DATA ? CNAME_CLASH : DATA_CLASH) };
     }
     if (type === TYPE_SOA) {

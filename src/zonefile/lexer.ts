@@ -89,54 +89,6 @@ export class Lexer {
   private nl = -1;
   private nlFrom = 0;
 
-  private sPos = 0;
-  private sLine = 0;
-  private sLineStart = 0;
-  private sDepth = 0;
-  private sParenLine = 0;
-  private sParenCol = 0;
-  private sKind = EOF;
-  private sStart = 0;
-  private sEnd = 0;
-  private sEsc = false;
-  private sTLine = 0;
-  private sTCol = 0;
-  private sHeld = false;
-
-  /** Remembers the scanner's whole state (one level), for a reader that may give up and rewind. */
-  save(): void {
-    this.sPos = this.pos;
-    this.sLine = this.line;
-    this.sLineStart = this.lineStart;
-    this.sDepth = this.depth;
-    this.sParenLine = this.parenLine;
-    this.sParenCol = this.parenCol;
-    this.sKind = this.kind;
-    this.sStart = this.start;
-    this.sEnd = this.end;
-    this.sEsc = this.esc;
-    this.sTLine = this.tLine;
-    this.sTCol = this.tCol;
-    this.sHeld = this.held;
-  }
-
-  /** Goes back to the state of the last `save()`. */
-  restore(): void {
-    this.pos = this.sPos;
-    this.line = this.sLine;
-    this.lineStart = this.sLineStart;
-    this.depth = this.sDepth;
-    this.parenLine = this.sParenLine;
-    this.parenCol = this.sParenCol;
-    this.kind = this.sKind;
-    this.start = this.sStart;
-    this.end = this.sEnd;
-    this.esc = this.sEsc;
-    this.tLine = this.sTLine;
-    this.tCol = this.sTCol;
-    this.held = this.sHeld;
-  }
-
   /** Makes the next `next()` return the current token again. */
   unget(): void {
     this.held = true;

@@ -7,12 +7,15 @@
  * reused buffer. While a window is pure ASCII, byte offsets are string offsets: owners and record
  * data are still cut from the original string with `slice`, exactly as the lexer's readers cut them.
  *
- * One call reads one whole line (owner, TTL, class, type and data of a common type in the simple
- * form that fast.ts accepts, or a blank or comment line) and commits nothing: anything it does not
+ * One call reads one whole line (owner, TTL, class, type and data of a common type in simple form,
+ * or a blank or comment line) and commits nothing: anything it does not
  * know for certain is valid and canonical (escapes, parentheses, directives, uncommon types,
  * non-ASCII, any error) makes it answer {@link NOT_HANDLED}, and the lexer then reads the same line
  * from its start. Results and error messages are therefore those of the lexer's path by
  * construction; test/zonefile/differential.test.ts compares the two paths on generated zones.
+ * Its data readers are also the only simple-form readers of records the lexer reads (`data`):
+ * their canonical text is built from slices of the input and allocates no structured data, and
+ * anything else is left to the type's full reader in rdata.ts (test/zonefile/fast-paths.test.ts).
  */
 import { IPv6Text, MAX_IPV6_TEXT, asciiText, formatIPv6, isCanonicalIPv6, parseIPv6, writeIPv6 } from './codec.js';
 import { NO_SUFFIX, nameHash, originSuffix, type OriginSuffix } from './lexer.js';
@@ -247,43 +250,54 @@ export class LineScanner {
       type = this.commonType(a, i);
       break;
     }
-    let rdata: string | null = null;
-    switch (type) {
-      case 1:
-        rdata = this.a(i);
-        break;
-      case 2:
-      case 5:
-      case 12:
-        rdata = this.target(i, origin);
-        break;
-      case 15:
-        rdata = this.prefName(i, origin, 1);
-        break;
-      case 33:
-        rdata = this.prefName(i, origin, 3);
-        break;
-      case 16:
-      case 99:
-        rdata = this.txt(i);
-        break;
-      case 28:
-        rdata = this.aaaa(i);
-        break;
-      case 43:
-        rdata = this.ds(i);
-        break;
-      case 257:
-        rdata = this.caa(i);
-        break;
-      default:
-        return NOT_HANDLED;
-    }
+    const rdata = this.rdataOf(type, i, origin);
     if (rdata === null) return NOT_HANDLED;
     this.ttl = ttl;
     this.type = type;
     this.rdata = rdata;
     return RECORD;
+  }
+
+  /**
+   * The record data of `type` from string offset `p` (just after its type, at depth 0 of
+   * parentheses) to the end of its line, for a record whose owner and fields the lexer read: the
+   * same readers as {@link line}'s, so these types have one reader of their simple form. null where
+   * they cannot say (not in the current ASCII window, a line that runs past it, a form they do not
+   * know): the type's full reader then reads the data. When not null, `next` is where the line ends.
+   */
+  data(p: number, type: number, origin: string | null): string | null {
+    if (p < this.base || p >= this.limit) return null;
+    const rdata = this.rdataOf(type, p - this.base, origin);
+    if (rdata === null || this.eol === this.limit - this.base) return null;
+    this.next = this.base + this.eol + 1;
+    return rdata;
+  }
+
+  /** The data of a type with a simple-form reader, from `buf[i]` to the line's end (`eol`), or null. */
+  private rdataOf(type: number, i: number, origin: string | null): string | null {
+    switch (type) {
+      case 1:
+        return this.a(i);
+      case 2:
+      case 5:
+      case 12:
+        return this.target(i, origin);
+      case 15:
+        return this.prefName(i, origin, 1);
+      case 33:
+        return this.prefName(i, origin, 3);
+      case 16:
+      case 99:
+        return this.txt(i);
+      case 28:
+        return this.aaaa(i);
+      case 43:
+        return this.ds(i);
+      case 257:
+        return this.caa(i);
+      default:
+        return null;
+    }
   }
 
   private blanks(i: number): number {
@@ -477,7 +491,7 @@ export class LineScanner {
     return name !== null && this.atEnd(this.nameEnd) ? name : null;
   }
 
-  /** MX (`numbers` = 1: preference, exchange) and SRV (3: priority, weight, port, target), as fast.ts. */
+  /** MX (`numbers` = 1: preference, exchange) and SRV (3: priority, weight, port, target). */
   private prefName(i: number, origin: string | null, numbers: number): string | null {
     const buf = this.buf;
     const first = this.blanks(i);
@@ -504,7 +518,7 @@ export class LineScanner {
     return (together ? this.slice(first, prevEnd) : out) + ' ' + name;
   }
 
-  /** TXT and SPF, as fast.ts: plain printable strings, quoted or not, no escapes. */
+  /** TXT and SPF: plain printable strings, quoted or not, and escapes the full reader prints back unchanged. */
   private txt(i: number): string | null {
     const classes = CLASS;
     const buf = this.buf;
@@ -628,7 +642,7 @@ export class LineScanner {
     return this.slice(first, flagsEnd) + ' ' + this.slice(tagStart, tagEnd) + ' "' + this.slice(vStart, vEnd) + '"';
   }
 
-  /** DS with every field canonical and one space apart (as fast.ts; anything else is rare). */
+  /** DS with every field canonical and one space apart (anything else is rare). */
   private ds(i: number): string | null {
     const buf = this.buf;
     const first = this.blanks(i);
@@ -653,7 +667,7 @@ export class LineScanner {
   }
 
   /**
-   * AAAA: the token itself when it is in canonical form already (as fast.ts `fastAaaa`); else,
+   * AAAA: the token itself when it is in canonical form already; else,
    * for hex groups (any case, leading zeros, no dotted-quad tail), the canonical text written from
    * the groups (codec.ts `writeIPv6`, as `formatIPv6` writes it); else what the full reader makes
    * of the same characters (`parseIPv6`, then `formatIPv6`).

@@ -3,7 +3,6 @@ import { err, ok, type Result } from 'neverthrow';
 import { EOF, EOL, Lexer, QUOTED, WORD, ZoneSyntaxError } from './lexer.js';
 import { MAX_TTL, READERS, clampTtl, genericText, isMetaType, readGeneric, ttlValue, type RdataOut } from './rdata.js';
 import { prefixedNumber, typeFromText, typeOfPackedKey, typeToText } from './registry.js';
-import { fastRdata, hasFastReader } from './fast.js';
 import { BLANK, LineScanner, NOT_HANDLED } from './lines.js';
 import { lazyType, ParsedRecord } from './record.js';
 import { RecordColumns } from './columns.js';
@@ -111,8 +110,12 @@ class Reader implements RdataOut {
     }
   }
 
-  /** `lines`: the byte-level reader of simple lines (lines.ts), or null to read every line with the lexer. */
+  /** The byte-level reader (lines.ts), or null: every line is read by the lexer and the full readers. */
+  private lines: LineScanner | null = null;
+
+  /** `lines`: the byte-level reader of simple lines and data (lines.ts), or null to read every line with the lexer. */
   run(lines: LineScanner | null): void {
+    this.lines = lines;
     const lx = this.lx;
     for (;;) {
       if (lines !== null && !this.awaitingOrigin && lx.atLineStart() && this.simpleLine(lines)) continue;
@@ -170,6 +173,14 @@ class Reader implements RdataOut {
     if (this.columns !== null) this.columns.push(owner, ttl, type, lines.rdata, line);
     else this.add(new ParsedRecord(owner, ttl, fastTypeText(type), lines.rdata), type, line);
     return true;
+  }
+
+  /** The data of a record whose fields the lexer read, by the byte-level reader up to the end of its line; null where it cannot. */
+  private simpleData(lines: LineScanner, type: number): string | null {
+    const lx = this.lx;
+    const rdata = lines.data(lx.pos, type, this.origin);
+    if (rdata !== null) lx.skipLine(lines.next);
+    return rdata;
   }
 
   /**
@@ -293,8 +304,9 @@ class Reader implements RdataOut {
     }
     const typeLine = lx.tLine;
     const typeCol = lx.tCol;
-    // Common types in simple form: canonical text sliced from the input, no structured data yet.
-    const fast = !this.structured && hasFastReader(type) ? fastRdata(lx, type, this.origin) : null;
+    // Common types in simple form on the rest of this line: canonical text sliced from the input by
+    // the byte-level reader's own data readers, no structured data yet.
+    const fast = this.lines !== null && !this.generating && lx.depth === 0 ? this.simpleData(this.lines, type) : null;
     const reader = fast === null ? READERS.get(type) : undefined;
     this.type = type;
     const k = fast === null ? lx.next() : EOL;
@@ -405,24 +417,35 @@ class Reader implements RdataOut {
    * as {@link checkSingletons} explains). Checked once at the end, by the {@link CnameRule}: every
    * CNAME first (two different ones at an owner are reported at the later one), then the other
    * records in file order, so the first other record at a CNAME's owner is reported, at the
-   * line of that owner's last CNAME. Only the CNAMEs' owners go into the {@link OwnerTable}; the
-   * others are looked up by their hash (read by the lexer) and need a lower-case copy only when
-   * the table's filter lets them through.
+   * line of that owner's last CNAME. Only the CNAMEs' owners go into the {@link OwnerTable}; every
+   * record is looked up by its owner's hash (read by the lexer), and names are compared only
+   * where hashes agree: the owners' strings are not touched otherwise.
    */
   checkCnames(records: readonly ZoneRecord[], apex: string): void {
     const cnames = this.cnames;
     if (cnames.length === 0) return;
     const hashes = this.ownerHashes;
     const count = cnames.length / 2;
-    const table = new OwnerTable(count, true, this.options.probeCounter);
+    // Items are record indexes; names are read only where hashes agree (or under a flood).
+    const lower = (i: number): string => records[i]!.name.toLowerCase();
+    // Per CNAME owner: its first CNAME's record (which names it) and its last CNAME (numbered in `cnames`).
+    const first = new Int32Array(count);
+    const last = new Int32Array(count);
+    const names = { same: (o: number, i: number): boolean => lower(first[o]!) === lower(i), ownerKey: (o: number): string => lower(first[o]!), itemKey: lower };
+    const table = new OwnerTable(names, count, true, this.options.probeCounter);
     const rule = new CnameRule(count);
     const lowerApex = apex.toLowerCase();
     for (let j = 0; j < count; j++) {
-      const r = records[cnames[2 * j]!]!;
-      const lower = r.name.toLowerCase();
-      rule.add(table.lookup(lower, hashes[cnames[2 * j]!]!, true), j);
-      const k = rule.previous;
-      if (k >= 0 && !sameData(records[cnames[2 * k]!]!, r) && inZone(lower, lowerApex)) this.cnameTwice(r, cnames[2 * j + 1]!, cnames[2 * k + 1]!);
+      const at = cnames[2 * j]!;
+      const owners = table.count;
+      const owner = table.lookup(at, hashes[at]!, true);
+      rule.add(owner, true);
+      if (owner === owners) first[owner] = at;
+      else {
+        const k = last[owner]!;
+        if (!sameData(records[cnames[2 * k]!]!, records[at]!) && inZone(lower(at), lowerApex)) this.cnameTwice(records[at]!, cnames[2 * j + 1]!, cnames[2 * k + 1]!);
+      }
+      last[owner] = j;
     }
     let c = 0;
     let next = cnames[0]!;
@@ -433,9 +456,9 @@ class Reader implements RdataOut {
         continue;
       }
       if (!table.mayHold(hashes[i]!)) continue;
+      const owner = table.lookup(i, hashes[i]!, false);
       const r = records[i]!;
-      const owner = table.lookup(r.name.toLowerCase(), hashes[i]!, false);
-      if (owner >= 0 && CnameRule.counts(typeFromText(r.type)) && rule.add(owner, -1) !== NO_CLASH) this.cnameClash(r, cnames[2 * rule.lastCname(owner) + 1]!);
+      if (owner >= 0 && CnameRule.counts(typeFromText(r.type)) && rule.add(owner, false) !== NO_CLASH) this.cnameClash(r, cnames[2 * last[owner]! + 1]!);
     }
   }
 

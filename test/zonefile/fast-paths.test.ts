@@ -4,8 +4,10 @@ import { describe, expect, it } from 'vitest';
 import { parseZoneFile } from '../../src/zonefile/index.js';
 
 /**
- * The fast readers (src/zonefile/fast.ts) must give exactly what the full readers give: the same
- * records, the same structured data, the same errors. `structured: true` uses the full readers only.
+ * The simple-form readers (the byte-level reader's, src/zonefile/lines.ts, for whole lines and for
+ * the data of records whose fields the lexer read) must give exactly what the full readers give:
+ * the same records, the same structured data, the same errors. `structured: true` uses the full
+ * readers only.
  */
 const both = (text: string) => {
   const fast = parseZoneFile(text, { origin: 'example.com.', defaultTtl: 60 });

@@ -191,6 +191,20 @@ describe('CNAME rule: owners crowded into one run of its table', () => {
     });
   });
 
+  it('still finds a second, different CNAME, and merges an identical one, once the table has moved to its Map', () => {
+    const counter: ProbeCounter = { probes: 0 };
+    const twice = parse(zone(names, `${names[3]} CNAME target.example.net.\n${names[12345]} CNAME other.example.net.\n`), { probeCounter: counter });
+    expect(twice.isErr() && twice.error).toEqual({
+      line: names.length + 4,
+      column: 1,
+      message: `${names[12345]} already has a different CNAME (line 12348): a name holds at most one CNAME (RFC 2181 §10.1); keep one of them`,
+    });
+    // More probes than the budget (8 steps a CNAME + 1024) yet within the bound only the move to
+    // the Map keeps: the Map answered.
+    expect(counter.probes).toBeGreaterThan(8 * names.length + 1024);
+    expect(counter.probes).toBeLessThanOrEqual(2 * names.length + 2 + 9 * (names.length + 2) + 1025);
+  });
+
   // Probed slot by slot they take about n^2 / 2 probes (2 * 10^8 here, 240 ms against 5 for as
   // many ordinary names); past the probe budget the owner table moves them to a Map. Counted, not timed.
   it('cost a bounded number of probes, as many ordinary owners do', () => {
