@@ -6,7 +6,7 @@ import { compareValues, listOrder, type FieldValue, type ListSpec, type ParsedLi
 import type { IndexPosition, StorageTransaction } from '../ports/storage.js';
 import type { DnsDeps } from '../zones/deps.js';
 import type { Zone } from '../zones/zone.js';
-import { BLOCK_INDEXES, idAt, isWritten, managedRecordsets, presentRecordset, RECORDSETS, writtenKey, type RecordsetBlock, type RecordsetBody } from './recordset.js';
+import { BLOCK_INDEXES, idAt, isWritten, managedRecordsets, presentRecordset, RECORDSETS, writesPending, writtenKey, type RecordsetBlock, type RecordsetBody } from './recordset.js';
 import { findRecordset } from './recordset-store.js';
 
 /** Imported blocks read per range call while filling a page (a block may hold a single recordset). */
@@ -33,11 +33,11 @@ function writtenIndex(sortKey: string, zone: Zone): { index: string; keyOf: (r: 
     case 'ttl':
       return { index: BLOCK_INDEXES.ttl, keyOf: (r) => writtenKey(sortKey, z, r.ttl, r.id) };
     case 'status':
-      // In an ACTIVE zone every recordset is ACTIVE (a zone's serial never goes back, so it is
-      // past every write's), which makes it id order. Otherwise a written recordset is ACTIVE
-      // when it had no records to serve and shows the zone's status else, which always sorts
-      // after ACTIVE: the index's 0/1 is that order.
-      if (zone.status === 'ACTIVE') return byId;
+      // In an ACTIVE zone every written recordset is ACTIVE (a zone's serial never goes back, so
+      // it is past every write's), as in a zone being deleted: id order. Otherwise a written
+      // recordset is ACTIVE when it had no records to serve and shows the zone's status else,
+      // which always sorts after ACTIVE: the index's 0/1 is that order.
+      if (!writesPending(zone)) return byId;
       return { index: BLOCK_INDEXES.status, keyOf: (r) => writtenKey(sortKey, z, r.status === 'ACTIVE' ? 0 : 1, r.id) };
     default:
       return byId;

@@ -120,10 +120,12 @@ async function checkRecordQuota(deps: DnsDeps, tx: StorageTransaction, zone: Zon
 /**
  * Stores the zone a recordset write changed and hands it to the pool targets, as the real
  * service does after every write, even one of no records that left the serial alone (its report
- * then only adds one to the zone's version). Returns the zone as it now stands.
+ * then only adds one to the zone's version). The zone's events come once it is served, not with
+ * the write (which announces its recordset alone), as in the real service. Returns the zone as it
+ * now stands.
  */
 async function storeZone(deps: DnsDeps, uow: UnitOfWork, zone: Zone): Promise<Zone> {
-  return (await saveAndPush(deps, uow, zone, 'update', 'UPDATE')).zone;
+  return (await saveAndPush(deps, uow, zone, null, 'UPDATE')).zone;
 }
 
 /** `POST /v2/zones/{zone_id}/recordsets`. @internal */

@@ -229,6 +229,33 @@ const status = (zone: Zone): { status: string; action: string } => ({
   action: zone.action,
 });
 
+const SERVED = Object.freeze({ status: 'ACTIVE', action: 'NONE' });
+
+/**
+ * Whether the zone is being deleted (not yet gone). The real service leaves every recordset as
+ * it was then: a zone is almost always served when it is deleted, so they show as served (a write
+ * the pool had not yet served when the zone was deleted would show PENDING there; no state here
+ * tells that case apart).
+ */
+const deleting = (zone: Zone): boolean => zone.action === 'DELETE' && zone.status !== 'DELETED';
+
+/**
+ * Status and action of what the zone's creation wrote (imported recordsets, the NS recordset):
+ * pending with the zone's first push, then served for good, since later pushes do not touch
+ * them (checked against the real service).
+ */
+const createdWithZone = (zone: Zone): { status: string; action: string } => (zone.action === 'CREATE' || zone.status === 'DELETED' ? status(zone) : SERVED);
+
+/** Status and action of the SOA recordset: every change of the zone rewrites it (its serial), so it follows the zone, but not into a delete. */
+const soaState = (zone: Zone): { status: string; action: string } => (deleting(zone) ? SERVED : status(zone));
+
+/**
+ * Whether the written recordsets of a zone that wait for the pool show the zone's status (else
+ * every written recordset is served, ACTIVE): the order a `status` page relies on.
+ * @internal
+ */
+export const writesPending = (zone: Zone): boolean => zone.status !== 'ACTIVE' && !deleting(zone);
+
 /** How many managed recordsets a zone has: SOA and NS (PRIMARY), SOA only (SECONDARY before its first transfer). @internal */
 export const managedCount = (zone: Zone): number => (zone.soaRecordsetId === null ? 0 : 1) + (zone.nsRecordsetId === null ? 0 : 1);
 
@@ -245,13 +272,13 @@ export function managedRecordsets(zone: Zone, pool: PoolConfig, baseUrl: string)
     name: zone.name,
     zone_name: zone.name,
     ttl: null,
-    ...status(zone),
     description: null,
     created_at: formatTimestamp(zone.createdAt),
   };
   const soa: RecordsetBody = {
     id: zone.soaRecordsetId,
     ...common,
+    ...soaState(zone),
     type: 'SOA',
     records: [soaRecord(zone, pool)],
     version: zone.soaVersion ?? 1,
@@ -262,6 +289,7 @@ export function managedRecordsets(zone: Zone, pool: PoolConfig, baseUrl: string)
   const ns: RecordsetBody = {
     id: zone.nsRecordsetId,
     ...common,
+    ...createdWithZone(zone),
     type: 'NS',
     records: pool.nameservers.map((ns) => ns.hostname),
     version: 1,
@@ -276,9 +304,9 @@ export function managedRecordsets(zone: Zone, pool: PoolConfig, baseUrl: string)
  * until the zone has been served at (or past) the serial the write made, failed with the zone.
  */
 function writtenState(m: RecordsetMeta, zone: Zone): { status: string; action: string } {
-  if (m.action === 'NONE') return { status: 'ACTIVE', action: 'NONE' };
+  if (m.action === 'NONE') return SERVED;
   if (zone.status === 'DELETED') return { status: 'DELETED', action: zone.action };
-  if (zone.status === 'ACTIVE' && zone.serial >= m.serial) return { status: 'ACTIVE', action: 'NONE' };
+  if (deleting(zone) || (zone.status === 'ACTIVE' && zone.serial >= m.serial)) return SERVED;
   return { status: zone.status === 'ERROR' ? 'ERROR' : 'PENDING', action: m.action };
 }
 
@@ -286,7 +314,7 @@ function writtenState(m: RecordsetMeta, zone: Zone): { status: string; action: s
 export function presentRecordset(b: RecordsetBlock, i: number, zone: Zone, baseUrl: string): RecordsetBody {
   const id = idAt(b, i);
   const m = b.meta?.[i] ?? null;
-  const state = m === null ? status(zone) : writtenState(m, zone);
+  const state = m === null ? createdWithZone(zone) : writtenState(m, zone);
   return {
     id,
     zone_id: zone.id,
