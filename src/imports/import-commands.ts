@@ -262,7 +262,7 @@ export function importTaskHandler(deps: DnsDeps, options: ZoneImportOptions = {}
       if (checkZoneQuota(quotas, 'zone_records', p.recordCount).isErr()) return err(failure(IMPORT_MESSAGES.quota));
       const perSet = quotas.recordset_records;
       if (perSet >= 0 && p.largestRecordset > perSet) return err(failure(IMPORT_MESSAGES.quota));
-      const blocks = buildBlocks(zone.id, zone.createdAt, drawSortedIds(p.recordsetCount, deps.ids), p.blocks);
+      const blocks = buildBlocks(zone.id, zone.projectId, zone.createdAt, drawSortedIds(p.recordsetCount, deps.ids), p.blocks);
       for (let n = 0; n < blocks.length; n++) {
         const block = blocks[n]!;
         await tx.put(RECORDSETS, blockRowId(zone.id, n), block, blockKeys(block));

@@ -5,9 +5,9 @@ import { tupleKey } from '../shared/keys.js';
 import { compareValues, listOrder, type FieldValue, type ListSpec, type ParsedListQuery } from '../shared/list-query.js';
 import type { IndexPosition, StorageTransaction } from '../ports/storage.js';
 import type { DnsDeps } from '../zones/deps.js';
-import type { Zone } from '../zones/zone.js';
-import { BLOCK_INDEXES, idAt, isWritten, managedRecordsets, presentRecordset, RECORDSETS, writesPending, writtenKey, type RecordsetBlock, type RecordsetBody } from './recordset.js';
-import { findRecordset } from './recordset-store.js';
+import { BY_CREATED, BY_PROJECT, ZONES, type Zone } from '../zones/zone.js';
+import { BLOCK_INDEXES, findId, idAt, isWritten, managedCount, managedRecordsets, presentRecordset, RECORDSETS, writesPending, writtenKey, type RecordsetBlock, type RecordsetBody } from './recordset.js';
+import { blockAt, findRecordset } from './recordset-store.js';
 
 /** Imported blocks read per range call while filling a page (a block may hold a single recordset). */
 const BLOCKS_PER_READ = 4;
@@ -286,4 +286,154 @@ export async function* creationOrder(tx: StorageTransaction, zoneId: string): As
     }
   }
   for (; w !== undefined; w = await nextWritten()) yield { block: w, from: 0, to: 1 };
+}
+
+/** Who a cross-zone list shows: one project's zones, or every project's. @internal */
+export type ListScopeOf = { readonly project: string } | { readonly project: null };
+
+/** The scope's zones in (created_at, id) order, from `at` (a created_at) on in the page's direction. */
+async function zonesFrom(tx: StorageTransaction, scope: ListScopeOf, dir: 'asc' | 'desc', at: number | undefined, limit: number, after?: IndexPosition): Promise<readonly { key: string; id: string; value: unknown }[]> {
+  const index = scope.project === null ? BY_CREATED : BY_PROJECT;
+  const prefix = scope.project === null ? '' : tupleKey(scope.project);
+  const key = (t: number): string => (scope.project === null ? tupleKey(t) : tupleKey(scope.project, t));
+  const start = after ?? (at === undefined ? undefined : { key: key(at), id: dir === 'asc' ? '' : '\uffff' });
+  return tx.range(ZONES, index, { prefix, direction: dir, limit, ...(start === undefined ? {} : { after: start }) });
+}
+
+/**
+ * SOA and NS of the scope's zones: those of the first zones (by created_at) from the marker's
+ * created_at on, until `limit` of them follow the marker and the zones of the last created_at
+ * read are all in (their recordsets' ids interleave).
+ */
+async function managedAll(deps: DnsDeps, tx: StorageTransaction, scope: ListScopeOf, q: ParsedListQuery, order: (a: RecordsetBody, b: RecordsetBody) => number, marker: RecordsetBody | undefined): Promise<RecordsetBody[]> {
+  const out: RecordsetBody[] = [];
+  const at = marker === undefined ? undefined : parseMicros(marker.created_at);
+  let next: IndexPosition | undefined;
+  let last: number | undefined;
+  for (;;) {
+    const size = Math.max(4, q.limit >>> 1);
+    const batch = await zonesFrom(tx, scope, q.sortDir, at, size, next);
+    for (const e of batch) {
+      const zone = e.value as Zone;
+      if (out.length >= q.limit && zone.createdAt !== last) return out;
+      last = zone.createdAt;
+      const pool = deps.pools.find((p) => p.id === zone.poolId) ?? deps.defaultPool;
+      for (const r of managedRecordsets(zone, pool, deps.baseUrl)) if (marker === undefined || order(r, marker) > 0) out.push(r);
+    }
+    const end = batch[batch.length - 1];
+    if (end === undefined || batch.length < size) return out;
+    next = { key: end.key, id: end.id };
+  }
+}
+
+/** Written recordsets of the scope after the marker by (created_at, id): O(log n + limit). */
+async function writtenAll(deps: DnsDeps, tx: StorageTransaction, scope: ListScopeOf, q: ParsedListQuery, marker: RecordsetBody | undefined, zoneOf: (id: string) => Promise<Zone | undefined>): Promise<RecordsetBody[]> {
+  const index = scope.project === null ? BLOCK_INDEXES.allCreated : BLOCK_INDEXES.projectCreated;
+  const prefix = scope.project === null ? '' : tupleKey(scope.project);
+  const after = marker === undefined ? undefined : { key: prefix + tupleKey(parseMicros(marker.created_at), marker.id), id: q.sortDir === 'asc' ? '\uffff' : '' };
+  const rows = await tx.range(RECORDSETS, index, { prefix, direction: q.sortDir, limit: q.limit, ...(after === undefined ? {} : { after }) });
+  const out: RecordsetBody[] = [];
+  for (const e of rows) {
+    const b = e.value as RecordsetBlock;
+    const zone = await zoneOf(b.zoneId);
+    if (zone !== undefined) out.push(presentRecordset(b, 0, zone, deps.baseUrl));
+  }
+  return out;
+}
+
+/**
+ * Imported recordsets of the scope after the marker by (created_at, id). A zone's imported
+ * recordsets share one created_at, and its blocks are indexed by (created_at, zone, last id):
+ * the first `limit` of each zone from the marker's created_at on, group by group of created_at,
+ * until `limit` are in (zones that share a created_at interleave their ids, so a group is read
+ * whole: one zone per group, unless clocks collide).
+ */
+async function importedAll(deps: DnsDeps, tx: StorageTransaction, scope: ListScopeOf, q: ParsedListQuery, marker: RecordsetBody | undefined, zoneOf: (id: string) => Promise<Zone | undefined>): Promise<RecordsetBody[]> {
+  const index = scope.project === null ? BLOCK_INDEXES.allImported : BLOCK_INDEXES.projectImported;
+  const base = scope.project === null ? '' : tupleKey(scope.project);
+  const asc = q.sortDir === 'asc';
+  const vm = marker === undefined ? undefined : parseMicros(marker.created_at);
+  const out: RecordsetBody[] = [];
+  // The next (created_at, zone) to read: the first block at or past the marker's created_at.
+  let seek: IndexPosition | undefined = vm === undefined ? undefined : { key: base + tupleKey(vm) + (asc ? '' : '\uffff'), id: '' };
+  let group: number | undefined;
+  for (;;) {
+    const first = (await tx.range(RECORDSETS, index, { prefix: base, direction: q.sortDir, limit: 1, ...(seek === undefined ? {} : { after: seek }) }))[0];
+    if (first === undefined) return out;
+    const b = first.value as RecordsetBlock;
+    if (out.length >= q.limit && b.createdAt !== group) return out;
+    group = b.createdAt;
+    const zone = await zoneOf(b.zoneId);
+    const zonePrefix = base + tupleKey(b.createdAt, b.zoneId);
+    if (zone !== undefined) {
+      const fromId = vm !== undefined && b.createdAt === vm ? marker!.id : undefined;
+      for (const s of await importedById(tx, zone, q.sortDir, fromId, q.limit)) out.push(presentRecordset(s.block, s.i, zone, deps.baseUrl));
+    }
+    // Past this zone's blocks of this created_at.
+    seek = { key: asc ? `${zonePrefix}\uffff` : zonePrefix, id: '' };
+  }
+}
+
+/**
+ * One page of `GET /v2/recordsets` in created_at order without filters: the scope's SOA/NS,
+ * written and imported recordsets, each stream from the marker on, merged. The page reads what
+ * it shows (and, where zones share a created_at, those zones); `total_count` and a marker that is
+ * not a written recordset need the scope's zones (read, not their recordsets): O(zones) there.
+ * @internal
+ */
+export async function allPage(
+  deps: DnsDeps,
+  tx: StorageTransaction,
+  scope: ListScopeOf,
+  q: ParsedListQuery,
+  spec: ListSpec<RecordsetBody>,
+): Promise<Result<{ rows: RecordsetBody[]; total: number }, ApiError>> {
+  const zones = new Map<string, Zone | undefined>();
+  const zoneOf = async (id: string): Promise<Zone | undefined> => {
+    if (!zones.has(id)) zones.set(id, (await tx.get(ZONES, id)) as Zone | undefined);
+    return zones.get(id);
+  };
+  const inScope = (z: Zone | undefined): z is Zone => z !== undefined && (scope.project === null || z.projectId === scope.project);
+  // Every zone of the scope, for the count (and for a marker that is not a written recordset).
+  const scoped: Zone[] = [];
+  const index = scope.project === null ? BY_CREATED : BY_PROJECT;
+  const prefix = scope.project === null ? '' : tupleKey(scope.project);
+  let total = 0;
+  for (let after: IndexPosition | undefined; ; ) {
+    const batch = await tx.range(ZONES, index, { prefix, limit: 512, ...(after === undefined ? {} : { after }) });
+    for (const e of batch) {
+      const z = e.value as Zone;
+      scoped.push(z);
+      zones.set(z.id, z);
+      total += managedCount(z) + z.recordsetCount;
+    }
+    const last = batch[batch.length - 1];
+    if (last === undefined || batch.length < 512) break;
+    after = { key: last.key, id: last.id };
+  }
+  let marker: RecordsetBody | undefined;
+  if (q.marker !== undefined) {
+    const written = (await tx.range(RECORDSETS, BLOCK_INDEXES.byId, { prefix: tupleKey(q.marker), limit: 1 }))[0];
+    const wz = written === undefined ? undefined : await zoneOf((written.value as RecordsetBlock).zoneId);
+    if (written !== undefined && inScope(wz)) marker = presentRecordset(written.value as RecordsetBlock, 0, wz, deps.baseUrl);
+    for (const z of marker === undefined ? scoped : []) {
+      const pool = deps.pools.find((p) => p.id === z.poolId) ?? deps.defaultPool;
+      marker = managedRecordsets(z, pool, deps.baseUrl).find((r) => r.id === q.marker);
+      if (marker === undefined && z.recordsetCount > 0) {
+        const at = await blockAt(tx, z.id, q.marker);
+        const i = at === undefined ? -1 : findId(at.block, q.marker);
+        if (at !== undefined && i >= 0 && !isWritten(at.block)) marker = presentRecordset(at.block, i, z, deps.baseUrl);
+      }
+      if (marker !== undefined) break;
+    }
+    if (marker === undefined) return err(markerNotFound());
+  }
+  const order = listOrder(spec, q);
+  const candidates = [
+    ...(await managedAll(deps, tx, scope, q, order, marker)),
+    ...(await writtenAll(deps, tx, scope, q, marker, zoneOf)),
+    ...(await importedAll(deps, tx, scope, q, marker, zoneOf)),
+  ].filter((r) => marker === undefined || order(r, marker) > 0);
+  candidates.sort(order);
+  return ok({ rows: candidates.slice(0, q.limit), total });
 }

@@ -58,7 +58,7 @@ export async function findRecordset(tx: StorageTransaction, zoneId: string, id: 
  * A block made of rows, in id order. Imported blocks keep their shared creation time and no
  * `meta` column; a written recordset's block has one.
  */
-function makeBlock(zoneId: string, createdAt: number, rows: readonly RecordsetRow[]): RecordsetBlock {
+function makeBlock(zoneId: string, projectId: string, createdAt: number, rows: readonly RecordsetRow[]): RecordsetBlock {
   const ends: number[] = [];
   const data: string[] = [];
   for (const r of rows) {
@@ -67,6 +67,7 @@ function makeBlock(zoneId: string, createdAt: number, rows: readonly RecordsetRo
   }
   const block: { -readonly [K in keyof RecordsetBlock]: RecordsetBlock[K] } = {
     zoneId,
+    projectId,
     createdAt,
     ...packIds(rows.map((r) => r.id)),
     names: Object.freeze(rows.map((r) => r.name)),
@@ -85,7 +86,7 @@ function makeBlock(zoneId: string, createdAt: number, rows: readonly RecordsetRo
  * @internal
  */
 export async function putWritten(tx: StorageTransaction, zone: Zone, row: RecordsetRow & { readonly meta: RecordsetMeta }): Promise<void> {
-  const block = makeBlock(zone.id, row.meta.createdAt, [row]);
+  const block = makeBlock(zone.id, zone.projectId, row.meta.createdAt, [row]);
   await tx.put(RECORDSETS, writtenRowId(zone.id, row.id), block, blockKeys(block));
 }
 
@@ -102,6 +103,6 @@ export async function removeRecordset(tx: StorageTransaction, placed: PlacedBloc
   }
   const rows = Array.from({ length: b.names.length }, (_, k) => rowAt(b, k));
   rows.splice(i, 1);
-  const block = makeBlock(b.zoneId, b.createdAt, rows);
+  const block = makeBlock(b.zoneId, b.projectId, b.createdAt, rows);
   await tx.put(RECORDSETS, placed.rowId, block, blockKeys(block));
 }

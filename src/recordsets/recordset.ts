@@ -63,6 +63,8 @@ export interface RecordsetBody {
  */
 export interface RecordsetBlock {
   readonly zoneId: string;
+  /** The zone's project, for the cross-zone list (rewritten when the zone is transferred). */
+  readonly projectId: string;
   /** created_at of every recordset in the block (the zone's). */
   readonly createdAt: number;
   /**
@@ -127,6 +129,14 @@ export const BLOCK_INDEXES = {
   type: 'w_type',
   ttl: 'w_ttl',
   status: 'w_status',
+  /** Written recordsets of every zone by id: a cross-zone marker is one look-up. */
+  byId: 'w_id',
+  /** Cross-zone (`GET /v2/recordsets`), by project and for all projects: written by (created_at, id). */
+  projectCreated: 'p_created',
+  allCreated: 'a_created',
+  /** Cross-zone: imported blocks by (created_at, zone, last id). */
+  projectImported: 'p_imported',
+  allImported: 'a_imported',
 } as const;
 
 /** Whether a block is one recordset written through the API (else it holds imported ones). @internal */
@@ -167,11 +177,21 @@ export function blockKeys(b: RecordsetBlock): Record<string, string> {
   const last = b.names.length === 0 ? '' : idAt(b, b.names.length - 1);
   const all = tupleKey(b.zoneId, last);
   const m = b.meta?.[0];
-  if (!isWritten(b) || m === null || m === undefined) return { [BLOCKS_BY_ZONE]: all, [BLOCK_INDEXES.imported]: all };
+  if (!isWritten(b) || m === null || m === undefined) {
+    return {
+      [BLOCKS_BY_ZONE]: all,
+      [BLOCK_INDEXES.imported]: all,
+      [BLOCK_INDEXES.projectImported]: tupleKey(b.projectId, b.createdAt, b.zoneId, last),
+      [BLOCK_INDEXES.allImported]: tupleKey(b.createdAt, b.zoneId, last),
+    };
+  }
   const z = b.zoneId;
   return {
     [BLOCKS_BY_ZONE]: all,
     [BLOCK_INDEXES.written]: all,
+    [BLOCK_INDEXES.byId]: tupleKey(last),
+    [BLOCK_INDEXES.projectCreated]: tupleKey(b.projectId, m.createdAt, last),
+    [BLOCK_INDEXES.allCreated]: tupleKey(m.createdAt, last),
     [BLOCK_INDEXES.created]: writtenKey('created_at', z, m.createdAt, last),
     [BLOCK_INDEXES.updated]: writtenKey('updated_at', z, m.updatedAt, last),
     [BLOCK_INDEXES.name]: writtenKey('name', z, b.names[0]!, last),
@@ -182,11 +202,13 @@ export function blockKeys(b: RecordsetBlock): Record<string, string> {
 }
 
 /**
- * Whether a stored block is of the layout this version writes: a written recordset alone in its
- * block. Snapshots taken before that kept written recordsets inside imported blocks.
+ * Whether a stored block is of the layout this version writes: its zone's project in it, a
+ * written recordset alone in its block. Snapshots taken before that kept written recordsets
+ * inside imported blocks, and no project.
  * @internal
  */
-export const isCurrentLayout = (b: RecordsetBlock): boolean => !isWritten(b) || (b.names.length === 1 && b.meta?.[0] !== null && b.meta?.[0] !== undefined);
+export const isCurrentLayout = (b: RecordsetBlock): boolean =>
+  typeof b.projectId === 'string' && (!isWritten(b) || (b.names.length === 1 && b.meta?.[0] !== null && b.meta?.[0] !== undefined));
 
 /** Row id of a zone's `n`-th block: zone id first, so one zone's blocks sit together in a scan. @internal */
 export const blockRowId = (zoneId: string, n: number): string => `${zoneId}/${n.toString(16).padStart(8, '0')}`;
@@ -367,6 +389,25 @@ export const RECORDSET_FILTERS: ListSpec<RecordsetBody>['filters'] = {
   status: (r) => r.status,
   description: (r) => r.description,
 };
+
+/**
+ * Moves a zone's stored recordsets to the project that accepted the zone (a transfer): their
+ * blocks name the project for the cross-zone list, so each is rewritten. O(blocks of the zone).
+ * @internal
+ */
+export async function moveRecordsets(tx: StorageTransaction, zoneId: string, projectId: string): Promise<void> {
+  let after: { key: string; id: string } | undefined;
+  for (;;) {
+    const batch = await tx.range(RECORDSETS, BLOCKS_BY_ZONE, { prefix: tupleKey(zoneId), limit: 256, ...(after === undefined ? {} : { after }) });
+    for (const e of batch) {
+      const moved: RecordsetBlock = Object.freeze({ ...(e.value as RecordsetBlock), projectId });
+      await tx.put(RECORDSETS, e.id, moved, blockKeys(moved));
+    }
+    const last = batch[batch.length - 1];
+    if (last === undefined || batch.length < 256) break;
+    after = { key: last.key, id: last.id };
+  }
+}
 
 /** Removes every stored recordset of a zone (a SECONDARY zone's before a transfer writes its new ones). @internal */
 export async function removeRecordsets(tx: StorageTransaction, zoneId: string): Promise<void> {

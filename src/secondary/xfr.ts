@@ -170,7 +170,7 @@ export function zoneXfrHandler(deps: DnsDeps, options: ZoneImportOptions = {}): 
       if (current !== undefined && fits && current.type === 'SECONDARY' && current.action !== 'DELETE') {
         const now = deps.clock();
         await removeRecordsets(tx, current.id);
-        const blocks = buildBlocks(current.id, toMicros(now), drawSortedIds(p.recordsetCount, deps.ids), p.blocks);
+        const blocks = buildBlocks(current.id, current.projectId, toMicros(now), drawSortedIds(p.recordsetCount, deps.ids), p.blocks);
         for (let n = 0; n < blocks.length; n++) await tx.put(RECORDSETS, blockRowId(current.id, n), blocks[n]!, blockKeys(blocks[n]!));
         const next = transferred(deps, current, p, now);
         await saveAndPush(deps, uow, next, 'update', 'UPDATE');
