@@ -9,9 +9,8 @@ import { blockKeys, isCurrentLayout, moveRecordsets, RECORDSETS, removeRecordset
 import type { ApiError } from '../shared/api-error.js';
 import { resolveCaller, type RequestContext } from '../shared/context.js';
 import { EventBus, type DnsEventListener } from '../shared/events.js';
-import { tupleKey } from '../shared/keys.js';
 import type { ListQuery } from '../shared/list-query.js';
-import { TaskRunner, TASKS, type StoredTask } from '../shared/tasks.js';
+import { taskKeys, TaskRunner, TASKS } from '../shared/tasks.js';
 import { isUuidLike, uuidV4Source } from '../shared/uuid.js';
 import { abort, invalidIdSource, restoreFailed } from '../shared/command.js';
 import {
@@ -28,7 +27,8 @@ import {
 import { DEFAULT_ZONE_LIMITS, type ZoneCreateInput, type ZoneLimits, type ZoneUpdateInput } from '../zones/zone-input.js';
 import type { RequestBody } from '../shared/body.js';
 import { zonePushHandler } from '../zones/zone-push.js';
-import { ZONES, zoneKeys, type Zone, type ZoneBody } from '../zones/zone.js';
+import type { Zone, ZoneBody } from '../zones/zone.js';
+import { ZONES, zoneKeys } from '../zones/zone-store.js';
 import {
   createTransferAcceptCommands,
   createTransferRequestCommands,
@@ -231,7 +231,7 @@ export const DNS_COLLECTIONS: CollectionKeys = {
   [ZONES]: (z: Zone) => zoneKeys(z),
   [RECORDSETS]: (b: RecordsetBlock) => blockKeys(b),
   [RECORDSET_NAMES]: (r: NameRow | NameMarker) => nameRowKeys(r),
-  [TASKS]: (t: StoredTask) => ({ queue: tupleKey(t.seq) }),
+  [TASKS]: taskKeys,
   'dns.meta': () => ({}),
   'dns.quotas': () => ({}),
   ...TRANSFER_COLLECTIONS,

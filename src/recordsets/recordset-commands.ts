@@ -28,7 +28,6 @@ export async function zoneRecordsets(deps: DnsDeps, tx: StorageTransaction, zone
 }
 
 const spec = (zoneId: string): ListSpec<RecordsetBody> => ({
-  collection: RECORDSETS,
   path: `/v2/zones/${zoneId}/recordsets`,
   envelope: 'recordsets',
   metadata: true,

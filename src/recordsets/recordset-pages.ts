@@ -5,7 +5,8 @@ import { tupleKey } from '../shared/keys.js';
 import { compareValues, listOrder, type FieldValue, type ListSpec, type ParsedListQuery } from '../shared/list-query.js';
 import type { IndexPosition, StorageTransaction } from '../ports/storage.js';
 import type { DnsDeps } from '../zones/deps.js';
-import { BY_CREATED, BY_PROJECT, ZONES, type Zone } from '../zones/zone.js';
+import type { Zone } from '../zones/zone.js';
+import { zoneRepository as zones } from '../zones/zone-store.js';
 import { BLOCK_INDEXES, findId, idAt, isWritten, managedCount, managedRecordsets, presentRecordset, RECORDSETS, writesPending, writtenKey, type RecordsetBlock, type RecordsetBody } from './recordset.js';
 import { blockAt, findRecordset } from './recordset-store.js';
 
@@ -291,15 +292,6 @@ export async function* creationOrder(tx: StorageTransaction, zoneId: string): As
 /** Who a cross-zone list shows: one project's zones, or every project's. @internal */
 export type ListScopeOf = { readonly project: string } | { readonly project: null };
 
-/** The scope's zones in (created_at, id) order, from `at` (a created_at) on in the page's direction. */
-async function zonesFrom(tx: StorageTransaction, scope: ListScopeOf, dir: 'asc' | 'desc', at: number | undefined, limit: number, after?: IndexPosition): Promise<readonly { key: string; id: string; value: unknown }[]> {
-  const index = scope.project === null ? BY_CREATED : BY_PROJECT;
-  const prefix = scope.project === null ? '' : tupleKey(scope.project);
-  const key = (t: number): string => (scope.project === null ? tupleKey(t) : tupleKey(scope.project, t));
-  const start = after ?? (at === undefined ? undefined : { key: key(at), id: dir === 'asc' ? '' : '\uffff' });
-  return tx.range(ZONES, index, { prefix, direction: dir, limit, ...(start === undefined ? {} : { after: start }) });
-}
-
 /**
  * SOA and NS of the scope's zones: those of the first zones (by created_at) from the marker's
  * created_at on, until `limit` of them follow the marker and the zones of the last created_at
@@ -312,9 +304,9 @@ async function managedAll(deps: DnsDeps, tx: StorageTransaction, scope: ListScop
   let last: number | undefined;
   for (;;) {
     const size = Math.max(4, q.limit >>> 1);
-    const batch = await zonesFrom(tx, scope, q.sortDir, at, size, next);
+    const batch = await zones.ownedFrom(tx, scope.project, { direction: q.sortDir, limit: size, ...(at === undefined ? {} : { from: at }), ...(next === undefined ? {} : { after: next }) });
     for (const e of batch) {
-      const zone = e.value as Zone;
+      const zone = e.value;
       if (out.length >= q.limit && zone.createdAt !== last) return out;
       last = zone.createdAt;
       const pool = deps.pools.find((p) => p.id === zone.poolId) ?? deps.defaultPool;
@@ -388,28 +380,18 @@ export async function allPage(
   q: ParsedListQuery,
   spec: ListSpec<RecordsetBody>,
 ): Promise<Result<{ rows: RecordsetBody[]; total: number }, ApiError>> {
-  const zones = new Map<string, Zone | undefined>();
+  const known = new Map<string, Zone | undefined>();
   const zoneOf = async (id: string): Promise<Zone | undefined> => {
-    if (!zones.has(id)) zones.set(id, (await tx.get(ZONES, id)) as Zone | undefined);
-    return zones.get(id);
+    if (!known.has(id)) known.set(id, await zones.byId(tx, id));
+    return known.get(id);
   };
   const inScope = (z: Zone | undefined): z is Zone => z !== undefined && (scope.project === null || z.projectId === scope.project);
   // Every zone of the scope, for the count (and for a marker that is not a written recordset).
-  const scoped: Zone[] = [];
-  const index = scope.project === null ? BY_CREATED : BY_PROJECT;
-  const prefix = scope.project === null ? '' : tupleKey(scope.project);
+  const scoped = await zones.owned(tx, scope.project);
   let total = 0;
-  for (let after: IndexPosition | undefined; ; ) {
-    const batch = await tx.range(ZONES, index, { prefix, limit: 512, ...(after === undefined ? {} : { after }) });
-    for (const e of batch) {
-      const z = e.value as Zone;
-      scoped.push(z);
-      zones.set(z.id, z);
-      total += managedCount(z) + z.recordsetCount;
-    }
-    const last = batch[batch.length - 1];
-    if (last === undefined || batch.length < 512) break;
-    after = { key: last.key, id: last.id };
+  for (const z of scoped) {
+    known.set(z.id, z);
+    total += managedCount(z) + z.recordsetCount;
   }
   let marker: RecordsetBody | undefined;
   if (q.marker !== undefined) {

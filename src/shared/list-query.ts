@@ -12,6 +12,7 @@ import {
   listParametersNotAnObject,
   markerNotFound,
 } from './errors.js';
+import { checked, checkedEntries, type Collection } from './stored.js';
 import { isUuidLike } from './uuid.js';
 import { isCleanText } from './validation.js';
 
@@ -31,7 +32,6 @@ export type FieldValue = string | number | null;
  * @internal
  */
 export interface ListSpec<E> {
-  readonly collection: string;
   /** Path of the collection below the base URL, e.g. `/v2/zones`. */
   readonly path: string;
   /** Envelope key, e.g. `zones`. */
@@ -46,6 +46,8 @@ export interface ListSpec<E> {
 
 /** Where the listed entities live: an index ordered by (created_at, id) within a key prefix. @internal */
 export interface ListScope<E> {
+  /** The stored collection, whose check every value read passes. */
+  readonly collection: Collection<E>;
   readonly index: string;
   readonly prefix: string;
   /** The key `e` has (or would have) in `index` under this scope's prefix: used to seek to a marker. */
@@ -235,7 +237,8 @@ export async function listPage<E extends { readonly id: string }>(
 ): Promise<Result<object, ApiError>> {
   let markerEntity: E | undefined;
   if (query.marker !== undefined) {
-    markerEntity = (await tx.get(spec.collection, query.marker)) as E | undefined;
+    const stored = await tx.get(scope.collection.name, query.marker);
+    markerEntity = stored === undefined ? undefined : checked(scope.collection, query.marker, stored);
     if (markerEntity === undefined) {
       return err(markerNotFound());
     }
@@ -250,14 +253,14 @@ export async function listPage<E extends { readonly id: string }>(
     items = [];
     let after = markerEntity === undefined ? undefined : { key: scope.keyOf(markerEntity), id: markerEntity.id };
     while (items.length < query.limit) {
-      const batch = await tx.range(spec.collection, scope.index, {
+      const batch = checkedEntries(scope.collection, await tx.range(scope.collection.name, scope.index, {
         prefix: scope.prefix,
         ...(after === undefined ? {} : { after }),
         direction: query.sortDir,
         limit: predicates.length === 0 && scope.visible === undefined ? query.limit - items.length : PAGE_READ,
-      });
+      }));
       for (const entry of batch) {
-        const e = entry.value as E;
+        const e = entry.value;
         if (accept(e)) items.push(e);
         if (items.length === query.limit) break;
       }
@@ -268,11 +271,11 @@ export async function listPage<E extends { readonly id: string }>(
     if (spec.metadata) {
       total =
         predicates.length === 0 && scope.visible === undefined
-          ? await tx.count(spec.collection, scope.index, scope.prefix)
-          : (await readScope(tx, spec, scope)).filter(accept).length;
+          ? await tx.count(scope.collection.name, scope.index, scope.prefix)
+          : (await readScope(tx, scope)).filter(accept).length;
     }
   } else {
-    const page = sortAndSlice(spec, (await readScope(tx, spec, scope)).filter(accept), query, markerEntity);
+    const page = sortAndSlice(spec, (await readScope(tx, scope)).filter(accept), query, markerEntity);
     items = page.items;
     total = page.total;
   }
@@ -360,7 +363,6 @@ function envelope<E extends { readonly id: string }>(
   return body;
 }
 
-async function readScope<E>(tx: StorageTransaction, spec: ListSpec<E>, scope: ListScope<E>): Promise<E[]> {
-  const entries = await tx.range(spec.collection, scope.index, { prefix: scope.prefix });
-  return entries.map((e) => e.value as E);
+async function readScope<E>(tx: StorageTransaction, scope: ListScope<E>): Promise<E[]> {
+  return checkedEntries(scope.collection, await tx.range(scope.collection.name, scope.index, { prefix: scope.prefix })).map((e) => e.value);
 }
