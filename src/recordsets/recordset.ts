@@ -103,17 +103,18 @@ export interface RecordsetMeta {
   readonly serial: number;
 }
 
-/** Index: every block of a zone (imported and written), keyed by (zone, last id). @internal */
+/** Index: the imported blocks of a zone, keyed by (zone, last id) (written ones are in `BLOCK_INDEXES.written`). @internal */
 export const BLOCKS_BY_ZONE = 'zone';
 
 /** Stored recordsets of zones, in blocks (see `RecordsetBlock`), written by imports. @internal */
 export const RECORDSETS = 'dns.recordset_blocks';
 
 /**
- * The indexes of the recordset blocks besides {@link BLOCKS_BY_ZONE}.
+ * The indexes of the recordset blocks.
  *
- * Imported blocks (many recordsets, no `meta`) are found through `imported`, keyed by (zone, last
- * id): inside a zone they all share one created_at, updated_at (null) and status, so every sort
+ * Imported blocks (many recordsets, no `meta`) are found through `imported` (which is
+ * {@link BLOCKS_BY_ZONE}: an index entry costs more than a hundred bytes, a byte per imported
+ * record when there are two), keyed by (zone, last id): inside a zone they all share one created_at, updated_at (null) and status, so every sort
  * key but name, type and ttl orders them by id, which is the order of that index. A recordset
  * written through the API is a block of its own (one index entry each, which a recordset someone
  * wrote is worth) under a row id made from its id, with one entry per sort key of the per-zone
@@ -121,7 +122,7 @@ export const RECORDSETS = 'dns.recordset_blocks';
  * @internal
  */
 export const BLOCK_INDEXES = {
-  imported: 'imported',
+  imported: BLOCKS_BY_ZONE,
   written: 'written',
   created: 'w_created',
   updated: 'w_updated',
@@ -179,7 +180,6 @@ export function blockKeys(b: RecordsetBlock): Record<string, string> {
   const m = b.meta?.[0];
   if (!isWritten(b) || m === null || m === undefined) {
     return {
-      [BLOCKS_BY_ZONE]: all,
       [BLOCK_INDEXES.imported]: all,
       [BLOCK_INDEXES.projectImported]: tupleKey(b.projectId, b.createdAt, b.zoneId, last),
       [BLOCK_INDEXES.allImported]: tupleKey(b.createdAt, b.zoneId, last),
@@ -187,7 +187,6 @@ export function blockKeys(b: RecordsetBlock): Record<string, string> {
   }
   const z = b.zoneId;
   return {
-    [BLOCKS_BY_ZONE]: all,
     [BLOCK_INDEXES.written]: all,
     [BLOCK_INDEXES.byId]: tupleKey(last),
     [BLOCK_INDEXES.projectCreated]: tupleKey(b.projectId, m.createdAt, last),
@@ -390,30 +389,36 @@ export const RECORDSET_FILTERS: ListSpec<RecordsetBody>['filters'] = {
   description: (r) => r.description,
 };
 
+/** Every block of a zone, imported ones (in id order) then written ones (in id order), a batch at a time. @internal */
+export async function* zoneBlocks(tx: StorageTransaction, zoneId: string): AsyncGenerator<{ readonly id: string; readonly block: RecordsetBlock }> {
+  for (const index of [BLOCK_INDEXES.imported, BLOCK_INDEXES.written]) {
+    let after: { key: string; id: string } | undefined;
+    for (;;) {
+      const batch = await tx.range(RECORDSETS, index, { prefix: tupleKey(zoneId), limit: 256, ...(after === undefined ? {} : { after }) });
+      for (const e of batch) yield { id: e.id, block: e.value as RecordsetBlock };
+      const last = batch[batch.length - 1];
+      if (last === undefined || batch.length < 256) break;
+      after = { key: last.key, id: last.id };
+    }
+  }
+}
+
 /**
  * Moves a zone's stored recordsets to the project that accepted the zone (a transfer): their
- * blocks name the project for the cross-zone list, so each is rewritten. O(blocks of the zone).
+ * blocks name the project for the cross-zone list, so each is rewritten (its zone index keys
+ * unchanged). O(blocks of the zone).
  * @internal
  */
 export async function moveRecordsets(tx: StorageTransaction, zoneId: string, projectId: string): Promise<void> {
-  let after: { key: string; id: string } | undefined;
-  for (;;) {
-    const batch = await tx.range(RECORDSETS, BLOCKS_BY_ZONE, { prefix: tupleKey(zoneId), limit: 256, ...(after === undefined ? {} : { after }) });
-    for (const e of batch) {
-      const moved: RecordsetBlock = Object.freeze({ ...(e.value as RecordsetBlock), projectId });
-      await tx.put(RECORDSETS, e.id, moved, blockKeys(moved));
-    }
-    const last = batch[batch.length - 1];
-    if (last === undefined || batch.length < 256) break;
-    after = { key: last.key, id: last.id };
+  for await (const { id, block } of zoneBlocks(tx, zoneId)) {
+    const moved: RecordsetBlock = Object.freeze({ ...block, projectId });
+    await tx.put(RECORDSETS, id, moved, blockKeys(moved));
   }
 }
 
 /** Removes every stored recordset of a zone (a SECONDARY zone's before a transfer writes its new ones). @internal */
 export async function removeRecordsets(tx: StorageTransaction, zoneId: string): Promise<void> {
-  for (;;) {
-    const batch = await tx.range(RECORDSETS, BLOCKS_BY_ZONE, { prefix: tupleKey(zoneId), limit: 512 });
-    if (batch.length === 0) break;
-    for (const e of batch) await tx.delete(RECORDSETS, e.id);
-  }
+  const ids: string[] = [];
+  for await (const { id } of zoneBlocks(tx, zoneId)) ids.push(id);
+  for (const id of ids) await tx.delete(RECORDSETS, id);
 }
