@@ -7,7 +7,7 @@ import type { IndexPosition, StorageTransaction } from '../ports/storage.js';
 import type { DnsDeps } from '../zones/deps.js';
 import type { Zone } from '../zones/zone.js';
 import { zoneRepository as zones } from '../zones/zone-store.js';
-import { BLOCK_INDEXES, findId, idAt, isWritten, managedCount, managedRecordsets, presentRecordset, RECORDSETS, writesPending, writtenKey, type RecordsetBlock, type RecordsetBody } from './recordset.js';
+import { BLOCK_INDEXES, findId, IMPORTED_ZONES, RECORDSET_ZONES, type ImportedZone, idAt, isWritten, managedCount, managedRecordsets, presentRecordset, RECORDSETS, writesPending, writtenKey, type RecordsetBlock, type RecordsetBody } from './recordset.js';
 import { blockAt, findRecordset } from './recordset-store.js';
 
 /** Imported blocks read per range call while filling a page (a block may hold a single recordset). */
@@ -335,34 +335,32 @@ async function writtenAll(deps: DnsDeps, tx: StorageTransaction, scope: ListScop
 
 /**
  * Imported recordsets of the scope after the marker by (created_at, id). A zone's imported
- * recordsets share one created_at, and its blocks are indexed by (created_at, zone, last id):
- * the first `limit` of each zone from the marker's created_at on, group by group of created_at,
- * until `limit` are in (zones that share a created_at interleave their ids, so a group is read
- * whole: one zone per group, unless clocks collide).
+ * recordsets share one created_at, which its row in {@link RECORDSET_ZONES} holds: the first
+ * `limit` of each zone from the marker's created_at on, group by group of created_at, until
+ * `limit` are in (zones that share a created_at interleave their ids, so a group is read whole:
+ * one zone per group, unless clocks collide).
  */
 async function importedAll(deps: DnsDeps, tx: StorageTransaction, scope: ListScopeOf, q: ParsedListQuery, marker: RecordsetBody | undefined, zoneOf: (id: string) => Promise<Zone | undefined>): Promise<RecordsetBody[]> {
-  const index = scope.project === null ? BLOCK_INDEXES.allImported : BLOCK_INDEXES.projectImported;
+  const index = scope.project === null ? IMPORTED_ZONES.all : IMPORTED_ZONES.byProject;
   const base = scope.project === null ? '' : tupleKey(scope.project);
   const asc = q.sortDir === 'asc';
   const vm = marker === undefined ? undefined : parseMicros(marker.created_at);
   const out: RecordsetBody[] = [];
-  // The next (created_at, zone) to read: the first block at or past the marker's created_at.
+  // The first zone at or past the marker's created_at, then each next one.
   let seek: IndexPosition | undefined = vm === undefined ? undefined : { key: base + tupleKey(vm) + (asc ? '' : '\uffff'), id: '' };
   let group: number | undefined;
   for (;;) {
-    const first = (await tx.range(RECORDSETS, index, { prefix: base, direction: q.sortDir, limit: 1, ...(seek === undefined ? {} : { after: seek }) }))[0];
-    if (first === undefined) return out;
-    const b = first.value as RecordsetBlock;
-    if (out.length >= q.limit && b.createdAt !== group) return out;
-    group = b.createdAt;
-    const zone = await zoneOf(b.zoneId);
-    const zonePrefix = base + tupleKey(b.createdAt, b.zoneId);
+    const next = (await tx.range(RECORDSET_ZONES, index, { prefix: base, direction: q.sortDir, limit: 1, ...(seek === undefined ? {} : { after: seek }) }))[0];
+    if (next === undefined) return out;
+    const row = next.value as ImportedZone;
+    if (out.length >= q.limit && row.createdAt !== group) return out;
+    group = row.createdAt;
+    const zone = await zoneOf(row.zoneId);
     if (zone !== undefined) {
-      const fromId = vm !== undefined && b.createdAt === vm ? marker!.id : undefined;
+      const fromId = vm !== undefined && row.createdAt === vm ? marker!.id : undefined;
       for (const s of await importedById(tx, zone, q.sortDir, fromId, q.limit)) out.push(presentRecordset(s.block, s.i, zone, deps.baseUrl));
     }
-    // Past this zone's blocks of this created_at.
-    seek = { key: asc ? `${zonePrefix}\uffff` : zonePrefix, id: '' };
+    seek = { key: next.key, id: next.id };
   }
 }
 

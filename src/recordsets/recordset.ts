@@ -135,10 +135,42 @@ export const BLOCK_INDEXES = {
   /** Cross-zone (`GET /v2/recordsets`), by project and for all projects: written by (created_at, id). */
   projectCreated: 'p_created',
   allCreated: 'a_created',
-  /** Cross-zone: imported blocks by (created_at, zone, last id). */
-  projectImported: 'p_imported',
-  allImported: 'a_imported',
 } as const;
+
+/**
+ * One row per zone holding imported recordsets, for the cross-zone list: a zone's imported
+ * recordsets share one created_at, so the row (zone, project, that created_at) tells where in
+ * created_at order they all sit. One row a zone, not an index entry a block: a million imported
+ * records would otherwise pay a byte each for the cross-zone list.
+ * @internal
+ */
+export const RECORDSET_ZONES = 'dns.recordset_zones';
+/** Indexes of {@link RECORDSET_ZONES}: by (project, created_at, zone) and by (created_at, zone). @internal */
+export const IMPORTED_ZONES = { byProject: 'project', all: 'created' } as const;
+
+/** A row of {@link RECORDSET_ZONES}. @internal */
+export interface ImportedZone {
+  readonly zoneId: string;
+  readonly projectId: string;
+  readonly createdAt: number;
+}
+
+/** Index keys of an {@link ImportedZone} row. @internal */
+export const importedZoneKeys = (r: ImportedZone): Record<string, string> => ({
+  [IMPORTED_ZONES.byProject]: tupleKey(r.projectId, r.createdAt, r.zoneId),
+  [IMPORTED_ZONES.all]: tupleKey(r.createdAt, r.zoneId),
+});
+
+/**
+ * Stores the blocks an import or a transfer from a master made for a zone (which holds no other
+ * imported ones), and the zone's row for the cross-zone list.
+ * @internal
+ */
+export async function storeImported(tx: StorageTransaction, zone: { readonly id: string; readonly projectId: string }, createdAt: number, blocks: readonly RecordsetBlock[]): Promise<void> {
+  for (let n = 0; n < blocks.length; n++) await tx.put(RECORDSETS, blockRowId(zone.id, n), blocks[n]!, blockKeys(blocks[n]!));
+  const row: ImportedZone = Object.freeze({ zoneId: zone.id, projectId: zone.projectId, createdAt });
+  await tx.put(RECORDSET_ZONES, zone.id, row, importedZoneKeys(row));
+}
 
 /** Whether a block is one recordset written through the API (else it holds imported ones). @internal */
 export const isWritten = (b: RecordsetBlock): boolean => b.meta !== undefined;
@@ -179,11 +211,7 @@ export function blockKeys(b: RecordsetBlock): Record<string, string> {
   const all = tupleKey(b.zoneId, last);
   const m = b.meta?.[0];
   if (!isWritten(b) || m === null || m === undefined) {
-    return {
-      [BLOCK_INDEXES.imported]: all,
-      [BLOCK_INDEXES.projectImported]: tupleKey(b.projectId, b.createdAt, b.zoneId, last),
-      [BLOCK_INDEXES.allImported]: tupleKey(b.createdAt, b.zoneId, last),
-    };
+    return { [BLOCK_INDEXES.imported]: all };
   }
   const z = b.zoneId;
   return {
@@ -414,6 +442,11 @@ export async function moveRecordsets(tx: StorageTransaction, zoneId: string, pro
     const moved: RecordsetBlock = Object.freeze({ ...block, projectId });
     await tx.put(RECORDSETS, id, moved, blockKeys(moved));
   }
+  const row = (await tx.get(RECORDSET_ZONES, zoneId)) as ImportedZone | undefined;
+  if (row !== undefined) {
+    const movedRow: ImportedZone = Object.freeze({ ...row, projectId });
+    await tx.put(RECORDSET_ZONES, zoneId, movedRow, importedZoneKeys(movedRow));
+  }
 }
 
 /** Removes every stored recordset of a zone (a SECONDARY zone's before a transfer writes its new ones). @internal */
@@ -421,4 +454,5 @@ export async function removeRecordsets(tx: StorageTransaction, zoneId: string): 
   const ids: string[] = [];
   for await (const { id } of zoneBlocks(tx, zoneId)) ids.push(id);
   for (const id of ids) await tx.delete(RECORDSETS, id);
+  await tx.delete(RECORDSET_ZONES, zoneId);
 }
