@@ -5,8 +5,7 @@ import type { Storage } from '../ports/storage.js';
 import { getRecordset, listRecordsets, type RecordsetList } from '../recordsets/recordset-commands.js';
 import { dropNameDirectory, nameRowKeys, RECORDSET_NAMES, type NameMarker, type NameRow } from '../recordsets/name-directory.js';
 import { createRecordset, deleteRecordset, listAllRecordsets, updateRecordset } from '../recordsets/recordset-writes.js';
-import { blockKeys, isCurrentLayout, RECORDSETS, removeRecordsets, type RecordsetBlock, type RecordsetBody } from '../recordsets/recordset.js';
-import { checkedBlock } from '../recordsets/recordset-store.js';
+import { blockKeys, importedZoneKeys, checkedBlock, isCurrentLayout, moveRecordsets, RECORDSET_ZONES, RECORDSETS, removeRecordsets, type ImportedZone, type RecordsetBlock, type RecordsetBody } from '../recordsets/recordset.js';
 import type { ApiError } from '../shared/api-error.js';
 import { resolveCaller, type RequestContext } from '../shared/context.js';
 import { EventBus, type DnsEventListener } from '../shared/events.js';
@@ -231,6 +230,7 @@ const trimBase = (baseUrl: string): string => baseUrl.replace(/\/+$/, '');
 export const DNS_COLLECTIONS: CollectionKeys = {
   [ZONES]: (z: Zone) => zoneKeys(z),
   [RECORDSETS]: (b: RecordsetBlock) => blockKeys(b),
+  [RECORDSET_ZONES]: (r: ImportedZone) => importedZoneKeys(r),
   [RECORDSET_NAMES]: (r: NameRow | NameMarker) => nameRowKeys(r),
   [TASKS]: taskCollection.keys,
   'dns.meta': () => ({}),
@@ -326,6 +326,7 @@ export function createDnsDeps(options: DnsServiceOptions = {}): DnsDeps {
     masters: options.masters,
     inlinePush: mode === 'auto' && options.poolTargets === undefined,
     zoneChildren: [removeRecordsets, dropNameDirectory],
+    zoneMovers: [moveRecordsets],
   };
   const importOptions = options.importRecordTypes === undefined ? {} : { recordTypes: options.importRecordTypes };
   tasks.register(ZONE_PUSH, zonePushHandler(deps));

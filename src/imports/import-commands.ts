@@ -3,7 +3,7 @@ import type { DnsDeps } from '../zones/deps.js';
 import { listOwned, type ListEnvelope } from '../shared/list-command.js';
 import { checkZoneQuota, readZoneQuotas } from '../dns-quotas/index.js';
 import { buildBlocks, drawSortedIds } from '../recordsets/blocks.js';
-import { blockKeys, blockRowId, RECORDSETS } from '../recordsets/recordset.js';
+import { storeImported } from '../recordsets/recordset.js';
 import type { ApiError } from '../shared/api-error.js';
 import { command, runInTransaction, type UnitOfWork } from '../shared/command.js';
 import { uuidParam } from '../shared/errors.js';
@@ -251,11 +251,8 @@ export function importTaskHandler(deps: DnsDeps, options: ZoneImportOptions = {}
       if (checkZoneQuota(quotas, 'zone_records', p.recordCount).isErr()) return err(failure(IMPORT_MESSAGES.quota));
       const perSet = quotas.recordset_records;
       if (perSet >= 0 && p.largestRecordset > perSet) return err(failure(IMPORT_MESSAGES.quota));
-      const blocks = buildBlocks(zone.id, zone.createdAt, drawSortedIds(p.recordsetCount, deps.ids), p.blocks);
-      for (let n = 0; n < blocks.length; n++) {
-        const block = blocks[n]!;
-        await tx.put(RECORDSETS, blockRowId(zone.id, n), block, blockKeys(block));
-      }
+      const blocks = buildBlocks(zone.id, zone.projectId, zone.createdAt, drawSortedIds(p.recordsetCount, deps.ids), p.blocks);
+      await storeImported(tx, zone, zone.createdAt, blocks);
       const counted = withImportedCounts(zone, p.recordsetCount, p.recordCount);
       await zoneRepository.put(tx, counted);
       await finish(uow, current, 'COMPLETE', `${zone.name} imported`, zone.id);

@@ -52,7 +52,7 @@ export function blockBounds(sizes: ArrayLike<number>, count: number): number[] {
  * ascending, one per recordset across all the columns, in order.
  * @internal
  */
-export function buildBlocks(zoneId: string, createdAt: number, ids: readonly string[], planned: readonly RecordsetColumns[]): RecordsetBlock[] {
+export function buildBlocks(zoneId: string, projectId: string, createdAt: number, ids: readonly string[], planned: readonly RecordsetColumns[]): RecordsetBlock[] {
   const blocks: RecordsetBlock[] = [];
   let from = 0;
   for (const cols of planned) {
@@ -60,6 +60,7 @@ export function buildBlocks(zoneId: string, createdAt: number, ids: readonly str
     blocks.push(
       Object.freeze({
         zoneId,
+        projectId,
         createdAt,
         ...packIds(ids.slice(from, to)),
         names: Object.freeze(cols.names),

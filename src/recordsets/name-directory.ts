@@ -1,10 +1,9 @@
-import type { IndexPosition, StorageTransaction } from '../ports/storage.js';
+import type { StorageTransaction } from '../ports/storage.js';
 import { CorruptValue } from '../shared/command.js';
 import { tupleKey } from '../shared/keys.js';
 import { isInteger, isString, isStringArray, shapeCheck } from '../shared/stored.js';
 import type { Zone } from '../zones/zone.js';
-import { BLOCKS_BY_ZONE } from './recordset.js';
-import { checkedBlock } from './recordset-store.js';
+import { zoneBlocks } from './recordset.js';
 
 /**
  * The owner names of a zone's stored recordsets, for the rules a create checks (CNAME alone at
@@ -84,16 +83,8 @@ export async function dropNameDirectory(tx: StorageTransaction, zoneId: string):
 async function build(tx: StorageTransaction, zone: Zone, newRowId: () => string): Promise<void> {
   await dropNameDirectory(tx, zone.id);
   const all: string[] = [];
-  let after: IndexPosition | undefined;
-  for (;;) {
-    const batch = await tx.range('dns.recordset_blocks', BLOCKS_BY_ZONE, { prefix: tupleKey(zone.id), limit: 64, ...(after === undefined ? {} : { after }) });
-    for (const e of batch) {
-      const b = checkedBlock(e.id, e.value, zone.id);
-      for (let i = 0; i < b.names.length; i++) all.push(entry(b.names[i]!, b.types[i]!));
-    }
-    const last = batch[batch.length - 1];
-    if (last === undefined || batch.length < 64) break;
-    after = { key: last.key, id: last.id };
+  for await (const { block: b } of zoneBlocks(tx, zone.id)) {
+    for (let i = 0; i < b.names.length; i++) all.push(entry(b.names[i]!, b.types[i]!));
   }
   all.sort(byString);
   for (let i = 0; i < all.length; i += ROW_ENTRIES) await putRow(tx, `${zone.id}/${newRowId()}`, { zoneId: zone.id, entries: all.slice(i, i + ROW_ENTRIES) });

@@ -5,12 +5,11 @@ import type { StorageTransaction } from '../ports/storage.js';
 import type { ApiError } from '../shared/api-error.js';
 import { command } from '../shared/command.js';
 import { uuidParam } from '../shared/errors.js';
-import { tupleKey } from '../shared/keys.js';
 import { listArray, parseListQuery, type ListSpec } from '../shared/list-query.js';
 import { visibleZone } from '../zones/zone-commands.js';
 import type { Zone } from '../zones/zone.js';
-import { BLOCKS_BY_ZONE, RECORDSETS, managedCount, managedRecordsets, presentRecordset, RECORDSET_FILTERS, type RecordsetBody } from './recordset.js';
-import { checkedBlock, findRecordset } from './recordset-store.js';
+import { managedCount, zoneBlocks, managedRecordsets, presentRecordset, RECORDSET_FILTERS, type RecordsetBody } from './recordset.js';
+import { findRecordset } from './recordset-store.js';
 import { zonePage } from './recordset-pages.js';
 import { targetZone } from './recordset-writes.js';
 import { recordsetNotFound } from './recordset-errors.js';
@@ -19,9 +18,7 @@ import { recordsetNotFound } from './recordset-errors.js';
 export async function zoneRecordsets(deps: DnsDeps, tx: StorageTransaction, zone: Zone): Promise<RecordsetBody[]> {
   const pool = deps.pools.find((p) => p.id === zone.poolId) ?? deps.defaultPool;
   const out = managedRecordsets(zone, pool, deps.baseUrl);
-  const stored = await tx.range(RECORDSETS, BLOCKS_BY_ZONE, { prefix: tupleKey(zone.id) });
-  for (const e of stored) {
-    const b = checkedBlock(e.id, e.value, zone.id);
+  for await (const { block: b } of zoneBlocks(tx, zone.id)) {
     for (let i = 0; i < b.names.length; i++) out.push(presentRecordset(b, i, zone, deps.baseUrl));
   }
   return out;

@@ -6,8 +6,9 @@ import { compareValues, listOrder, type FieldValue, type ListSpec, type ParsedLi
 import type { IndexPosition, StorageTransaction } from '../ports/storage.js';
 import type { DnsDeps } from '../zones/deps.js';
 import type { Zone } from '../zones/zone.js';
-import { BLOCK_INDEXES, idAt, isWritten, managedRecordsets, presentRecordset, RECORDSETS, writtenKey, type RecordsetBlock, type RecordsetBody } from './recordset.js';
-import { checkedBlock, findRecordset } from './recordset-store.js';
+import { zoneRepository as zones } from '../zones/zone-store.js';
+import { BLOCK_INDEXES, findId, IMPORTED_ZONES, RECORDSET_ZONES, checkedBlock, checkedImportedZone, idAt, isWritten, managedCount, managedRecordsets, presentRecordset, RECORDSETS, writesPending, writtenKey, type RecordsetBlock, type RecordsetBody } from './recordset.js';
+import { blockAt, findRecordset } from './recordset-store.js';
 
 /** Imported blocks read per range call while filling a page (a block may hold a single recordset). */
 const BLOCKS_PER_READ = 4;
@@ -33,11 +34,11 @@ function writtenIndex(sortKey: string, zone: Zone): { index: string; keyOf: (r: 
     case 'ttl':
       return { index: BLOCK_INDEXES.ttl, keyOf: (r) => writtenKey(sortKey, z, r.ttl, r.id) };
     case 'status':
-      // In an ACTIVE zone every recordset is ACTIVE (a zone's serial never goes back, so it is
-      // past every write's), which makes it id order. Otherwise a written recordset is ACTIVE
-      // when it had no records to serve and shows the zone's status else, which always sorts
-      // after ACTIVE: the index's 0/1 is that order.
-      if (zone.status === 'ACTIVE') return byId;
+      // In an ACTIVE zone every written recordset is ACTIVE (a zone's serial never goes back, so
+      // it is past every write's), as in a zone being deleted: id order. Otherwise a written
+      // recordset is ACTIVE when it had no records to serve and shows the zone's status else,
+      // which always sorts after ACTIVE: the index's 0/1 is that order.
+      if (!writesPending(zone)) return byId;
       return { index: BLOCK_INDEXES.status, keyOf: (r) => writtenKey(sortKey, z, r.status === 'ACTIVE' ? 0 : 1, r.id) };
     default:
       return byId;
@@ -286,4 +287,134 @@ export async function* creationOrder(tx: StorageTransaction, zoneId: string): As
     }
   }
   for (; w !== undefined; w = await nextWritten()) yield { block: w, from: 0, to: 1 };
+}
+
+/** Who a cross-zone list shows: one project's zones, or every project's. @internal */
+export type ListScopeOf = { readonly project: string } | { readonly project: null };
+
+/**
+ * SOA and NS of the scope's zones: those of the first zones (by created_at) from the marker's
+ * created_at on, until `limit` of them follow the marker and the zones of the last created_at
+ * read are all in (their recordsets' ids interleave).
+ */
+async function managedAll(deps: DnsDeps, tx: StorageTransaction, scope: ListScopeOf, q: ParsedListQuery, order: (a: RecordsetBody, b: RecordsetBody) => number, marker: RecordsetBody | undefined): Promise<RecordsetBody[]> {
+  const out: RecordsetBody[] = [];
+  const at = marker === undefined ? undefined : parseMicros(marker.created_at);
+  let next: IndexPosition | undefined;
+  let last: number | undefined;
+  for (;;) {
+    const size = Math.max(4, q.limit >>> 1);
+    const batch = await zones.ownedFrom(tx, scope.project, { direction: q.sortDir, limit: size, ...(at === undefined ? {} : { from: at }), ...(next === undefined ? {} : { after: next }) });
+    for (const e of batch) {
+      const zone = e.value;
+      if (out.length >= q.limit && zone.createdAt !== last) return out;
+      last = zone.createdAt;
+      const pool = deps.pools.find((p) => p.id === zone.poolId) ?? deps.defaultPool;
+      for (const r of managedRecordsets(zone, pool, deps.baseUrl)) if (marker === undefined || order(r, marker) > 0) out.push(r);
+    }
+    const end = batch[batch.length - 1];
+    if (end === undefined || batch.length < size) return out;
+    next = { key: end.key, id: end.id };
+  }
+}
+
+/** Written recordsets of the scope after the marker by (created_at, id): O(log n + limit). */
+async function writtenAll(deps: DnsDeps, tx: StorageTransaction, scope: ListScopeOf, q: ParsedListQuery, marker: RecordsetBody | undefined, zoneOf: (id: string) => Promise<Zone | undefined>): Promise<RecordsetBody[]> {
+  const index = scope.project === null ? BLOCK_INDEXES.allCreated : BLOCK_INDEXES.projectCreated;
+  const prefix = scope.project === null ? '' : tupleKey(scope.project);
+  const after = marker === undefined ? undefined : { key: prefix + tupleKey(parseMicros(marker.created_at), marker.id), id: q.sortDir === 'asc' ? '\uffff' : '' };
+  const rows = await tx.range(RECORDSETS, index, { prefix, direction: q.sortDir, limit: q.limit, ...(after === undefined ? {} : { after }) });
+  const out: RecordsetBody[] = [];
+  for (const e of rows) {
+    const b = checkedBlock(e.id, e.value);
+    const zone = await zoneOf(b.zoneId);
+    if (zone !== undefined) out.push(presentRecordset(b, 0, zone, deps.baseUrl));
+  }
+  return out;
+}
+
+/**
+ * Imported recordsets of the scope after the marker by (created_at, id). A zone's imported
+ * recordsets share one created_at, which its row in {@link RECORDSET_ZONES} holds: the first
+ * `limit` of each zone from the marker's created_at on, group by group of created_at, until
+ * `limit` are in (zones that share a created_at interleave their ids, so a group is read whole:
+ * one zone per group, unless clocks collide).
+ */
+async function importedAll(deps: DnsDeps, tx: StorageTransaction, scope: ListScopeOf, q: ParsedListQuery, marker: RecordsetBody | undefined, zoneOf: (id: string) => Promise<Zone | undefined>): Promise<RecordsetBody[]> {
+  const index = scope.project === null ? IMPORTED_ZONES.all : IMPORTED_ZONES.byProject;
+  const base = scope.project === null ? '' : tupleKey(scope.project);
+  const asc = q.sortDir === 'asc';
+  const vm = marker === undefined ? undefined : parseMicros(marker.created_at);
+  const out: RecordsetBody[] = [];
+  // The first zone at or past the marker's created_at, then each next one.
+  let seek: IndexPosition | undefined = vm === undefined ? undefined : { key: base + tupleKey(vm) + (asc ? '' : '\uffff'), id: '' };
+  let group: number | undefined;
+  for (;;) {
+    const next = (await tx.range(RECORDSET_ZONES, index, { prefix: base, direction: q.sortDir, limit: 1, ...(seek === undefined ? {} : { after: seek }) }))[0];
+    if (next === undefined) return out;
+    const row = checkedImportedZone(next.id, next.value);
+    if (out.length >= q.limit && row.createdAt !== group) return out;
+    group = row.createdAt;
+    const zone = await zoneOf(row.zoneId);
+    if (zone !== undefined) {
+      const fromId = vm !== undefined && row.createdAt === vm ? marker!.id : undefined;
+      for (const s of await importedById(tx, zone, q.sortDir, fromId, q.limit)) out.push(presentRecordset(s.block, s.i, zone, deps.baseUrl));
+    }
+    seek = { key: next.key, id: next.id };
+  }
+}
+
+/**
+ * One page of `GET /v2/recordsets` in created_at order without filters: the scope's SOA/NS,
+ * written and imported recordsets, each stream from the marker on, merged. The page reads what
+ * it shows (and, where zones share a created_at, those zones); `total_count` and a marker that is
+ * not a written recordset need the scope's zones (read, not their recordsets): O(zones) there.
+ * @internal
+ */
+export async function allPage(
+  deps: DnsDeps,
+  tx: StorageTransaction,
+  scope: ListScopeOf,
+  q: ParsedListQuery,
+  spec: ListSpec<RecordsetBody>,
+): Promise<Result<{ rows: RecordsetBody[]; total: number }, ApiError>> {
+  const known = new Map<string, Zone | undefined>();
+  const zoneOf = async (id: string): Promise<Zone | undefined> => {
+    if (!known.has(id)) known.set(id, await zones.byId(tx, id));
+    return known.get(id);
+  };
+  const inScope = (z: Zone | undefined): z is Zone => z !== undefined && (scope.project === null || z.projectId === scope.project);
+  // Every zone of the scope, for the count (and for a marker that is not a written recordset).
+  const scoped = await zones.owned(tx, scope.project);
+  let total = 0;
+  for (const z of scoped) {
+    known.set(z.id, z);
+    total += managedCount(z) + z.recordsetCount;
+  }
+  let marker: RecordsetBody | undefined;
+  if (q.marker !== undefined) {
+    const found = (await tx.range(RECORDSETS, BLOCK_INDEXES.byId, { prefix: tupleKey(q.marker), limit: 1 }))[0];
+    const written = found === undefined ? undefined : checkedBlock(found.id, found.value);
+    const wz = written === undefined ? undefined : await zoneOf(written.zoneId);
+    if (written !== undefined && inScope(wz)) marker = presentRecordset(written, 0, wz, deps.baseUrl);
+    for (const z of marker === undefined ? scoped : []) {
+      const pool = deps.pools.find((p) => p.id === z.poolId) ?? deps.defaultPool;
+      marker = managedRecordsets(z, pool, deps.baseUrl).find((r) => r.id === q.marker);
+      if (marker === undefined && z.recordsetCount > 0) {
+        const at = await blockAt(tx, z.id, q.marker);
+        const i = at === undefined ? -1 : findId(at.block, q.marker);
+        if (at !== undefined && i >= 0 && !isWritten(at.block)) marker = presentRecordset(at.block, i, z, deps.baseUrl);
+      }
+      if (marker !== undefined) break;
+    }
+    if (marker === undefined) return err(markerNotFound());
+  }
+  const order = listOrder(spec, q);
+  const candidates = [
+    ...(await managedAll(deps, tx, scope, q, order, marker)),
+    ...(await writtenAll(deps, tx, scope, q, marker, zoneOf)),
+    ...(await importedAll(deps, tx, scope, q, marker, zoneOf)),
+  ].filter((r) => marker === undefined || order(r, marker) > 0);
+  candidates.sort(order);
+  return ok({ rows: candidates.slice(0, q.limit), total });
 }

@@ -1,71 +1,7 @@
 import type { IndexPosition, StorageTransaction } from '../ports/storage.js';
-import { CorruptValue } from '../shared/command.js';
 import { tupleKey } from '../shared/keys.js';
-import { isInteger, isPlainObject, isString, isStringArray, oneOf, orNull, shapeCheck } from '../shared/stored.js';
 import type { Zone } from '../zones/zone.js';
-import { BLOCK_INDEXES, blockKeys, findId, idAt, packIds, RECORDSETS, writtenRowId, type RecordsetBlock, type RecordsetMeta } from './recordset.js';
-
-const isCount = (v: unknown): boolean => Number.isSafeInteger(v) && (v as number) >= 0;
-const metaProblem = shapeCheck({
-  createdAt: isInteger,
-  updatedAt: orNull(isInteger),
-  version: isInteger,
-  description: orNull(isString),
-  action: oneOf('CREATE', 'UPDATE', 'NONE'),
-  serial: isInteger,
-});
-
-/**
- * Why a stored block is not one (its columns of one length, its record ends rising to the end of
- * its data, its ids as many as its names), or undefined. A block out of step with itself would
- * answer other recordsets' names and records. Costs O(block), as reading it does.
- */
-function blockProblem(value: unknown): string | undefined {
-  if (!isPlainObject(value)) return 'not an object';
-  const b = value as { readonly [K in keyof RecordsetBlock]-?: unknown };
-  if (typeof b.zoneId !== 'string') return 'zoneId is not a string';
-  if (!isInteger(b.createdAt)) return 'createdAt is not an integer';
-  if (!isStringArray(b.names) || !isStringArray(b.types) || !isStringArray(b.data)) return 'names, types or data is not an array of strings';
-  const names = b.names as readonly string[];
-  const n = names.length;
-  if ((b.types as readonly string[]).length !== n) return 'types and names differ in length';
-  const { ttls, ends, ids, idWidth } = b;
-  if (!Array.isArray(ttls) || ttls.length !== n || !ttls.every((t) => t === null || isInteger(t))) return 'ttls is not one TTL or null per recordset';
-  if (!Array.isArray(ends) || ends.length !== n) return 'ends is not one end per recordset';
-  let last = 0;
-  for (const end of ends) {
-    if (!isCount(end) || (end as number) < last) return 'ends do not rise';
-    last = end as number;
-  }
-  if (last !== (b.data as readonly string[]).length) return 'ends and data differ';
-  if (typeof ids === 'string') {
-    if (!isCount(idWidth) || ids.length !== (idWidth as number) * n) return 'ids do not hold one id per recordset';
-  } else if (!isStringArray(ids) || (ids as readonly string[]).length !== n) return 'ids do not hold one id per recordset';
-  if (b.meta !== undefined) {
-    if (!Array.isArray(b.meta) || b.meta.length !== n) return 'meta is not one entry per recordset';
-    for (const m of b.meta) {
-      const problem = m === null ? undefined : metaProblem(m);
-      if (problem !== undefined) return `meta: ${problem}`;
-    }
-  }
-  return undefined;
-}
-
-/**
- * A block read back under `rowId`, checked: whole (see `blockProblem`) and filed under its own
- * zone (`zoneId`, when the reader knows which zone it asked for, must be that zone). Every read
- * of a block goes through here.
- * @internal
- */
-export function checkedBlock(rowId: string, value: unknown, zoneId?: string): RecordsetBlock {
-  const problem = blockProblem(value);
-  if (problem !== undefined) throw new CorruptValue(RECORDSETS, rowId, problem);
-  const b = value as RecordsetBlock;
-  if (!rowId.startsWith(`${b.zoneId}/`) || (zoneId !== undefined && b.zoneId !== zoneId)) {
-    throw new CorruptValue(RECORDSETS, rowId, `it belongs to zone ${b.zoneId.slice(0, 100)}`);
-  }
-  return b;
-}
+import { BLOCK_INDEXES, blockKeys, checkedBlock, findId, idAt, packIds, RECORDSETS, writtenRowId, type RecordsetBlock, type RecordsetMeta } from './recordset.js';
 
 /** One recordset taken out of its block, as a write sees it. @internal */
 export interface RecordsetRow {
@@ -123,7 +59,7 @@ export async function findRecordset(tx: StorageTransaction, zoneId: string, id: 
  * A block made of rows, in id order. Imported blocks keep their shared creation time and no
  * `meta` column; a written recordset's block has one.
  */
-function makeBlock(zoneId: string, createdAt: number, rows: readonly RecordsetRow[]): RecordsetBlock {
+function makeBlock(zoneId: string, projectId: string, createdAt: number, rows: readonly RecordsetRow[]): RecordsetBlock {
   const ends: number[] = [];
   const data: string[] = [];
   for (const r of rows) {
@@ -132,6 +68,7 @@ function makeBlock(zoneId: string, createdAt: number, rows: readonly RecordsetRo
   }
   const block: { -readonly [K in keyof RecordsetBlock]: RecordsetBlock[K] } = {
     zoneId,
+    projectId,
     createdAt,
     ...packIds(rows.map((r) => r.id)),
     names: Object.freeze(rows.map((r) => r.name)),
@@ -150,7 +87,7 @@ function makeBlock(zoneId: string, createdAt: number, rows: readonly RecordsetRo
  * @internal
  */
 export async function putWritten(tx: StorageTransaction, zone: Zone, row: RecordsetRow & { readonly meta: RecordsetMeta }): Promise<void> {
-  const block = makeBlock(zone.id, row.meta.createdAt, [row]);
+  const block = makeBlock(zone.id, zone.projectId, row.meta.createdAt, [row]);
   await tx.put(RECORDSETS, writtenRowId(zone.id, row.id), block, blockKeys(block));
 }
 
@@ -167,6 +104,6 @@ export async function removeRecordset(tx: StorageTransaction, placed: PlacedBloc
   }
   const rows = Array.from({ length: b.names.length }, (_, k) => rowAt(b, k));
   rows.splice(i, 1);
-  const block = makeBlock(b.zoneId, b.createdAt, rows);
+  const block = makeBlock(b.zoneId, b.projectId, b.createdAt, rows);
   await tx.put(RECORDSETS, placed.rowId, block, blockKeys(block));
 }

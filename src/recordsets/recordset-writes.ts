@@ -22,6 +22,7 @@ import { managedCount, managedRecordsets, presentRecordset, RECORDSET_FILTERS, t
 import { keepCurrent, noteName, typesAtName } from './name-directory.js';
 import { findRecordset, putWritten, removeRecordset, rowAt, type PlacedBlock, type RecordsetRow } from './recordset-store.js';
 import { zoneRecordsets } from './recordset-commands.js';
+import { allPage } from './recordset-pages.js';
 import { recordsetNotFound } from './recordset-errors.js';
 
 const badRequest = (message: string): ApiError => new ApiError(400, 'bad_request', message);
@@ -32,6 +33,7 @@ const MAX_RECORDSET_NAME = 255;
 function present(deps: DnsDeps, zone: Zone, row: RecordsetRow): RecordsetBody {
   const block: RecordsetBlock = {
     zoneId: zone.id,
+    projectId: zone.projectId,
     createdAt: zone.createdAt,
     ids: [row.id],
     idWidth: 0,
@@ -119,10 +121,12 @@ async function checkRecordQuota(deps: DnsDeps, tx: StorageTransaction, zone: Zon
 /**
  * Stores the zone a recordset write changed and hands it to the pool targets, as the real
  * service does after every write, even one of no records that left the serial alone (its report
- * then only adds one to the zone's version). Returns the zone as it now stands.
+ * then only adds one to the zone's version). The zone's events come once it is served, not with
+ * the write (which announces its recordset alone), as in the real service. Returns the zone as it
+ * now stands.
  */
 async function storeZone(deps: DnsDeps, uow: UnitOfWork, zone: Zone): Promise<Zone> {
-  return (await saveAndPush(deps, uow, zone, 'update', 'UPDATE')).zone;
+  return (await saveAndPush(deps, uow, zone, null, 'UPDATE')).zone;
 }
 
 /** `POST /v2/zones/{zone_id}/recordsets`. @internal */
@@ -319,7 +323,8 @@ const allSpec: ListSpec<RecordsetBody> = {
 
 /**
  * `GET /v2/recordsets`: the recordsets of every zone the caller's project owns (every project's
- * with all-projects). Reads all of them, as filters and sort keys must.
+ * with all-projects). In created_at order without filters a page reads what it shows (see
+ * `allPage`); filters and the other sort keys read every recordset of the scope.
  * @internal
  */
 export function listAllRecordsets(deps: DnsDeps, ctx: unknown, query: unknown): ResultAsync<object, ApiError> {
@@ -327,6 +332,13 @@ export function listAllRecordsets(deps: DnsDeps, ctx: unknown, query: unknown): 
     parse: (resolved) =>
       listCaller(deps, resolved, query).andThen((caller) => parseListQuery(allSpec, query, caller.allProjects).map((q) => ({ caller, q }))),
     transaction: async ({ tx }, _resolved, { caller, q }): Promise<Result<object, ApiError>> => {
+      if (q.filters.length === 0 && q.sortKey === 'created_at' && (caller.allProjects || caller.projectId !== null)) {
+        const page = await allPage(deps, tx, caller.allProjects ? { project: null } : { project: caller.projectId! }, q, allSpec);
+        if (page.isErr()) return err(page.error);
+        // The page is already cut; the envelope adds links, and the count comes from the zones.
+        const body = listArray({ ...allSpec, metadata: false }, page.value.rows, { ...q, marker: undefined }, true, undefined, deps.baseUrl);
+        return body.map((b) => ({ ...b, metadata: { total_count: page.value.total } }));
+      }
       const all: RecordsetBody[] = [];
       if (caller.allProjects || caller.projectId !== null) {
         for (const zone of await zoneRepository.owned(tx, caller.allProjects ? null : caller.projectId)) all.push(...(await zoneRecordsets(deps, tx, zone)));

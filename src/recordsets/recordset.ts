@@ -1,6 +1,8 @@
 import type { StorageTransaction } from '../ports/storage.js';
+import { CorruptValue } from '../shared/command.js';
 import { tupleKey } from '../shared/keys.js';
 import type { ListSpec } from '../shared/list-query.js';
+import { isInteger, isPlainObject, isString, isStringArray, oneOf, orNull, shapeCheck } from '../shared/stored.js';
 import { formatTimestamp } from '../shared/time.js';
 import type { PoolConfig } from '../zones/deps.js';
 import type { SelfLink, Zone } from '../zones/zone.js';
@@ -63,6 +65,8 @@ export interface RecordsetBody {
  */
 export interface RecordsetBlock {
   readonly zoneId: string;
+  /** The zone's project, for the cross-zone list (rewritten when the zone is transferred). */
+  readonly projectId: string;
   /** created_at of every recordset in the block (the zone's). */
   readonly createdAt: number;
   /**
@@ -101,17 +105,18 @@ export interface RecordsetMeta {
   readonly serial: number;
 }
 
-/** Index: every block of a zone (imported and written), keyed by (zone, last id). @internal */
+/** Index: the imported blocks of a zone, keyed by (zone, last id) (written ones are in `BLOCK_INDEXES.written`). @internal */
 export const BLOCKS_BY_ZONE = 'zone';
 
 /** Stored recordsets of zones, in blocks (see `RecordsetBlock`), written by imports. @internal */
 export const RECORDSETS = 'dns.recordset_blocks';
 
 /**
- * The indexes of the recordset blocks besides {@link BLOCKS_BY_ZONE}.
+ * The indexes of the recordset blocks.
  *
- * Imported blocks (many recordsets, no `meta`) are found through `imported`, keyed by (zone, last
- * id): inside a zone they all share one created_at, updated_at (null) and status, so every sort
+ * Imported blocks (many recordsets, no `meta`) are found through `imported` (which is
+ * {@link BLOCKS_BY_ZONE}: an index entry costs more than a hundred bytes, a byte per imported
+ * record when there are two), keyed by (zone, last id): inside a zone they all share one created_at, updated_at (null) and status, so every sort
  * key but name, type and ttl orders them by id, which is the order of that index. A recordset
  * written through the API is a block of its own (one index entry each, which a recordset someone
  * wrote is worth) under a row id made from its id, with one entry per sort key of the per-zone
@@ -119,7 +124,7 @@ export const RECORDSETS = 'dns.recordset_blocks';
  * @internal
  */
 export const BLOCK_INDEXES = {
-  imported: 'imported',
+  imported: BLOCKS_BY_ZONE,
   written: 'written',
   created: 'w_created',
   updated: 'w_updated',
@@ -127,7 +132,47 @@ export const BLOCK_INDEXES = {
   type: 'w_type',
   ttl: 'w_ttl',
   status: 'w_status',
+  /** Written recordsets of every zone by id: a cross-zone marker is one look-up. */
+  byId: 'w_id',
+  /** Cross-zone (`GET /v2/recordsets`), by project and for all projects: written by (created_at, id). */
+  projectCreated: 'p_created',
+  allCreated: 'a_created',
 } as const;
+
+/**
+ * One row per zone holding imported recordsets, for the cross-zone list: a zone's imported
+ * recordsets share one created_at, so the row (zone, project, that created_at) tells where in
+ * created_at order they all sit. One row a zone, not an index entry a block: a million imported
+ * records would otherwise pay a byte each for the cross-zone list.
+ * @internal
+ */
+export const RECORDSET_ZONES = 'dns.recordset_zones';
+/** Indexes of {@link RECORDSET_ZONES}: by (project, created_at, zone) and by (created_at, zone). @internal */
+export const IMPORTED_ZONES = { byProject: 'project', all: 'created' } as const;
+
+/** A row of {@link RECORDSET_ZONES}. @internal */
+export interface ImportedZone {
+  readonly zoneId: string;
+  readonly projectId: string;
+  readonly createdAt: number;
+}
+
+/** Index keys of an {@link ImportedZone} row. @internal */
+export const importedZoneKeys = (r: ImportedZone): Record<string, string> => ({
+  [IMPORTED_ZONES.byProject]: tupleKey(r.projectId, r.createdAt, r.zoneId),
+  [IMPORTED_ZONES.all]: tupleKey(r.createdAt, r.zoneId),
+});
+
+/**
+ * Stores the blocks an import or a transfer from a master made for a zone (which holds no other
+ * imported ones), and the zone's row for the cross-zone list.
+ * @internal
+ */
+export async function storeImported(tx: StorageTransaction, zone: { readonly id: string; readonly projectId: string }, createdAt: number, blocks: readonly RecordsetBlock[]): Promise<void> {
+  for (let n = 0; n < blocks.length; n++) await tx.put(RECORDSETS, blockRowId(zone.id, n), blocks[n]!, blockKeys(blocks[n]!));
+  const row: ImportedZone = Object.freeze({ zoneId: zone.id, projectId: zone.projectId, createdAt });
+  await tx.put(RECORDSET_ZONES, zone.id, row, importedZoneKeys(row));
+}
 
 /** Whether a block is one recordset written through the API (else it holds imported ones). @internal */
 export const isWritten = (b: RecordsetBlock): boolean => b.meta !== undefined;
@@ -167,11 +212,15 @@ export function blockKeys(b: RecordsetBlock): Record<string, string> {
   const last = b.names.length === 0 ? '' : idAt(b, b.names.length - 1);
   const all = tupleKey(b.zoneId, last);
   const m = b.meta?.[0];
-  if (!isWritten(b) || m === null || m === undefined) return { [BLOCKS_BY_ZONE]: all, [BLOCK_INDEXES.imported]: all };
+  if (!isWritten(b) || m === null || m === undefined) {
+    return { [BLOCK_INDEXES.imported]: all };
+  }
   const z = b.zoneId;
   return {
-    [BLOCKS_BY_ZONE]: all,
     [BLOCK_INDEXES.written]: all,
+    [BLOCK_INDEXES.byId]: tupleKey(last),
+    [BLOCK_INDEXES.projectCreated]: tupleKey(b.projectId, m.createdAt, last),
+    [BLOCK_INDEXES.allCreated]: tupleKey(m.createdAt, last),
     [BLOCK_INDEXES.created]: writtenKey('created_at', z, m.createdAt, last),
     [BLOCK_INDEXES.updated]: writtenKey('updated_at', z, m.updatedAt, last),
     [BLOCK_INDEXES.name]: writtenKey('name', z, b.names[0]!, last),
@@ -182,11 +231,13 @@ export function blockKeys(b: RecordsetBlock): Record<string, string> {
 }
 
 /**
- * Whether a stored block is of the layout this version writes: a written recordset alone in its
- * block. Snapshots taken before that kept written recordsets inside imported blocks.
+ * Whether a stored block is of the layout this version writes: its zone's project in it, a
+ * written recordset alone in its block. Snapshots taken before that kept written recordsets
+ * inside imported blocks, and no project.
  * @internal
  */
-export const isCurrentLayout = (b: RecordsetBlock): boolean => !isWritten(b) || (b.names.length === 1 && b.meta?.[0] !== null && b.meta?.[0] !== undefined);
+export const isCurrentLayout = (b: RecordsetBlock): boolean =>
+  typeof b.projectId === 'string' && (!isWritten(b) || (b.names.length === 1 && b.meta?.[0] !== null && b.meta?.[0] !== undefined));
 
 /** Row id of a zone's `n`-th block: zone id first, so one zone's blocks sit together in a scan. @internal */
 export const blockRowId = (zoneId: string, n: number): string => `${zoneId}/${n.toString(16).padStart(8, '0')}`;
@@ -229,6 +280,33 @@ const status = (zone: Zone): { status: string; action: string } => ({
   action: zone.action,
 });
 
+const SERVED = Object.freeze({ status: 'ACTIVE', action: 'NONE' });
+
+/**
+ * Whether the zone is being deleted (not yet gone). The real service leaves every recordset as
+ * it was then: a zone is almost always served when it is deleted, so they show as served (a write
+ * the pool had not yet served when the zone was deleted would show PENDING there; no state here
+ * tells that case apart).
+ */
+const deleting = (zone: Zone): boolean => zone.action === 'DELETE' && zone.status !== 'DELETED';
+
+/**
+ * Status and action of what the zone's creation wrote (imported recordsets, the NS recordset):
+ * pending with the zone's first push, then served for good, since later pushes do not touch
+ * them (checked against the real service).
+ */
+const createdWithZone = (zone: Zone): { status: string; action: string } => (zone.action === 'CREATE' || zone.status === 'DELETED' ? status(zone) : SERVED);
+
+/** Status and action of the SOA recordset: every change of the zone rewrites it (its serial), so it follows the zone, but not into a delete. */
+const soaState = (zone: Zone): { status: string; action: string } => (deleting(zone) ? SERVED : status(zone));
+
+/**
+ * Whether the written recordsets of a zone that wait for the pool show the zone's status (else
+ * every written recordset is served, ACTIVE): the order a `status` page relies on.
+ * @internal
+ */
+export const writesPending = (zone: Zone): boolean => zone.status !== 'ACTIVE' && !deleting(zone);
+
 /** How many managed recordsets a zone has: SOA and NS (PRIMARY), SOA only (SECONDARY before its first transfer). @internal */
 export const managedCount = (zone: Zone): number => (zone.soaRecordsetId === null ? 0 : 1) + (zone.nsRecordsetId === null ? 0 : 1);
 
@@ -245,13 +323,13 @@ export function managedRecordsets(zone: Zone, pool: PoolConfig, baseUrl: string)
     name: zone.name,
     zone_name: zone.name,
     ttl: null,
-    ...status(zone),
     description: null,
     created_at: formatTimestamp(zone.createdAt),
   };
   const soa: RecordsetBody = {
     id: zone.soaRecordsetId,
     ...common,
+    ...soaState(zone),
     type: 'SOA',
     records: [soaRecord(zone, pool)],
     version: zone.soaVersion ?? 1,
@@ -262,6 +340,7 @@ export function managedRecordsets(zone: Zone, pool: PoolConfig, baseUrl: string)
   const ns: RecordsetBody = {
     id: zone.nsRecordsetId,
     ...common,
+    ...createdWithZone(zone),
     type: 'NS',
     records: pool.nameservers.map((ns) => ns.hostname),
     version: 1,
@@ -276,9 +355,9 @@ export function managedRecordsets(zone: Zone, pool: PoolConfig, baseUrl: string)
  * until the zone has been served at (or past) the serial the write made, failed with the zone.
  */
 function writtenState(m: RecordsetMeta, zone: Zone): { status: string; action: string } {
-  if (m.action === 'NONE') return { status: 'ACTIVE', action: 'NONE' };
+  if (m.action === 'NONE') return SERVED;
   if (zone.status === 'DELETED') return { status: 'DELETED', action: zone.action };
-  if (zone.status === 'ACTIVE' && zone.serial >= m.serial) return { status: 'ACTIVE', action: 'NONE' };
+  if (deleting(zone) || (zone.status === 'ACTIVE' && zone.serial >= m.serial)) return SERVED;
   return { status: zone.status === 'ERROR' ? 'ERROR' : 'PENDING', action: m.action };
 }
 
@@ -286,7 +365,7 @@ function writtenState(m: RecordsetMeta, zone: Zone): { status: string; action: s
 export function presentRecordset(b: RecordsetBlock, i: number, zone: Zone, baseUrl: string): RecordsetBody {
   const id = idAt(b, i);
   const m = b.meta?.[i] ?? null;
-  const state = m === null ? status(zone) : writtenState(m, zone);
+  const state = m === null ? createdWithZone(zone) : writtenState(m, zone);
   return {
     id,
     zone_id: zone.id,
@@ -340,11 +419,121 @@ export const RECORDSET_FILTERS: ListSpec<RecordsetBody>['filters'] = {
   description: (r) => r.description,
 };
 
+const isCount = (v: unknown): boolean => Number.isSafeInteger(v) && (v as number) >= 0;
+const metaProblem = shapeCheck({
+  createdAt: isInteger,
+  updatedAt: orNull(isInteger),
+  version: isInteger,
+  description: orNull(isString),
+  action: oneOf('CREATE', 'UPDATE', 'NONE'),
+  serial: isInteger,
+});
+
+/**
+ * Why a stored block is not one (its columns of one length, its record ends rising to the end of
+ * its data, its ids as many as its names), or undefined. A block out of step with itself would
+ * answer other recordsets' names and records. Costs O(block), as reading it does.
+ */
+function blockProblem(value: unknown): string | undefined {
+  if (!isPlainObject(value)) return 'not an object';
+  const b = value as { readonly [K in keyof RecordsetBlock]-?: unknown };
+  if (typeof b.zoneId !== 'string') return 'zoneId is not a string';
+  if (typeof b.projectId !== 'string') return 'projectId is not a string';
+  if (!isInteger(b.createdAt)) return 'createdAt is not an integer';
+  if (!isStringArray(b.names) || !isStringArray(b.types) || !isStringArray(b.data)) return 'names, types or data is not an array of strings';
+  const names = b.names as readonly string[];
+  const n = names.length;
+  if ((b.types as readonly string[]).length !== n) return 'types and names differ in length';
+  const { ttls, ends, ids, idWidth } = b;
+  if (!Array.isArray(ttls) || ttls.length !== n || !ttls.every((t) => t === null || isInteger(t))) return 'ttls is not one TTL or null per recordset';
+  if (!Array.isArray(ends) || ends.length !== n) return 'ends is not one end per recordset';
+  let last = 0;
+  for (const end of ends) {
+    if (!isCount(end) || (end as number) < last) return 'ends do not rise';
+    last = end as number;
+  }
+  if (last !== (b.data as readonly string[]).length) return 'ends and data differ';
+  if (typeof ids === 'string') {
+    if (!isCount(idWidth) || ids.length !== (idWidth as number) * n) return 'ids do not hold one id per recordset';
+  } else if (!isStringArray(ids) || (ids as readonly string[]).length !== n) return 'ids do not hold one id per recordset';
+  if (b.meta !== undefined) {
+    if (!Array.isArray(b.meta) || b.meta.length !== n) return 'meta is not one entry per recordset';
+    for (const m of b.meta) {
+      const problem = m === null ? undefined : metaProblem(m);
+      if (problem !== undefined) return `meta: ${problem}`;
+    }
+  }
+  return undefined;
+}
+
+/**
+ * A block read back under `rowId`, checked: whole (see `blockProblem`) and filed under its own
+ * zone (`zoneId`, when the reader knows which zone it asked for, must be that zone). Every read
+ * of a block goes through here.
+ * @internal
+ */
+export function checkedBlock(rowId: string, value: unknown, zoneId?: string): RecordsetBlock {
+  const problem = blockProblem(value);
+  if (problem !== undefined) throw new CorruptValue(RECORDSETS, rowId, problem);
+  const b = value as RecordsetBlock;
+  if (!rowId.startsWith(`${b.zoneId}/`) || (zoneId !== undefined && b.zoneId !== zoneId)) {
+    throw new CorruptValue(RECORDSETS, rowId, `it belongs to zone ${b.zoneId.slice(0, 100)}`);
+  }
+  return b;
+}
+
+const importedZoneProblem = shapeCheck({ zoneId: isString, projectId: isString, createdAt: isInteger });
+
+/**
+ * An {@link ImportedZone} row read back under `zoneId`, checked: its fields, and filed under the
+ * zone it names.
+ * @internal
+ */
+export function checkedImportedZone(zoneId: string, value: unknown): ImportedZone {
+  const problem = importedZoneProblem(value);
+  if (problem !== undefined) throw new CorruptValue(RECORDSET_ZONES, zoneId, problem);
+  const row = value as ImportedZone;
+  if (row.zoneId !== zoneId) throw new CorruptValue(RECORDSET_ZONES, zoneId, `it names zone ${row.zoneId.slice(0, 100)}`);
+  return row;
+}
+
+/** Every block of a zone, imported ones (in id order) then written ones (in id order), a batch at a time. @internal */
+export async function* zoneBlocks(tx: StorageTransaction, zoneId: string): AsyncGenerator<{ readonly id: string; readonly block: RecordsetBlock }> {
+  for (const index of [BLOCK_INDEXES.imported, BLOCK_INDEXES.written]) {
+    let after: { key: string; id: string } | undefined;
+    for (;;) {
+      const batch = await tx.range(RECORDSETS, index, { prefix: tupleKey(zoneId), limit: 256, ...(after === undefined ? {} : { after }) });
+      for (const e of batch) yield { id: e.id, block: checkedBlock(e.id, e.value, zoneId) };
+      const last = batch[batch.length - 1];
+      if (last === undefined || batch.length < 256) break;
+      after = { key: last.key, id: last.id };
+    }
+  }
+}
+
+/**
+ * Moves a zone's stored recordsets to the project that accepted the zone (a transfer): their
+ * blocks name the project for the cross-zone list, so each is rewritten (its zone index keys
+ * unchanged). O(blocks of the zone).
+ * @internal
+ */
+export async function moveRecordsets(tx: StorageTransaction, zoneId: string, projectId: string): Promise<void> {
+  for await (const { id, block } of zoneBlocks(tx, zoneId)) {
+    const moved: RecordsetBlock = Object.freeze({ ...block, projectId });
+    await tx.put(RECORDSETS, id, moved, blockKeys(moved));
+  }
+  const stored = await tx.get(RECORDSET_ZONES, zoneId);
+  const row = stored === undefined ? undefined : checkedImportedZone(zoneId, stored);
+  if (row !== undefined) {
+    const movedRow: ImportedZone = Object.freeze({ ...row, projectId });
+    await tx.put(RECORDSET_ZONES, zoneId, movedRow, importedZoneKeys(movedRow));
+  }
+}
+
 /** Removes every stored recordset of a zone (a SECONDARY zone's before a transfer writes its new ones). @internal */
 export async function removeRecordsets(tx: StorageTransaction, zoneId: string): Promise<void> {
-  for (;;) {
-    const batch = await tx.range(RECORDSETS, BLOCKS_BY_ZONE, { prefix: tupleKey(zoneId), limit: 512 });
-    if (batch.length === 0) break;
-    for (const e of batch) await tx.delete(RECORDSETS, e.id);
-  }
+  const ids: string[] = [];
+  for await (const { id } of zoneBlocks(tx, zoneId)) ids.push(id);
+  for (const id of ids) await tx.delete(RECORDSETS, id);
+  await tx.delete(RECORDSET_ZONES, zoneId);
 }

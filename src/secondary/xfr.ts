@@ -7,7 +7,7 @@ import type { ApiError } from '../shared/api-error.js';
 import { command, runInTransaction } from '../shared/command.js';
 import { finishTask, type StoredTask, type TaskHandler } from '../shared/tasks.js';
 import { toMicros } from '../shared/time.js';
-import { blockKeys, blockRowId, RECORDSETS, removeRecordsets } from '../recordsets/recordset.js';
+import { removeRecordsets, storeImported } from '../recordsets/recordset.js';
 import { requestTransfer, saveAndPush, visibleZone, zoneIdParam } from '../zones/zone-commands.js';
 import { refreshedFromMaster } from '../zones/zone-lifecycle.js';
 import { xfrOfPrimary } from '../zones/zone-errors.js';
@@ -165,8 +165,8 @@ export function zoneXfrHandler(deps: DnsDeps, options: ZoneImportOptions = {}): 
       if (current !== undefined && fits && current.type === 'SECONDARY' && current.action !== 'DELETE') {
         const now = deps.clock();
         await removeRecordsets(tx, current.id);
-        const blocks = buildBlocks(current.id, toMicros(now), drawSortedIds(p.recordsetCount, deps.ids), p.blocks);
-        for (let n = 0; n < blocks.length; n++) await tx.put(RECORDSETS, blockRowId(current.id, n), blocks[n]!, blockKeys(blocks[n]!));
+        const blocks = buildBlocks(current.id, current.projectId, toMicros(now), drawSortedIds(p.recordsetCount, deps.ids), p.blocks);
+        await storeImported(tx, current, toMicros(now), blocks);
         const next = transferred(deps, current, p, now);
         await saveAndPush(deps, uow, next, 'update', 'UPDATE');
       }

@@ -6,8 +6,7 @@ import { IMPORTS, importRepository, presentImport, type ZoneImportBody } from '.
 import type { Storage, StoredRow } from '../ports/storage.js';
 import type { QuotaSnapshot, ProjectQuotasRecord } from '../quotas/quota-service.js';
 import { quotaRecordRepository } from '../quotas/quota-store.js';
-import { idAt, managedRecordsets, presentRecordset, type RecordsetBlock, type RecordsetBody } from '../recordsets/recordset.js';
-import { checkedBlock } from '../recordsets/recordset-store.js';
+import { checkedBlock, idAt, managedRecordsets, presentRecordset, type RecordsetBlock, type RecordsetBody } from '../recordsets/recordset.js';
 import { checked, type Collection } from '../shared/stored.js';
 import { TASKS, taskCollection } from '../shared/tasks.js';
 import { presentTransferAccept, TRANSFER_ACCEPTS, transferAcceptRepository, type TransferAcceptBody } from '../transfers/transfer-accept.js';

@@ -315,9 +315,10 @@ async function moveZone(
   const at = deps.clock();
   const now = toMicros(at);
   // Ownership only: status, action, serial and transferred_at (a SECONDARY zone's AXFR time) stay.
-  // Recordsets carry no project of their own, so they move with this one write.
   const moved = transferred(zone, acceptor, at);
   await zones.put(tx, moved);
+  // The recordsets name their zone's project for the cross-zone list.
+  for (const move of deps.zoneMovers) await move(tx, zone.id, acceptor);
   const closed: StoredTransferRequest = Object.freeze({ ...request, status: 'COMPLETE', updatedAt: now });
   await requests.put(tx, closed);
   const accept: StoredTransferAccept = Object.freeze({

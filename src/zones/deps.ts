@@ -81,5 +81,7 @@ export interface DnsDeps extends CommandEnv {
    * no layer above.
    */
   readonly zoneChildren: readonly ((tx: StorageTransaction, zoneId: string) => Promise<void>)[];
+  /** What else is stored for a zone and names its project: one mover per collection, run when a transfer gives the zone to `projectId`. */
+  readonly zoneMovers: readonly ((tx: StorageTransaction, zoneId: string, projectId: string) => Promise<void>)[];
 }
 

@@ -55,19 +55,20 @@ export function emitZoneEvent(deps: DnsDeps, uow: UnitOfWork, verb: 'create' | '
  * default targets in auto mode they accept at once, so their report is applied before the
  * write: the row is written once, already ACTIVE (or removed), with no task and no second
  * commit. Otherwise the zone is stored as it is and a push task is queued. Returns the zone as
- * it now stands, and the task if one was queued.
+ * it now stands, and the task if one was queued. `verb` null announces nothing until the zone
+ * is served: a recordset write announces only its recordset, as the real service does.
  * @internal
  */
 export async function saveAndPush(
   deps: DnsDeps,
   uow: UnitOfWork,
   zone: Zone,
-  verb: 'create' | 'update' | 'delete',
+  verb: 'create' | 'update' | 'delete' | null,
   action: ZoneAction,
   isNew = false,
 ): Promise<{ zone: Zone; task: StoredTask | undefined }> {
   const store = isNew ? zones.insert : zones.put;
-  emitZoneEvent(deps, uow, verb, zone);
+  if (verb !== null) emitZoneEvent(deps, uow, verb, zone);
   if (deps.inlinePush) {
     const next = applyReport(zone, { action, outcome: 'SUCCESS', serial: zone.serial }, deps.clock());
     if (next === 'gone') {

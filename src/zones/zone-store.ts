@@ -1,8 +1,9 @@
-import { rangeMany, type IndexKeys, type RangeQuery, type RangeRequest, type StorageTransaction } from '../ports/storage.js';
+import { rangeMany, type IndexKeys, type IndexPosition, type RangeQuery, type RangeRequest, type StorageTransaction } from '../ports/storage.js';
 import { stringPart, tupleKey } from '../shared/keys.js';
 import type { ListScope } from '../shared/list-query.js';
 import {
   checked,
+  type Entry,
   isInteger,
   isPlainObject,
   isString,
@@ -234,6 +235,26 @@ export const zoneRepository = {
       if (found.length > 0) return { same, below, ancestors: found };
     }
     return { same, below, ancestors: [] };
+  },
+
+  /**
+   * A page of the zones of `projectId` (every project's when `null`) in (created_at, id) order,
+   * from the zones created at `from` on (inclusive) in `direction`, or after `after`, a position
+   * an earlier page ended at: for lists that merge zones by creation time.
+   */
+  ownedFrom: (
+    tx: StorageTransaction,
+    projectId: string | null,
+    query: { readonly direction: 'asc' | 'desc'; readonly limit: number; readonly from?: number; readonly after?: IndexPosition },
+  ): Promise<Entry<Zone>[]> => {
+    const key = (t: number): string => (projectId === null ? tupleKey(t) : tupleKey(projectId, t));
+    const start = query.after ?? (query.from === undefined ? undefined : { key: key(query.from), id: query.direction === 'asc' ? '' : '\uffff' });
+    return store.range(tx, projectId === null ? BY_CREATED : BY_PROJECT, {
+      prefix: projectId === null ? '' : tupleKey(projectId),
+      direction: query.direction,
+      limit: query.limit,
+      ...(start === undefined ? {} : { after: start }),
+    });
   },
 
   /** Where `GET /v2/zones` reads: a project's zones, or everyone's (all-projects). */
