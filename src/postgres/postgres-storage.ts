@@ -565,8 +565,16 @@ interface PendingPut {
   readonly keys: readonly Buffer[];
 }
 
-/** Puts sent in one statement at most; bounds the statement's size on a big restore. */
+/** Puts written as literals in one statement at most; bounds the statement's size. */
 const BATCH = 500;
+/**
+ * Buffered puts beyond which they go as bound arrays (the extended protocol, a round trip of
+ * their own) rather than as literals in the next message: the server parses one array value per
+ * column instead of an expression per value, which is what makes a snapshot restore fast.
+ */
+const BULK = 256;
+/** Puts in one bound statement at most; bounds its memory on a big restore. */
+const BULK_BATCH = 8192;
 
 /**
  * The port's operations on one attempt's connection.
@@ -594,34 +602,58 @@ function transactionOn(
   let opening: string | undefined = begin;
   let sent = false;
 
-  /** The statements that send the buffered puts, emptying the buffer. */
+  /**
+   * The statements that send the buffered puts as literals, emptying the buffer; a large buffer
+   * goes first as bound arrays, in messages of its own (queued, so still in call order).
+   */
   const takePuts = (): string[] => {
     if (pending.size === 0) return [];
     const all = [...pending.values()];
     pending = new Map();
-    const out: string[] = [];
-    for (let from = 0; from < all.length; from += BATCH) {
-      const batch = all.slice(from, from + BATCH);
-      const entries: [string[], Buffer[], string[], Buffer[]] = [[], [], [], []];
-      for (const p of batch) {
-        for (let k = 0; k < p.names.length; k++) {
-          entries[0].push(p.collection);
-          entries[1].push(p.id);
-          entries[2].push(p.names[k]!);
-          entries[3].push(p.keys[k]!);
-        }
-      }
-      out.push(
-        statementText(sql.put, [
-          batch.map((p) => p.collection),
-          batch.map((p) => p.id),
-          batch.map((p) => new JsonText(p.value)),
-          ...entries,
-          session.slot,
-        ]),
-      );
+    if (all.length >= BULK) {
+      for (let from = 0; from < all.length; from += BULK_BATCH) sendBound(sql.put.text, putArgs(all.slice(from, from + BULK_BATCH)));
+      return [];
     }
+    const out: string[] = [];
+    for (let from = 0; from < all.length; from += BATCH) out.push(statementText(sql.put, putArgs(all.slice(from, from + BATCH))));
     return out;
+  };
+
+  /** The arguments of `sql.put` for a batch of puts: rows, then their entries, then the slot. */
+  const putArgs = (batch: readonly PendingPut[]): (string[] | Buffer[] | JsonText[] | number)[] => {
+    const entries: [string[], Buffer[], string[], Buffer[]] = [[], [], [], []];
+    for (const p of batch) {
+      for (let k = 0; k < p.names.length; k++) {
+        entries[0].push(p.collection);
+        entries[1].push(p.id);
+        entries[2].push(p.names[k]!);
+        entries[3].push(p.keys[k]!);
+      }
+    }
+    return [batch.map((p) => p.collection), batch.map((p) => p.id), batch.map((p) => new JsonText(p.value)), ...entries, session.slot];
+  };
+
+  /**
+   * Sends one statement with bound parameters (its own round trip; BEGIN, when still due, goes
+   * first in one of its own), after the messages queued before. Only for large writes, whose
+   * answer nobody waits for: a failure is reported through `attempt.failure`.
+   */
+  const sendBound = (text: string, args: readonly (string[] | Buffer[] | JsonText[] | number)[]): void => {
+    sent = true;
+    const values = args.map((a) => (Array.isArray(a) ? a.map((v: string | Buffer | JsonText) => (v instanceof JsonText ? v.text : v)) : a));
+    const next = tail.then(async () => {
+      if (!attempt.open) throw new Error('storage transaction used after it ended');
+      if (attempt.failure !== undefined) throw attempt.failure;
+      try {
+        if (opening !== undefined) await client.query(opening);
+        opening = undefined;
+        await client.query({ text, values, types: TYPES });
+      } catch (error) {
+        attempt.failure ??= toError(error);
+        throw error;
+      }
+    });
+    tail = next.catch(() => undefined);
   };
 
   /** `EXECUTE`, preceded by the `PREPARE` this connection still lacks. */
@@ -682,7 +714,7 @@ function transactionOn(
         const text = serialise(collection, id, value);
         // The map key only has to tell (collection, id) pairs apart; U+0000 cannot be in a collection name.
         pending.set(`${collection}\u0000${id}`, { collection, id: encodeKey(id), value: text, names, keys: encoded });
-        if (pending.size >= BATCH) send(takePuts()).catch(() => undefined); // reported through `attempt.failure`
+        if (pending.size >= BULK_BATCH) takePuts(); // sent at once, as bound arrays; a failure is reported through `attempt.failure`
         return Promise.resolve();
       } catch (error) {
         return Promise.reject(toError(error));

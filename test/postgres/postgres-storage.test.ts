@@ -257,6 +257,29 @@ describe.skipIf(PG_URL === undefined)(title('postgresStorage: adapter specifics'
     });
   });
 
+  it('sends a large buffer of puts as bound arrays (a snapshot restore): same answers, and a failure keeps nothing', async () => {
+    const s = await freshPostgresStorage();
+    const ids = (n: number) => `r${String(n).padStart(5, '0')}`;
+    await s.transaction(async (tx) => {
+      // More than one bound statement's worth, sent while `work` is still putting.
+      for (let n = 0; n < 9000; n++) await tx.put('c', ids(n), frozen({ n }), { i: `k${n % 3}\u0000${n}` });
+      await tx.put('c', ids(5), frozen({ n: -5 }), { j: 'moved' });
+      expect(await tx.count('c', 'i', 'k1\u0000')).toBe(3000);
+    });
+    await s.transaction(async (tx) => {
+      expect(await tx.count('c', 'i')).toBe(8999);
+      expect(await tx.get('c', ids(8999))).toEqual({ n: 8999 });
+      expect(await tx.range('c', 'j')).toEqual([{ key: 'moved', id: ids(5), value: { n: -5 } }]);
+    });
+    await expect(
+      s.transaction(async (tx) => {
+        for (let n = 0; n < 300; n++) await tx.put('d', ids(n), frozen({ n }), n === 150 ? { i: incompressible(9000) } : {});
+        return tx.get('d', ids(0)); // the bound statement before it failed
+      }),
+    ).rejects.toMatchObject({ code: '54000' });
+    expect(await s.transaction((tx) => tx.scan('d', undefined, 10))).toEqual([]);
+  });
+
   it('rejects the transaction when a buffered put fails only at commit, and keeps nothing', async () => {
     const s = await freshPostgresStorage();
     await expect(
