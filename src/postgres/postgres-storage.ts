@@ -151,7 +151,12 @@ const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout
 interface Attempt {
   open: boolean;
   failure: Error | undefined;
+  /** An `insert` was answered `true` before the server checked the id was free (see `transactionOn`). */
+  speculated: boolean;
 }
+
+/** SQLSTATE of a unique violation: how a speculative insert finds out the id was taken. */
+const UNIQUE_VIOLATION = '23505';
 
 /**
  * A storage adapter over PostgreSQL, for servers that run zoneward in several processes (or want
@@ -211,6 +216,7 @@ export function postgresStorage(options: PostgresStorageOptions): PostgresStorag
   let closed = false;
 
   const run = async <T>(work: (tx: StorageTransaction) => Promise<T>): Promise<T> => {
+    let speculate = true;
     for (let attempt = 1; ; attempt++) {
       const client = await pool.connect();
       const session = sessionOf(client);
@@ -223,7 +229,7 @@ export function postgresStorage(options: PostgresStorageOptions): PostgresStorag
       client.on('error', onError);
       let outcome: Outcome<T>;
       try {
-        outcome = await once(client, session, sql, work, attempt >= aloneFrom ? aloneWait : undefined);
+        outcome = await once(client, session, sql, work, attempt >= aloneFrom ? aloneWait : undefined, speculate);
       } catch (error) {
         // Only a dead connection or a failed BEGIN/COMMIT/ROLLBACK/unlock gets here: the client may
         // still be inside a transaction or hold the exclusive lock, so drop it rather than reuse it.
@@ -237,6 +243,13 @@ export function postgresStorage(options: PostgresStorageOptions): PostgresStorag
       }
       if (outcome.ok) return outcome.value;
       const code = sqlState(outcome.cause) ?? '';
+      if (outcome.speculated && code === UNIQUE_VIOLATION && speculate) {
+        // An insert answered `true` for an id that was taken: run again, asking the server first,
+        // so that this time it answers `false`. Not a contention retry: no backoff.
+        speculate = false;
+        attempt--;
+        continue;
+      }
       if (!(RETRYABLE.has(code) || STALE_SESSION.has(code)) || attempt >= attempts) throw explain(outcome.error, t);
       onRetry?.(attempt, code);
       // Full jitter: contenders that collided once spread out instead of colliding again.
@@ -258,7 +271,9 @@ export function postgresStorage(options: PostgresStorageOptions): PostgresStorag
   };
 }
 
-type Outcome<T> = { readonly ok: true; readonly value: T } | { readonly ok: false; readonly error: unknown; readonly cause: unknown };
+type Outcome<T> =
+  | { readonly ok: true; readonly value: T }
+  | { readonly ok: false; readonly error: unknown; readonly cause: unknown; readonly speculated: boolean };
 
 /**
  * What the adapter knows about one pooled connection: the statements it has prepared (SQL
@@ -314,6 +329,7 @@ async function once<T>(
   sql: Statements,
   work: (tx: StorageTransaction) => Promise<T>,
   aloneWaitMs: number | undefined,
+  speculate: boolean,
 ): Promise<Outcome<T>> {
   const alone = aloneWaitMs !== undefined && (await lockAlone(client, sql, aloneWaitMs));
   const unlock = alone ? `; ${sql.unlock}` : '';
@@ -322,8 +338,8 @@ async function once<T>(
   // only holds inside a transaction, so alone (the rare, slow path) BEGIN is sent at once.
   if (alone) await client.query(`BEGIN ISOLATION LEVEL SERIALIZABLE; SET LOCAL idle_in_transaction_session_timeout = ${aloneWaitMs}`);
   const begin = alone ? undefined : `BEGIN ISOLATION LEVEL SERIALIZABLE; ${sql.lockShared}`;
-  const attempt: Attempt = { open: true, failure: undefined };
-  const { tx, commit, begun } = transactionOn(client, session, sql, attempt, begin);
+  const attempt: Attempt = { open: true, failure: undefined, speculated: false };
+  const { tx, commit, begun, check } = transactionOn(client, session, sql, attempt, begin, speculate);
   let outcome: Outcome<T>;
   try {
     const value = await work(tx);
@@ -333,8 +349,10 @@ async function once<T>(
     await commit(`COMMIT${unlock}`, alone ? sql.unlock : undefined);
     return { ok: true, value };
   } catch (error) {
+    // `work` may have failed because an insert answered `true` wrongly: find out before judging.
+    if (attempt.failure === undefined) await check();
     attempt.open = false;
-    outcome = { ok: false, error, cause: attempt.failure ?? error };
+    outcome = { ok: false, error, cause: attempt.failure ?? error, speculated: attempt.speculated };
   }
   // Also after a failed COMMIT message: a put before COMMIT may have failed, leaving the
   // transaction open; when COMMIT itself failed, there is none and ROLLBACK only warns.
@@ -378,6 +396,7 @@ interface Statements {
   readonly get: Statement;
   readonly put: Statement;
   readonly insert: Statement;
+  readonly create: Statement;
   readonly delete: Statement;
   readonly scanFirst: Statement;
   readonly scanAfter: Statement;
@@ -458,6 +477,16 @@ function statements(t: Tables): Statements {
         ${bumpCounts(t, 'added', '$6::smallint')}
       )
       SELECT count(*) AS n FROM inserted`),
+    // Speculative inserts (see `transactionOn`), with `put`'s arguments: plain INSERTs, so a taken
+    // id fails the statement (23505) instead of being read first; nothing of the index is read.
+    create: statement(`WITH inserted AS (
+        INSERT INTO ${t.rows} (collection, id, value) SELECT * FROM unnest($1::text[], $2::bytea[], $3::json[])
+      ), added AS (
+        INSERT INTO ${t.index} (collection, index_name, key, id)
+        SELECT collection, index_name, key, id FROM unnest($4::text[], $5::bytea[], $6::text[], $7::bytea[]) AS w(collection, id, index_name, key)
+        RETURNING collection, index_name, key, 1 AS n
+      )
+      ${bumpCounts(t, 'added', '$8::smallint')}`),
     delete: statement(`WITH gone AS (
         DELETE FROM ${t.rows} WHERE collection = $1 AND id = $2 RETURNING 1
       ), entries AS (
@@ -563,6 +592,8 @@ interface PendingPut {
   readonly value: string;
   readonly names: readonly string[];
   readonly keys: readonly Buffer[];
+  /** Written by a speculative `insert`: the id must have been free when the transaction began. */
+  readonly isNew: boolean;
 }
 
 /** Puts written as literals in one statement at most; bounds the statement's size. */
@@ -595,7 +626,13 @@ function transactionOn(
   sql: Statements,
   attempt: Attempt,
   begin: string | undefined,
-): { tx: StorageTransaction; commit: (end: string, instead: string | undefined) => Promise<void>; begun: () => Promise<boolean> } {
+  speculate: boolean,
+): {
+  tx: StorageTransaction;
+  commit: (end: string, instead: string | undefined) => Promise<void>;
+  begun: () => Promise<boolean>;
+  check: () => Promise<void>;
+} {
   // One message at a time, in call order, even when `work` starts several calls at once.
   let tail: Promise<unknown> = Promise.resolve();
   let pending = new Map<string, PendingPut>();
@@ -610,12 +647,17 @@ function transactionOn(
     if (pending.size === 0) return [];
     const all = [...pending.values()];
     pending = new Map();
-    if (all.length >= BULK) {
-      for (let from = 0; from < all.length; from += BULK_BATCH) sendBound(sql.put.text, putArgs(all.slice(from, from + BULK_BATCH)));
-      return [];
-    }
     const out: string[] = [];
-    for (let from = 0; from < all.length; from += BATCH) out.push(statementText(sql.put, putArgs(all.slice(from, from + BATCH))));
+    for (const [s, batch] of [
+      [sql.create, all.filter((p) => p.isNew)],
+      [sql.put, all.filter((p) => !p.isNew)],
+    ] as const) {
+      if (batch.length >= BULK) {
+        for (let from = 0; from < batch.length; from += BULK_BATCH) sendBound(s.text, putArgs(batch.slice(from, from + BULK_BATCH)));
+      } else {
+        for (let from = 0; from < batch.length; from += BATCH) out.push(statementText(s, putArgs(batch.slice(from, from + BATCH))));
+      }
+    }
     return out;
   };
 
@@ -713,7 +755,8 @@ function transactionOn(
         const { names, encoded } = indexEntries(keys);
         const text = serialise(collection, id, value);
         // The map key only has to tell (collection, id) pairs apart; U+0000 cannot be in a collection name.
-        pending.set(`${collection}\u0000${id}`, { collection, id: encodeKey(id), value: text, names, keys: encoded });
+        const at = `${collection}\u0000${id}`;
+        pending.set(at, { collection, id: encodeKey(id), value: text, names, keys: encoded, isNew: pending.get(at)?.isNew ?? false });
         if (pending.size >= BULK_BATCH) takePuts(); // sent at once, as bound arrays; a failure is reported through `attempt.failure`
         return Promise.resolve();
       } catch (error) {
@@ -724,6 +767,17 @@ function transactionOn(
       quote(collection);
       const { names, encoded } = indexEntries(keys);
       const text = serialise(collection, id, value);
+      if (speculate && attempt.open) {
+        const at = `${collection}\u0000${id}`;
+        if (pending.has(at)) return false; // put in this transaction, not yet sent: taken
+        // Answered now and buffered like a put; the plain INSERT fails if the id was taken, and the
+        // transaction then runs again without speculating (see `run`). Ids are fresh random UUIDs,
+        // so that almost never happens, and a create saves the round trip the answer would cost.
+        attempt.speculated = true;
+        pending.set(at, { collection, id: encodeKey(id), value: text, names, keys: encoded, isNew: true });
+        if (pending.size >= BULK_BATCH) takePuts();
+        return true;
+      }
       const rows = await query<{ n: string }>(sql.insert, [collection, encodeKey(id), new JsonText(text), names, encoded, session.slot]);
       return rows[0]?.n === '1';
     },
@@ -818,7 +872,21 @@ function transactionOn(
   };
   // Whether BEGIN reached the server, once nothing is in flight any more.
   const begun = (): Promise<boolean> => tail.then(() => opening === undefined);
-  return { tx, commit, begun };
+  /**
+   * After `work` rejected: sends the speculative inserts still buffered, so that a taken id shows
+   * as a failed statement (`attempt.failure`) and the transaction is run again without guessing,
+   * instead of passing on a rejection that a wrong `true` may have caused.
+   */
+  const check = async (): Promise<void> => {
+    if (![...pending.values()].some((p) => p.isNew)) {
+      await tail;
+      return;
+    }
+    const puts = takePuts();
+    if (puts.length > 0) await send(puts).catch(() => undefined);
+    await tail;
+  };
+  return { tx, commit, begun, check };
 }
 
 interface EntryRow {

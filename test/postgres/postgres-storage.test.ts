@@ -280,6 +280,42 @@ describe.skipIf(PG_URL === undefined)(title('postgresStorage: adapter specifics'
     expect(await s.transaction((tx) => tx.scan('d', undefined, 10))).toEqual([]);
   });
 
+  it('answers an insert at once and checks the id with the next message; a taken id re-runs work, which then hears false', async () => {
+    const s = await freshPostgresStorage();
+    await s.transaction((tx) => tx.put('c', 'a', frozen({ n: 1 }), { i: 'x' }));
+    const heard: boolean[] = [];
+    const answer = await s.transaction(async (tx) => {
+      const inserted = await tx.insert!('c', 'a', frozen({ n: 2 }), { i: 'y' });
+      heard.push(inserted);
+      // What a caller does with a wrong `true` (here: fail) must not be the transaction's answer.
+      if (inserted) throw new Error('believed the insert');
+      return tx.get('c', 'a');
+    });
+    expect(heard).toEqual([true, false]);
+    expect(answer).toEqual({ n: 1 });
+    expect(await s.transaction((tx) => tx.range('c', 'i'))).toEqual([{ key: 'x', id: 'a', value: { n: 1 } }]);
+    // A wrong `true` that work commits on: the COMMIT fails, work runs again and hears false.
+    heard.length = 0;
+    await s.transaction(async (tx) => {
+      heard.push(await tx.insert!('c', 'a', frozen({ n: 3 }), {}));
+      await tx.put('c', 'b', frozen({ n: 4 }), {});
+    });
+    expect(heard).toEqual([true, false]);
+    expect(await s.transaction((tx) => tx.get('c', 'a'))).toEqual({ n: 1 });
+    expect(await s.transaction((tx) => tx.get('c', 'b'))).toEqual({ n: 4 });
+    // A free id: one run, inserted with its entries and counted; an id put earlier in the same
+    // transaction (still buffered) is taken.
+    heard.length = 0;
+    await s.transaction(async (tx) => {
+      heard.push(await tx.insert!('c', 'n', frozen({ n: 5 }), { i: 'z' }));
+      heard.push(await tx.insert!('c', 'n', frozen({ n: 6 }), { i: 'w' }));
+      await tx.put('c', 'n', frozen({ n: 7 }), { i: 'v' }); // still an insert: the id was free
+    });
+    expect(heard).toEqual([true, false]);
+    expect(await s.transaction((tx) => tx.range('c', 'i', { prefix: 'v' }))).toEqual([{ key: 'v', id: 'n', value: { n: 7 } }]);
+    expect(await s.transaction((tx) => tx.count('c', 'i'))).toBe(2);
+  });
+
   it('rejects the transaction when a buffered put fails only at commit, and keeps nothing', async () => {
     const s = await freshPostgresStorage();
     await expect(
