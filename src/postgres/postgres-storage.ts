@@ -623,10 +623,13 @@ const BULK_BATCH = 8192;
  * statement, buffered puts with the next read, the last puts with COMMIT.
  *
  * Puts are buffered: a put answers nothing the caller could act on, and a snapshot restore (one
- * transaction of puts) then costs a statement per {@link BATCH} values instead of one per value.
- * A buffered put that fails makes the next call (or the commit) reject, so the transaction still
- * rejects and keeps nothing. A later put of the same id replaces the buffered one, which is what
- * a put means anyway.
+ * transaction of puts) then costs a bound statement per {@link BULK_BATCH} values instead of one
+ * per value. A buffered put that fails makes the next call (or the commit) reject, so the
+ * transaction still rejects and keeps nothing. A later put of the same id replaces the buffered
+ * one, which is what a put means anyway.
+ *
+ * With `speculate`, `insert` is buffered too and answered `true` before the server has seen it
+ * (see `once` and `run` for what happens when the id was taken).
  */
 function transactionOn(
   client: PoolClient,
