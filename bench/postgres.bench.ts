@@ -133,36 +133,41 @@ async function twoProcesses(schema: string, tag: string, count: number, inFlight
 }
 
 /**
- * CPU seconds of every PostgreSQL server process (user + system, from /proc): what the server
- * spends, including its background processes; 0 where /proc is missing.
+ * CPU ticks of each PostgreSQL server process (user + system, from /proc), by pid; empty where
+ * /proc is missing.
  */
-function serverCpu(): number {
-  let ticks = 0;
+function serverTicks(): Map<string, number> {
+  const out = new Map<string, number>();
   let pids: string[] = [];
   try {
     pids = readdirSync('/proc').filter((d) => /^\d+$/.test(d));
   } catch {
-    return 0;
+    return out;
   }
   for (const pid of pids) {
     try {
       if (!readFileSync(`/proc/${pid}/cmdline`, 'latin1').startsWith('postgres')) continue;
       const f = readFileSync(`/proc/${pid}/stat`, 'latin1').split(') ')[1]!.split(' ');
-      ticks += Number(f[11]) + Number(f[12]);
+      out.set(pid, Number(f[11]) + Number(f[12]));
     } catch {
       // ended meanwhile
     }
   }
-  return ticks / 100; // USER_HZ
+  return out;
 }
 
-/** Creates with 1 in flight, and what one costs: node CPU µs, server CPU µs. */
+/**
+ * Creates with 1 in flight, and what one costs: node CPU µs, and server CPU µs (what the server
+ * processes alive at the end spent meanwhile, background processes included).
+ */
 async function measuredCreates(dns: DnsService, tag: string, count: number): Promise<{ rate: number; node: number; server: number }> {
   const cpu = process.cpuUsage();
-  const server = serverCpu();
+  const before = serverTicks();
   const rate = await creates(dns, tag, count, 1);
   const used = process.cpuUsage(cpu);
-  return { rate, node: (used.user + used.system) / count, server: ((serverCpu() - server) * 1e6) / count };
+  let ticks = 0;
+  for (const [pid, t] of serverTicks()) ticks += t - (before.get(pid) ?? 0);
+  return { rate, node: (used.user + used.system) / count, server: (ticks * 1e4) / count }; // USER_HZ 100: a tick is 10,000 µs
 }
 
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
