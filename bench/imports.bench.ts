@@ -13,7 +13,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { memoryStorage } from '../src/adapters/memory/memory-storage.js';
 import { createDnsService } from '../src/dns/dns-service.js';
-import { ZONES, type Zone } from '../src/zones/zone.js';
+import { zoneRepository } from '../src/zones/zone-store.js';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const root = join(here, '..');
@@ -83,7 +83,7 @@ async function measure(records: number, path: string, warmUp: string): Promise<R
   gc();
   gc();
   const heapAfter = process.memoryUsage().heapUsed;
-  const zone = (await storage.transaction((tx) => tx.get(ZONES, zoneId))) as Zone;
+  const zone = (await storage.transaction((tx) => zoneRepository.byId(tx, zoneId)))!;
   const stored = zone.recordCount;
   const ex = (await dns.exports.create(ctx, zoneId))._unsafeUnwrap();
   await dns.tasks.settle();

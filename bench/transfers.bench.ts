@@ -6,7 +6,8 @@
 import { execFileSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { TRANSFER_REQUESTS, transferRequestKeys, type StoredTransferRequest } from '../src/transfers/transfer-request.js';
-import { ZONES, zoneKeys, type Zone } from '../src/zones/zone.js';
+import type { Zone } from '../src/zones/zone.js';
+import { zoneRepository } from '../src/zones/zone-store.js';
 import { ctx, harness, zoneOf } from '../test/transfers/harness.js';
 
 const TIMED = 750;
@@ -32,7 +33,7 @@ async function run(open: number): Promise<Figures> {
   const h = harness({ quotas: { zones: -1 } });
   const seedStart = performance.now();
   const templateId = await zoneOf(h, ctx('seed'), 'template.example.');
-  const template = (await h.deps.storage.transaction((tx) => tx.get(ZONES, templateId))) as Zone;
+  const template = (await h.deps.storage.transaction((tx) => zoneRepository.byId(tx, templateId)))!;
   const requests: StoredTransferRequest[] = [];
   const hex = (n: number): string => n.toString(16).padStart(12, '0');
   await h.deps.storage.transaction(async (tx) => {
@@ -46,7 +47,7 @@ async function run(open: number): Promise<Figures> {
         soaRecordsetId: null,
         nsRecordsetId: null,
       });
-      await tx.put(ZONES, zone.id, zone, zoneKeys(zone));
+      await zoneRepository.put(tx, zone);
       const r: StoredTransferRequest = Object.freeze({
         id: `20000000-0000-4000-8000-${hex(i)}`,
         zoneId: zone.id,

@@ -8,6 +8,7 @@ import { existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'no
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseZoneFile, writeZoneFile } from '../src/zonefile/index.js';
+import { HOSTILE_OPTIONS, HOSTILE_SHAPES } from '../test/zonefile/hostile-shapes.js';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const root = join(here, '..');
@@ -108,6 +109,23 @@ function main(): void {
       `| ${n.toLocaleString('en-US')}${structured ? ' (`structured: true`)' : ''} | ${(s.bytes / 1e6).toFixed(1)} MB | ${rate(s.records, best('parseCpuMs'))} | ${rate(s.records, best('parseMs'))} | ${rate(s.records, best('splitMs'))} | ${(best('splitMs') / best('parseMs')).toFixed(2)} | ${Math.min(...rss).toFixed(0)}–${Math.max(...rss).toFixed(0)} MiB | ${Math.max(...runs.map((r) => r.heapAfterParseMiB)).toFixed(0)} MiB | ${rate(s.records, best('writeCpuMs'))} | ${rate(s.records, best('writeMs'))} |`,
     );
   }
+  // Hostile shapes: the unit tests count their work (test/zonefile/properties.test.ts); here it is timed.
+  const time = (input: string): number => {
+    let best = Infinity;
+    for (let k = 0; k < RUNS; k++) {
+      const t0 = performance.now();
+      parseZoneFile(input, HOSTILE_OPTIONS);
+      best = Math.min(best, performance.now() - t0);
+    }
+    return best;
+  };
+  const shapes = HOSTILE_SHAPES.map(([name, make]) => {
+    const n = 20000;
+    time(make(n));
+    const small = time(make(n));
+    const large = time(make(8 * n));
+    return `| ${name} | ${small.toFixed(2)} | ${large.toFixed(2)} | ${(large / Math.max(small, 0.01)).toFixed(1)} |`;
+  });
   process.stdout.write(
     [
       '## Zone files',
@@ -117,6 +135,12 @@ function main(): void {
       '| records | file | parse rec/s (CPU) | parse rec/s (wall) | read+split lines/s (wall) | parse ÷ split speed (wall) | peak RSS | heap with records | write rec/s (CPU) | write rec/s (wall) |',
       '| ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |',
       ...rows,
+      '',
+      `Hostile inputs (test/zonefile/hostile-shapes.ts), best of ${RUNS} in this process: linear is about 8×, quadratic about 64×.`,
+      '',
+      '| shape | ms at n = 20,000 | ms at 8n | ratio |',
+      '| --- | ---: | ---: | ---: |',
+      ...shapes,
       '',
     ].join('\n'),
   );

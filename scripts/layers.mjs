@@ -1,10 +1,38 @@
 #!/usr/bin/env node
 // The dependency graph of src/ between folders (type-only imports included: a type is a
-// dependency a reader has to follow too), and its cycles. `node scripts/layers.mjs` prints the
-// graph; `--check` exits 1 when two concept folders reach each other, so CI fails on a new loop.
+// dependency a reader has to follow too), checked against the declared layers below.
+// `node scripts/layers.mjs` prints the graph; `--check` exits 1 on a cycle between folders or on
+// any edge the declaration does not allow, so CI fails on a new loop or a new shortcut.
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+
+// Every folder of src/ and the folders it may import, bottom layer first. The kernel (shared) and
+// the ports are below every concept. A concept imports another only where the domain says the one
+// acts on the other: every DNS concept hangs off a zone (zones is the aggregate root: visibility,
+// the lifecycle, the push), recordsets are a zone's content, imports and exports are zone files in
+// and out of recordsets, SECONDARY transfers go through the import's reader. Anything else is a
+// shortcut and fails the check; README "Design" explains the order.
+const LAYERS = {
+  ports: [],
+  shared: ['ports'],
+  'adapters/memory': ['ports'],
+  postgres: ['ports'],
+  zonefile: [],
+  quotas: ['adapters/memory', 'ports', 'shared'],
+  'dns-quotas': ['ports', 'quotas', 'shared'],
+  zones: ['dns-quotas', 'ports', 'shared'],
+  recordsets: ['dns-quotas', 'ports', 'shared', 'zonefile', 'zones'],
+  transfers: ['dns-quotas', 'ports', 'shared', 'zones'],
+  imports: ['dns-quotas', 'recordsets', 'shared', 'zonefile', 'zones'],
+  exports: ['dns-quotas', 'ports', 'recordsets', 'shared', 'zones'],
+  secondary: ['dns-quotas', 'imports', 'ports', 'recordsets', 'shared', 'zonefile', 'zones'],
+  dns: ['adapters/memory', 'dns-quotas', 'exports', 'imports', 'ports', 'recordsets', 'secondary', 'shared', 'transfers', 'zones'],
+  http: ['dns', 'quotas', 'shared'],
+  axfr: ['secondary', 'zonefile'],
+  testing: ['dns-quotas', 'exports', 'imports', 'ports', 'quotas', 'recordsets', 'secondary', 'shared', 'transfers', 'zonefile', 'zones'],
+  '.': ['adapters/memory', 'dns', 'dns-quotas', 'exports', 'imports', 'ports', 'quotas', 'recordsets', 'shared', 'transfers', 'zones'],
+};
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..', 'src');
 const files = [];
@@ -68,4 +96,18 @@ else {
     process.stdout.write(`  ${a} <-> ${b}${direct.length > 0 ? `\n${direct.map((d) => `      ${d}`).join('\n')}` : ' (through others)'}\n`);
   }
 }
-if (process.argv.includes('--check') && cycles.length > 0) process.exit(1);
+// Edges the declaration does not allow, and folders it does not know.
+const undeclared = [];
+for (const f of folders) {
+  const allowed = LAYERS[f];
+  for (const [to, imports] of edges.get(f) ?? []) {
+    if (allowed === undefined || !allowed.includes(to)) undeclared.push([f, to, imports]);
+  }
+}
+for (const f of folders) if (LAYERS[f] === undefined) undeclared.push([f, '(any)', ['the folder is not declared in scripts/layers.mjs']]);
+if (undeclared.length === 0) process.stdout.write('Every edge is declared in scripts/layers.mjs.\n');
+else {
+  process.stdout.write(`Edges not declared in scripts/layers.mjs (${undeclared.length}):\n`);
+  for (const [from, to, imports] of undeclared) process.stdout.write(`  ${from} -> ${to}\n${imports.map((i) => `      ${i}`).join('\n')}\n`);
+}
+if (process.argv.includes('--check') && (cycles.length > 0 || undeclared.length > 0)) process.exit(1);

@@ -6,13 +6,12 @@ import { emptyRequestBody, intField, nullRefusedByStore, ownEntries } from '../s
 import { invalidProjectId, invalidQuota, patchNeedsAllProjects } from './dns-quota-errors.js';
 import { isProjectId } from '../quotas/project-id.js';
 import {
-  DNS_QUOTAS_COLLECTION,
   MAX_HARD_LIMIT,
   ZONE_QUOTA_RESOURCES,
+  dnsQuotaRepository,
   effectiveZoneQuotas,
   isZoneQuotaResource,
   readZoneQuotas,
-  storedOverrides,
   type ZoneQuotaLimits,
 } from './zone-quotas.js';
 
@@ -118,13 +117,13 @@ export function setDnsQuotas(
         ? err(patchNeedsAllProjects())
         : authorize(caller, 'set_quota', project, deps.forbiddenStatus),
     transaction: async ({ tx }, _caller, { project, patch }) => {
-      const before = storedOverrides(await tx.get(DNS_QUOTAS_COLLECTION, project));
+      const before = await dnsQuotaRepository.overrides(tx, project);
       const merged: Partial<ZoneQuotaLimits> = {};
       for (const resource of ZONE_QUOTA_RESOURCES) {
         const value = patch[resource] ?? before[resource];
         if (value !== undefined) merged[resource] = value;
       }
-      await tx.put(DNS_QUOTAS_COLLECTION, project, Object.freeze(merged), {});
+      await dnsQuotaRepository.put(tx, project, merged);
       return ok(effectiveZoneQuotas(deps.defaults, merged));
     },
   });
@@ -146,7 +145,7 @@ export function resetDnsQuotas(deps: DnsQuotaDeps, ctx: unknown, projectId: unkn
     parse: () => projectParam(projectId),
     transaction: async ({ tx }, caller, project) =>
       authorize(caller, 'reset_quotas', project, deps.forbiddenStatus).asyncMap(async () => {
-        await tx.delete(DNS_QUOTAS_COLLECTION, project);
+        await dnsQuotaRepository.remove(tx, project);
       }),
   });
 }

@@ -1,6 +1,8 @@
 import { err, ok, type Result } from 'neverthrow';
 import type { StorageTransaction } from '../ports/storage.js';
 import { ApiError } from '../shared/api-error.js';
+import { CorruptValue } from '../shared/command.js';
+import { isInteger, optional, shapeProblem, type Shape } from '../shared/stored.js';
 import { exceedsQuota } from '../quotas/engine.js';
 
 /**
@@ -58,6 +60,15 @@ export const ZONE_QUOTA_RESOURCES: readonly ZoneQuotaResource[] = Object.freeze(
 /** The storage collection of per-project overrides (id = project id, value = the overridden resources only). @internal */
 export const DNS_QUOTAS_COLLECTION = 'dns.quotas';
 
+// Keys other than the five are not looked at (a later version may store more resources).
+const OVERRIDES_SHAPE: Shape = {
+  zones: optional(isInteger),
+  zone_recordsets: optional(isInteger),
+  zone_records: optional(isInteger),
+  recordset_records: optional(isInteger),
+  api_export_size: optional(isInteger),
+};
+
 /** The largest value the real service's `hard_limit` field takes. @internal */
 export const MAX_HARD_LIMIT = 2147483647;
 
@@ -65,18 +76,36 @@ export const MAX_HARD_LIMIT = 2147483647;
 export const isZoneQuotaResource = (value: string): value is ZoneQuotaResource =>
   (ZONE_QUOTA_RESOURCES as readonly string[]).includes(value);
 
-/** A stored override row, read defensively: a restored snapshot may hold anything. @internal */
-export function storedOverrides(raw: unknown): Partial<ZoneQuotaLimits> {
+/**
+ * A project's stored override row as the resources it overrides; a {@link CorruptValue} when the
+ * row is not an object or a resource is not an integer (read as the default, it would answer a
+ * limit nobody set).
+ * @internal
+ */
+export function storedOverrides(projectId: string, raw: unknown): Partial<ZoneQuotaLimits> {
   const out: Partial<ZoneQuotaLimits> = {};
-  if (raw === null || typeof raw !== 'object') return out;
-  const row = raw as Record<string, unknown>;
+  if (raw === undefined) return out;
+  const problem = shapeProblem(raw, OVERRIDES_SHAPE);
+  if (problem !== undefined) throw new CorruptValue(DNS_QUOTAS_COLLECTION, projectId, problem);
+  const row = raw as Readonly<Partial<Record<ZoneQuotaResource, number>>>;
   for (const resource of ZONE_QUOTA_RESOURCES) {
-    if (!Object.hasOwn(row, resource)) continue;
-    const value = row[resource];
-    if (typeof value === 'number' && Number.isSafeInteger(value)) out[resource] = value;
+    const value = Object.hasOwn(row, resource) ? row[resource] : undefined;
+    if (value !== undefined) out[resource] = value;
   }
   return out;
 }
+
+/** The stored overrides, read (checked) and written only through here. @internal */
+export const dnsQuotaRepository = {
+  /** The resources `projectId` overrides (none: `{}`). */
+  overrides: async (tx: StorageTransaction, projectId: string): Promise<Partial<ZoneQuotaLimits>> =>
+    storedOverrides(projectId, await tx.get(DNS_QUOTAS_COLLECTION, projectId)),
+  /** Replaces the overrides of `projectId`. */
+  put: (tx: StorageTransaction, projectId: string, overrides: Partial<ZoneQuotaLimits>): Promise<void> =>
+    tx.put(DNS_QUOTAS_COLLECTION, projectId, Object.freeze({ ...overrides }), {}),
+  /** Removes them: the defaults apply again. */
+  remove: (tx: StorageTransaction, projectId: string): Promise<boolean> => tx.delete(DNS_QUOTAS_COLLECTION, projectId),
+};
 
 /**
  * Effective limits of a project: defaults overlaid with its stored overrides (collection
@@ -96,7 +125,7 @@ export async function readZoneQuotas(
   projectId: string,
   defaults: ZoneQuotaLimits,
 ): Promise<ZoneQuotaLimits> {
-  return effectiveZoneQuotas(defaults, storedOverrides(await tx.get(DNS_QUOTAS_COLLECTION, projectId)));
+  return effectiveZoneQuotas(defaults, await dnsQuotaRepository.overrides(tx, projectId));
 }
 
 /** Defaults overlaid with overrides, built in the real service's key order. @internal */

@@ -5,13 +5,12 @@ import type { Storage } from '../ports/storage.js';
 import { getRecordset, listRecordsets, type RecordsetList } from '../recordsets/recordset-commands.js';
 import { dropNameDirectory, nameRowKeys, RECORDSET_NAMES, type NameMarker, type NameRow } from '../recordsets/name-directory.js';
 import { createRecordset, deleteRecordset, listAllRecordsets, updateRecordset } from '../recordsets/recordset-writes.js';
-import { blockKeys, RECORDSETS, removeRecordsets, type RecordsetBlock, type RecordsetBody } from '../recordsets/recordset.js';
+import { blockKeys, isCurrentLayout, RECORDSETS, removeRecordsets, type RecordsetBlock, type RecordsetBody } from '../recordsets/recordset.js';
 import type { ApiError } from '../shared/api-error.js';
 import { resolveCaller, type RequestContext } from '../shared/context.js';
 import { EventBus, type DnsEventListener } from '../shared/events.js';
-import { tupleKey } from '../shared/keys.js';
 import type { ListQuery } from '../shared/list-query.js';
-import { TaskRunner, TASKS, type StoredTask } from '../shared/tasks.js';
+import { taskKeys, TaskRunner, TASKS } from '../shared/tasks.js';
 import { isUuidLike, uuidV4Source } from '../shared/uuid.js';
 import { abort, invalidIdSource, restoreFailed } from '../shared/command.js';
 import {
@@ -28,7 +27,8 @@ import {
 import { DEFAULT_ZONE_LIMITS, type ZoneCreateInput, type ZoneLimits, type ZoneUpdateInput } from '../zones/zone-input.js';
 import type { RequestBody } from '../shared/body.js';
 import { zonePushHandler } from '../zones/zone-push.js';
-import { ZONES, zoneKeys, type Zone, type ZoneBody } from '../zones/zone.js';
+import type { Zone, ZoneBody } from '../zones/zone.js';
+import { ZONES, zoneKeys } from '../zones/zone-store.js';
 import {
   createTransferAcceptCommands,
   createTransferRequestCommands,
@@ -231,7 +231,7 @@ export const DNS_COLLECTIONS: CollectionKeys = {
   [ZONES]: (z: Zone) => zoneKeys(z),
   [RECORDSETS]: (b: RecordsetBlock) => blockKeys(b),
   [RECORDSET_NAMES]: (r: NameRow | NameMarker) => nameRowKeys(r),
-  [TASKS]: (t: StoredTask) => ({ queue: tupleKey(t.seq) }),
+  [TASKS]: taskKeys,
   'dns.meta': () => ({}),
   'dns.quotas': () => ({}),
   ...TRANSFER_COLLECTIONS,
@@ -250,6 +250,11 @@ function checkSnapshot(from: ServiceSnapshot): void {
     throw new TypeError(
       `createDnsService: the snapshot holds collections this version of zoneward does not know (${unknown.join(', ')}); it was taken by another version.`,
     );
+  }
+  // Written recordsets inside imported blocks (an earlier layout) would be restored without the
+  // indexes their lists read.
+  if ((from.collections[RECORDSETS] ?? []).some((row) => !isCurrentLayout(row.value as RecordsetBlock))) {
+    throw new TypeError('createDnsService: the snapshot stores recordsets in a layout this version of zoneward does not read; it was taken by another version.');
   }
 }
 

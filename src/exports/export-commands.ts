@@ -3,33 +3,24 @@ import type { DnsDeps } from '../zones/deps.js';
 import { listOwned, type ListEnvelope } from '../shared/list-command.js';
 import { checkZoneQuota, readZoneQuotas } from '../dns-quotas/index.js';
 import type { StorageTransaction } from '../ports/storage.js';
-import { BLOCKS_BY_ZONE, managedCount, managedRecordsets, RECORDSETS, type RecordsetBlock } from '../recordsets/recordset.js';
+import { managedCount, managedRecordsets } from '../recordsets/recordset.js';
+import { creationOrder } from '../recordsets/recordset-pages.js';
 import type { ApiError } from '../shared/api-error.js';
-import { command, insertNew, runInTransaction, type UnitOfWork } from '../shared/command.js';
+import { command, runInTransaction, type UnitOfWork } from '../shared/command.js';
 import { uuidParam } from '../shared/errors.js';
 import { requireProject, type Caller } from '../shared/context.js';
-import { tupleKey } from '../shared/keys.js';
 import type { ListSpec } from '../shared/list-query.js';
 import { enqueueTask, finishTask, type StoredTask } from '../shared/tasks.js';
 import { toMicros } from '../shared/time.js';
 import { visibleZone } from '../zones/zone-commands.js';
+import type { Zone } from '../zones/zone.js';
 import { canSee } from '../zones/zone-policy.js';
 import { exportNotFound, notExportedYet, unsupportedAccept } from './export-errors.js';
-import { ZONES, type Zone } from '../zones/zone.js';
-import {
-  EXPORTS,
-  EXPORTS_BY_CREATED,
-  EXPORTS_BY_PROJECT,
-  exportKeys,
-  presentExport,
-  type StoredExport,
-  type ZoneExportBody,
-} from './zone-export.js';
+import { zoneRepository as zones } from '../zones/zone-store.js';
+import { exportRepository, presentExport, type StoredExport, type ZoneExportBody } from './zone-export.js';
 
 /** Task kind that processes a zone export. @category Exports */
 export const ZONE_EXPORT_TASK = 'zone.export';
-
-const putExport = (uow: UnitOfWork, e: StoredExport): Promise<void> => uow.tx.put(EXPORTS, e.id, e, exportKeys(e));
 
 function emitExport(deps: DnsDeps, uow: UnitOfWork, verb: 'create' | 'update' | 'delete', e: StoredExport): void {
   const body = presentExport(e, deps.baseUrl);
@@ -56,7 +47,7 @@ export function createExport(deps: DnsDeps, ctx: unknown, zoneId: unknown): Resu
           updatedAt: null,
           version: 1,
         });
-        await insertNew(uow.tx, EXPORTS, stored.id, stored, exportKeys(stored));
+        await exportRepository.insert(uow.tx, stored);
         await enqueueTask(uow.tx, deps.ids(), ZONE_EXPORT_TASK, stored.id, {});
         emitExport(deps, uow, 'create', stored);
         uow.afterCommit(() => deps.tasks.queued());
@@ -66,7 +57,7 @@ export function createExport(deps: DnsDeps, ctx: unknown, zoneId: unknown): Resu
 }
 
 async function visibleExport(tx: StorageTransaction, caller: Caller, id: string): Promise<Result<StoredExport, ApiError>> {
-  const found = (await tx.get(EXPORTS, id)) as StoredExport | undefined;
+  const found = await exportRepository.get(tx, id);
   if (found === undefined || !canSee(caller, found.projectId)) return err(exportNotFound());
   return ok(found);
 }
@@ -81,7 +72,6 @@ export function getExport(deps: DnsDeps, ctx: unknown, id: unknown): ResultAsync
 }
 
 const exportListSpec = (baseUrl: string): ListSpec<StoredExport> => ({
-  collection: EXPORTS,
   path: '/v2/zones/tasks/exports',
   envelope: 'exports',
   metadata: true,
@@ -109,7 +99,7 @@ export type ZoneExportList = ListEnvelope<'exports', ZoneExportBody>;
 
 /** `GET /v2/zones/tasks/exports`. @internal */
 export function listExports(deps: DnsDeps, ctx: unknown, query: unknown): ResultAsync<ZoneExportList, ApiError> {
-  return listOwned<ZoneExportList, StoredExport>(deps, ctx, query, exportListSpec(deps.baseUrl), { byProject: EXPORTS_BY_PROJECT, byCreated: EXPORTS_BY_CREATED });
+  return listOwned<ZoneExportList, StoredExport>(deps, ctx, query, exportListSpec(deps.baseUrl), exportRepository.listScope);
 }
 
 /** `DELETE /v2/zones/tasks/exports/{id}`: the export record goes (and its file link with it); the zone stays. @internal */
@@ -119,7 +109,7 @@ export function deleteExport(deps: DnsDeps, ctx: unknown, id: unknown): ResultAs
     transaction: (uow, caller, exportId) =>
       safeTry(async function* () {
         const found = yield* await visibleExport(uow.tx, caller, exportId);
-        await uow.tx.delete(EXPORTS, exportId);
+        await exportRepository.delete(uow.tx, exportId);
         emitExport(deps, uow, 'delete', found);
         return ok(undefined);
       }),
@@ -137,9 +127,6 @@ function acceptsZoneFile(accept: unknown): boolean {
   });
 }
 
-/** Blocks read per range call (each holds up to a few hundred recordsets). */
-const PAGE = 64;
-
 /**
  * The zone file as the real service's template renders it (reference §9.3): `$ORIGIN`, `$TTL`, a
  * blank line, one line per record (SOA, NS, then stored recordsets in creation order; the TTL is
@@ -153,40 +140,16 @@ export async function renderZoneFile(deps: DnsDeps, tx: StorageTransaction, zone
     const head = `${r.name} ${r.ttl === null || r.ttl === 0 ? '' : r.ttl} IN ${r.type} `;
     for (const data of r.records) parts.push(`${head}${data}\n`);
   }
-  const prefix = tupleKey(zone.id);
-  // Recordsets written through the API carry their own creation time and random ids, so block
-  // order is not creation order once there are any: those zones are ordered by creation time
-  // (stable, so imported recordsets keep their order among themselves).
-  const timed: { at: number; text: string }[] = [];
-  let after: { key: string; id: string } | undefined;
-  for (;;) {
-    const batch = await tx.range(RECORDSETS, BLOCKS_BY_ZONE, { prefix, limit: PAGE, ...(after === undefined ? {} : { after }) });
-    for (const e of batch) {
-      const b = e.value as RecordsetBlock;
-      const lines: string[] = [];
-      let k = 0;
-      for (let i = 0; i < b.names.length; i++) {
-        const ttl = b.ttls[i];
-        const head = `${b.names[i]!} ${ttl === null || ttl === 0 ? '' : ttl} IN ${b.types[i]!} `;
-        if (b.meta !== undefined) {
-          const own: string[] = [];
-          for (const end = b.ends[i]!; k < end; k++) own.push(`${head + b.data[k]!}\n`);
-          timed.push({ at: b.meta[i]?.createdAt ?? b.createdAt, text: own.join('') });
-          continue;
-        }
-        for (const end = b.ends[i]!; k < end; k++) lines.push(head + b.data[k]!);
-      }
-      if (lines.length > 0) {
-        if (timed.length > 0 || b.meta !== undefined) timed.push({ at: b.createdAt, text: `${lines.join('\n')}\n` });
-        else parts.push(`${lines.join('\n')}\n`);
-      }
+  for await (const { block: b, from, to } of creationOrder(tx, zone.id)) {
+    const lines: string[] = [];
+    let k = from === 0 ? 0 : b.ends[from - 1]!;
+    for (let i = from; i < to; i++) {
+      const ttl = b.ttls[i];
+      const head = `${b.names[i]!} ${ttl === null || ttl === 0 ? '' : ttl} IN ${b.types[i]!} `;
+      for (const end = b.ends[i]!; k < end; k++) lines.push(head + b.data[k]!);
     }
-    const last = batch[batch.length - 1];
-    if (last === undefined || batch.length < PAGE) break;
-    after = { key: last.key, id: last.id };
+    if (lines.length > 0) parts.push(`${lines.join('\n')}\n`);
   }
-  timed.sort((a, b) => a.at - b.at);
-  for (const t of timed) parts.push(t.text);
   parts.push('\n\n');
   return parts.join('');
 }
@@ -219,9 +182,9 @@ export function exportTaskHandler(deps: DnsDeps): (task: StoredTask) => Promise<
     Object.freeze({ ...current, status, message, location, version: current.version + 1, updatedAt: toMicros(deps.clock()) });
   return async (task) => {
     const done = await runInTransaction(deps.storage, async (uow) => {
-      const current = (await uow.tx.get(EXPORTS, task.subject)) as StoredExport | undefined;
+      const current = await exportRepository.get(uow.tx, task.subject);
       if (current !== undefined) {
-        const zone = (await uow.tx.get(ZONES, current.zoneId)) as Zone | undefined;
+        const zone = await zones.byId(uow.tx, current.zoneId);
         let next: StoredExport;
         if (zone === undefined) next = outcome(current, 'ERROR', 'Could not find Zone', null);
         else {
@@ -231,7 +194,7 @@ export function exportTaskHandler(deps: DnsDeps): (task: StoredTask) => Promise<
             ? outcome(current, 'ERROR', 'Zone is too large to export', null)
             : outcome(current, 'COMPLETE', null, `designate://v2/zones/tasks/exports/${current.id}/export`);
         }
-        await putExport(uow, next);
+        await exportRepository.put(uow.tx, next);
         emitExport(deps, uow, 'update', next);
       }
       await finishTask(uow.tx, task);
@@ -239,10 +202,10 @@ export function exportTaskHandler(deps: DnsDeps): (task: StoredTask) => Promise<
     });
     if (done.isErr()) {
       await runInTransaction(deps.storage, async (uow) => {
-        const current = (await uow.tx.get(EXPORTS, task.subject)) as StoredExport | undefined;
+        const current = await exportRepository.get(uow.tx, task.subject);
         if (current !== undefined) {
           const next = outcome(current, 'ERROR', 'An undefined error occurred. The storage failed while exporting the zone.', null);
-          await putExport(uow, next);
+          await exportRepository.put(uow.tx, next);
           emitExport(deps, uow, 'update', next);
         }
         await finishTask(uow.tx, task);

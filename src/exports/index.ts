@@ -11,7 +11,7 @@ import type { ApiError } from '../shared/api-error.js';
 import type { RequestContext } from '../shared/context.js';
 import type { ListQuery } from '../shared/list-query.js';
 import { createExport, deleteExport, exportFile, getExport, listExports, type ZoneExportList } from './export-commands.js';
-import { EXPORTS, exportKeys, type StoredExport, type ZoneExportBody } from './zone-export.js';
+import { EXPORTS, exportRepository, type StoredExport, type ZoneExportBody } from './zone-export.js';
 
 export { exportTaskHandler, renderZoneFile, ZONE_EXPORT_TASK } from './export-commands.js';
 export type { ZoneExportList } from './export-commands.js';
@@ -59,5 +59,5 @@ export function createExportCommands(deps: DnsDeps): ZoneExportCommands {
 
 /** The exports collection and its index keys, for snapshots and restores. @internal */
 export const EXPORT_COLLECTIONS: CollectionKeys = {
-  [EXPORTS]: (e: StoredExport) => exportKeys(e),
+  [EXPORTS]: (e: StoredExport) => exportRepository.collection.keys(e),
 };

@@ -1,4 +1,4 @@
-import { tupleKey } from '../shared/keys.js';
+import { isInteger, isString, oneOf, orNull, ownedRepository } from '../shared/stored.js';
 import { formatTimestamp } from '../shared/time.js';
 
 /**
@@ -55,15 +55,18 @@ export interface StoredExport {
 
 /** The exports collection. @internal */
 export const EXPORTS = 'dns.exports';
-/** Index: exports of a project in (created_at, id) order. @internal */
-export const EXPORTS_BY_PROJECT = 'project';
-/** Index: all exports in (created_at, id) order. @internal */
-export const EXPORTS_BY_CREATED = 'created';
 
-/** Index keys of a stored export. @internal */
-export const exportKeys = (e: StoredExport): Record<string, string> => ({
-  [EXPORTS_BY_PROJECT]: tupleKey(e.projectId, e.createdAt),
-  [EXPORTS_BY_CREATED]: tupleKey(e.createdAt),
+/** The stored exports, read (checked) and written only through here. @internal */
+export const exportRepository = ownedRepository<StoredExport>(EXPORTS, {
+  id: isString,
+  projectId: isString,
+  zoneId: isString,
+  status: oneOf('PENDING', 'COMPLETE', 'ERROR'),
+  message: orNull(isString),
+  location: orNull(isString),
+  createdAt: isInteger,
+  updatedAt: orNull(isInteger),
+  version: isInteger,
 });
 
 /** The API body of a stored export. @internal */

@@ -2,7 +2,8 @@ import { blockBounds, type RecordsetColumns } from '../recordsets/blocks.js';
 import { COLUMN_MASK, COLUMN_SHIFT, type RecordColumns } from '../zonefile/columns.js';
 import { parseIPv6 } from '../zonefile/codec.js';
 import { ORIGIN_NOT_FIRST, parseColumns } from '../zonefile/parse.js';
-import { mayStandBesideCname, typeFromText, typeToText } from '../zonefile/registry.js';
+import { CNAME_AFTER_DATA, CnameRule, NO_CLASH, OwnerTable, type ProbeCounter } from '../zonefile/owners.js';
+import { typeFromText, typeToText } from '../zonefile/registry.js';
 
 // The types the real service stores are the recordsets' (both imports and the API write them).
 export { DEFAULT_IMPORT_RECORD_TYPES } from '../recordsets/record-types.js';
@@ -40,10 +41,6 @@ const CNAME_CLASH = 'CNAME rdataset is not compatible with a regular data node';
 const DATA_CLASH = 'rdataset type is not compatible with a CNAME node';
 /** dnspython's message for an SOA inside the zone but off its apex. */
 const SOA_OFF_APEX = 'add() has non-origin SOA';
-
-/** Owner flags of the CNAME rule: the owner has a CNAME, the owner has other data. */
-const CNAME = 1;
-const OTHER = 2;
 
 const TYPE_NS = typeFromText('NS');
 const TYPE_CNAME = typeFromText('CNAME');
@@ -154,27 +151,16 @@ export function planImport(text: string, maxBytes: number, allowed: ReadonlySet<
 
 /**
  * Owners of an import's records, the first stage of {@link planColumns}: each name inside the zone
- * gets a number (the same for every spelling in any case), names outside get -1. Owners live in
- * an open-addressing table of owner numbers: a Map of a few hundred thousand fresh strings costs
- * several times more. FNV is no secret, and names made to share a hash (a fraction of a second's
- * work) would make the table quadratic: past a budget of probe steps (linear probing at most half
- * full averages under 2.5 a look-up) the owners move to a Map, whose string hash V8 seeds per process.
+ * gets a number from the {@link OwnerTable} (the same for every spelling in any case; the table's
+ * own fallback keeps names made to collide linear), names outside get -1. The key is the name in
+ * lower case, the hash FNV-1a of the part before the zone's suffix, which every owner shares.
  */
 class ImportOwners {
   /** The owner name of the last look-up in lower case. */
   lower = '';
-  count = 0;
-  /** Per owner: its name in lower case. */
-  readonly key: string[];
+  readonly table: OwnerTable;
   /** Per owner: its first recordset (-1 before it has one), for the recordset stage. */
   readonly firstSet: Int32Array;
-  /** Per owner: the CNAME rule's flags, for the recordset stage. */
-  readonly flags: Uint8Array;
-  private readonly hash: Int32Array;
-  private readonly slots: Int32Array;
-  private readonly mask: number;
-  private probes: number;
-  private byName: Map<string, number> | undefined;
   private readonly lowerOrigin: string;
   private readonly suffix: string;
   // The previous look-up, as written and as found: runs of one owner (the usual layout, and every
@@ -183,18 +169,11 @@ class ImportOwners {
   private prevOwner = -1;
 
   /** `lowerOrigin`: the zone's name in lower case; `records`: how many look-ups at most. */
-  constructor(lowerOrigin: string, records: number) {
+  constructor(lowerOrigin: string, records: number, counter: ProbeCounter | undefined) {
     this.lowerOrigin = lowerOrigin;
     this.suffix = lowerOrigin === '.' ? '.' : `.${lowerOrigin}`;
-    this.probes = 8 * records + 1024;
-    let capacity = 16;
-    while (capacity < records * 2) capacity *= 2;
-    this.mask = capacity - 1;
-    this.slots = new Int32Array(capacity).fill(-1);
-    this.key = new Array<string>(records);
-    this.hash = new Int32Array(records);
-    this.firstSet = new Int32Array(records);
-    this.flags = new Uint8Array(records);
+    this.table = new OwnerTable(records, false, counter);
+    this.firstSet = new Int32Array(records).fill(-1);
   }
 
   /** The owner number of `name` (absolute, as the parser gives it), or -1 outside the zone; sets `lower`. */
@@ -203,9 +182,8 @@ class ImportOwners {
     const { lowerOrigin, suffix } = this;
     let owner = -1;
     let lower = name;
-    // Owners are hashed without the zone's suffix, which they all share. A name that ends with
-    // the (lower-case) suffix and has no upper-case or non-ASCII character before it is its own
-    // lower-case form: the usual case, with no `toLowerCase` copy.
+    // A name that ends with the (lower-case) suffix and has no upper-case or non-ASCII character
+    // before it is its own lower-case form: the usual case, with no `toLowerCase` copy.
     let inZone = name === lowerOrigin || name.endsWith(suffix);
     let end = name.length - suffix.length;
     let h = FNV_BASIS;
@@ -224,41 +202,11 @@ class ImportOwners {
       h = FNV_BASIS;
       for (let i = 0; inZone && i < end; i++) h = Math.imul(h ^ lower.charCodeAt(i), 16777619);
     }
-    if (inZone) owner = this.byName === undefined ? this.probe(lower, h) : -1;
-    if (inZone && owner < 0) {
-      const byName = this.byName!;
-      owner = byName.get(lower) ?? -1;
-      if (owner < 0) byName.set(lower, (owner = this.add(lower, h)));
-    }
+    if (inZone) owner = this.table.lookup(lower, h, true);
     this.prevName = name;
     this.prevOwner = owner;
     this.lower = lower;
     return owner;
-  }
-
-  /** The owner `lower` in the table (added if new), or -1 once the probe budget is spent (then `byName` holds every owner). */
-  private probe(lower: string, h: number): number {
-    const { slots, mask } = this;
-    let slot = (h ^ (h >>> 15)) & mask;
-    for (;;) {
-      const at = slots[slot]!;
-      if (at < 0) return (slots[slot] = this.add(lower, h));
-      if (this.hash[at] === h && this.key[at] === lower) return at;
-      if (--this.probes < 0) {
-        const byName = (this.byName = new Map());
-        for (let o = 0; o < this.count; o++) byName.set(this.key[o]!, o);
-        return -1;
-      }
-      slot = (slot + 1) & mask;
-    }
-  }
-
-  private add(lower: string, h: number): number {
-    const o = this.count++;
-    this.key[o] = lower;
-    this.hash[o] = h;
-    this.firstSet[o] = -1;
-    return o;
   }
 }
 
@@ -432,14 +380,22 @@ function recordsetBlocks(sets: ImportRecordsets): { blocks: RecordsetColumns[]; 
 /**
  * The conversion of a parsed import file: each record's owner (the owner stage), the import's rules
  * and the recordsets (the recordset stage), then the storage's blocks (the block stage). `origin`
- * is the zone's; `lineOf` gives a record's line, for error messages.
+ * is the zone's; `lineOf` gives a record's line, for error messages; `counter` counts the owner
+ * table's probes (for tests).
  * @internal
  */
-export function planColumns(origin: string, columns: RecordColumns, allowed: ReadonlySet<string>, lineOf: (index: number) => number): { ok: ImportPlan } | { error: string } {
+export function planColumns(
+  origin: string,
+  columns: RecordColumns,
+  allowed: ReadonlySet<string>,
+  lineOf: (index: number) => number,
+  counter?: ProbeCounter,
+): { ok: ImportPlan } | { error: string } {
   const lowerOrigin = origin.toLowerCase();
   const { owners: ownerChunks, ttls, types } = columns;
   const total = columns.count;
-  const owners = new ImportOwners(lowerOrigin, total);
+  const owners = new ImportOwners(lowerOrigin, total, counter);
+  const cnames = new CnameRule(total);
   const sets = new ImportRecordsets(columns, allowed);
   let soa = -1; // the last SOA at the apex: dnspython's SOA is a singleton, each one replaces the one before
   let soaTtl = 0; // the smallest SOA TTL, as dnspython's rdataset keeps it
@@ -454,19 +410,14 @@ export function planColumns(origin: string, columns: RecordColumns, allowed: Rea
     if (type === TYPE_SOA && lower !== lowerOrigin) return { error: undefinedError(SOA_OFF_APEX) };
     const typeId = sets.typeId(type);
     // The CNAME rule (RFC 1034 §3.6.2), which dnspython applies while it reads the file: so it
-    // comes before a refused type's error, and counts refused types, except those the engine's
-    // own rule lets stand beside a CNAME (only which error is reported depends on them). Names
+    // comes before a refused type's error, and counts refused types, except those that may stand
+    // beside a CNAME (only which error is reported depends on them). A CNAME after a CNAME
+    // replaces it (dnspython), so the rule's two-CNAMEs answer is not asked for here. Names
     // outside the zone are dropped unread, as dnspython drops them. The apex is no exception: a
     // CNAME there clashes with the SOA, whichever comes first, and without an SOA the file has none.
-    if (typeId >= 0 || !mayStandBesideCname(type)) {
-      const flags = owners.flags[owner]!;
-      if (type === TYPE_CNAME) {
-        if ((flags & OTHER) !== 0) return { error: undefinedError(CNAME_CLASH) };
-        owners.flags[owner] = flags | CNAME;
-      } else {
-        if ((flags & CNAME) !== 0) return { error: undefinedError(DATA_CLASH) };
-        owners.flags[owner] = flags | OTHER;
-      }
+    if (typeId >= 0 || CnameRule.counts(type)) {
+      const clash = cnames.add(owner, type === TYPE_CNAME ? index : -1);
+      if (clash !== NO_CLASH) return { error: undefinedError(clash === CNAME_AFTER_DATA ? CNAME_CLASH : DATA_CLASH) };
     }
     if (type === TYPE_SOA) {
       soaTtl = soa < 0 ? ttls[index]! : Math.min(soaTtl, ttls[index]!);

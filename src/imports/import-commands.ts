@@ -5,7 +5,7 @@ import { checkZoneQuota, readZoneQuotas } from '../dns-quotas/index.js';
 import { buildBlocks, drawSortedIds } from '../recordsets/blocks.js';
 import { blockKeys, blockRowId, RECORDSETS } from '../recordsets/recordset.js';
 import type { ApiError } from '../shared/api-error.js';
-import { command, insertNew, runInTransaction, type UnitOfWork } from '../shared/command.js';
+import { command, runInTransaction, type UnitOfWork } from '../shared/command.js';
 import { uuidParam } from '../shared/errors.js';
 import { emptyRequestBody } from '../shared/validation.js';
 import { checkNameSyntax, emailProblem } from '../zones/zone-input.js';
@@ -13,7 +13,8 @@ import { requireProject, type Caller } from '../shared/context.js';
 import type { ListSpec } from '../shared/list-query.js';
 import { enqueueTask, finishTask, type StoredTask } from '../shared/tasks.js';
 import { toMicros } from '../shared/time.js';
-import { insertZone, putZone } from '../zones/zone-commands.js';
+import { insertZone } from '../zones/zone-commands.js';
+import { zoneRepository } from '../zones/zone-store.js';
 import { canSee } from '../zones/zone-policy.js';
 import { withImportedCounts } from '../zones/zone-lifecycle.js';
 import {
@@ -26,21 +27,10 @@ import {
   unsupportedContentType,
 } from './import-errors.js';
 import { DEFAULT_IMPORT_RECORD_TYPES, IMPORT_MESSAGES, planImport, undefinedError, type ZoneImportOptions } from './convert.js';
-import {
-  IMPORTS,
-  IMPORTS_BY_CREATED,
-  IMPORTS_BY_PROJECT,
-  importKeys,
-  presentImport,
-  type StoredImport,
-  type ZoneImportBody,
-} from './zone-import.js';
+import { importRepository as imports, presentImport, type StoredImport, type ZoneImportBody } from './zone-import.js';
 
 /** Task kind that processes a zone import. @category Imports */
 export const ZONE_IMPORT_TASK = 'zone.import';
-
-const putImport = (uow: UnitOfWork, i: StoredImport): Promise<void> =>
-  uow.tx.put(IMPORTS, i.id, i, importKeys(i));
 
 function emitImport(deps: DnsDeps, uow: UnitOfWork, verb: 'create' | 'update' | 'delete', i: StoredImport): void {
   const body = presentImport(i, deps.baseUrl);
@@ -96,7 +86,7 @@ export function createImport(deps: DnsDeps, ctx: unknown, text: unknown, content
         updatedAt: null,
         version: 1,
       });
-      await insertNew(uow.tx, IMPORTS, stored.id, stored, importKeys(stored));
+      await imports.insert(uow.tx, stored);
       await enqueueTask(uow.tx, deps.ids(), ZONE_IMPORT_TASK, stored.id, { text: body, admin: caller.isAdmin ? 1 : 0 });
       emitImport(deps, uow, 'create', stored);
       uow.afterCommit(() => deps.tasks.queued());
@@ -107,7 +97,7 @@ export function createImport(deps: DnsDeps, ctx: unknown, text: unknown, content
 
 /** An import the caller may see, or 404. */
 async function visibleImport(uow: UnitOfWork, caller: Caller, id: string): Promise<Result<StoredImport, ApiError>> {
-  const found = (await uow.tx.get(IMPORTS, id)) as StoredImport | undefined;
+  const found = await imports.get(uow.tx, id);
   return found === undefined || !canSee(caller, found.projectId) ? err(importNotFound()) : ok(found);
 }
 
@@ -120,7 +110,6 @@ export function getImport(deps: DnsDeps, ctx: unknown, id: unknown): ResultAsync
 }
 
 const importListSpec = (baseUrl: string): ListSpec<StoredImport> => ({
-  collection: IMPORTS,
   path: '/v2/zones/tasks/imports',
   envelope: 'imports',
   metadata: true,
@@ -148,7 +137,7 @@ export type ZoneImportList = ListEnvelope<'imports', ZoneImportBody>;
 
 /** `GET /v2/zones/tasks/imports`. @internal */
 export function listImports(deps: DnsDeps, ctx: unknown, query: unknown): ResultAsync<ZoneImportList, ApiError> {
-  return listOwned<ZoneImportList, StoredImport>(deps, ctx, query, importListSpec(deps.baseUrl), { byProject: IMPORTS_BY_PROJECT, byCreated: IMPORTS_BY_CREATED });
+  return listOwned<ZoneImportList, StoredImport>(deps, ctx, query, importListSpec(deps.baseUrl), imports.listScope);
 }
 
 /** `DELETE /v2/zones/tasks/imports/{id}`: removes the import record only; its zone stays. @internal */
@@ -158,7 +147,7 @@ export function deleteImport(deps: DnsDeps, ctx: unknown, id: unknown): ResultAs
     transaction: (uow, caller, importId) =>
       safeTry(async function* () {
         const found = yield* await visibleImport(uow, caller, importId);
-        await uow.tx.delete(IMPORTS, importId);
+        await imports.delete(uow.tx, importId);
         emitImport(deps, uow, 'delete', found);
         return ok(undefined);
       }),
@@ -200,12 +189,12 @@ export function importTaskHandler(deps: DnsDeps, options: ZoneImportOptions = {}
         updatedAt: toMicros(deps.clock()),
       });
       emitImport(deps, uow, 'update', next);
-      return putImport(uow, next);
+      return imports.put(uow.tx, next);
     };
 
     const writeError = (message: string) =>
       runInTransaction(deps.storage, async (uow) => {
-        const current = (await uow.tx.get(IMPORTS, task.subject)) as StoredImport | undefined;
+        const current = await imports.get(uow.tx, task.subject);
         if (current !== undefined) await finish(uow, current, 'ERROR', message, null);
         await finishTask(uow.tx, task);
         return ok(undefined);
@@ -218,7 +207,7 @@ export function importTaskHandler(deps: DnsDeps, options: ZoneImportOptions = {}
     const p = plan.ok;
     const created = await runInTransaction(deps.storage, async (uow): Promise<Result<string, ApiError>> => {
       const { tx } = uow;
-      const current = (await tx.get(IMPORTS, task.subject)) as StoredImport | undefined;
+      const current = await imports.get(tx, task.subject);
       if (current === undefined) {
         await finishTask(tx, task);
         return ok('');
@@ -268,7 +257,7 @@ export function importTaskHandler(deps: DnsDeps, options: ZoneImportOptions = {}
         await tx.put(RECORDSETS, blockRowId(zone.id, n), block, blockKeys(block));
       }
       const counted = withImportedCounts(zone, p.recordsetCount, p.recordCount);
-      await putZone(tx, counted);
+      await zoneRepository.put(tx, counted);
       await finish(uow, current, 'COMPLETE', `${zone.name} imported`, zone.id);
       await finishTask(tx, task);
       return ok(zone.id);

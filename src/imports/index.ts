@@ -12,7 +12,7 @@ import type { RequestContext } from '../shared/context.js';
 import type { ListQuery } from '../shared/list-query.js';
 import type { ZoneImportOptions } from './convert.js';
 import { createImport, deleteImport, getImport, listImports, type ZoneImportList } from './import-commands.js';
-import { IMPORTS, importKeys, type StoredImport, type ZoneImportBody } from './zone-import.js';
+import { IMPORTS, importRepository, type StoredImport, type ZoneImportBody } from './zone-import.js';
 
 export { DEFAULT_IMPORT_RECORD_TYPES, type ZoneImportOptions } from './convert.js';
 export { importTaskHandler, ZONE_IMPORT_TASK } from './import-commands.js';
@@ -59,5 +59,5 @@ export function createImportCommands(deps: DnsDeps, _options: ZoneImportOptions 
 
 /** The imports collection and its index keys, for snapshots and restores. @internal */
 export const IMPORT_COLLECTIONS: CollectionKeys = {
-  [IMPORTS]: (i: StoredImport) => importKeys(i),
+  [IMPORTS]: (i: StoredImport) => importRepository.collection.keys(i),
 };

@@ -1,4 +1,4 @@
-import { tupleKey } from '../shared/keys.js';
+import { isInteger, isString, oneOf, orNull, ownedRepository } from '../shared/stored.js';
 import { formatTimestamp } from '../shared/time.js';
 
 /**
@@ -52,15 +52,17 @@ export interface StoredImport {
 
 /** The imports collection. @internal */
 export const IMPORTS = 'dns.imports';
-/** Index: imports of a project in (created_at, id) order. @internal */
-export const IMPORTS_BY_PROJECT = 'project';
-/** Index: all imports in (created_at, id) order. @internal */
-export const IMPORTS_BY_CREATED = 'created';
 
-/** Index keys of a stored import. @internal */
-export const importKeys = (i: StoredImport): Record<string, string> => ({
-  [IMPORTS_BY_PROJECT]: tupleKey(i.projectId, i.createdAt),
-  [IMPORTS_BY_CREATED]: tupleKey(i.createdAt),
+/** The stored imports, read (checked) and written only through here. @internal */
+export const importRepository = ownedRepository<StoredImport>(IMPORTS, {
+  id: isString,
+  projectId: isString,
+  status: oneOf('PENDING', 'COMPLETE', 'ERROR'),
+  message: orNull(isString),
+  zoneId: orNull(isString),
+  createdAt: isInteger,
+  updatedAt: orNull(isInteger),
+  version: isInteger,
 });
 
 /** The API body of a stored import. @internal */

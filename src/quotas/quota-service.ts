@@ -2,15 +2,15 @@ import { err, ok, ResultAsync, type Result } from 'neverthrow';
 import { memoryStorage } from '../adapters/memory/memory-storage.js';
 import type { Storage, StorageTransaction } from '../ports/storage.js';
 import type { ApiError } from '../shared/api-error.js';
-import { command as runCommand, runInTransaction, storageFailure, type CommandEnv, type CommandSteps } from '../shared/command.js';
+import { command as runCommand, CorruptValue, corruptValue, runInTransaction, storageFailure, type CommandEnv, type CommandSteps } from '../shared/command.js';
 import { requireProject, type RequestContext } from '../shared/context.js';
-import { tupleKey } from '../shared/keys.js';
 import { effectiveLimit, exceedsQuota } from './engine.js';
 import { normalisePage, pageLinks } from './paging.js';
 import { parseProjectQuotas } from './parse-project-quotas.js';
 import { isProjectId } from './project-id.js';
 import { invalidEnforceArguments, invalidProjectId, projectQuotasNotFound, quotaExceeded } from './quota-errors.js';
 import { authorizeQuota } from './quota-policy.js';
+import { quotaRecordRepository as store, type StoredRecord } from './quota-store.js';
 import { QUOTA_KINDS, isQuotaKind, perKind, type ConfiguredQuotas, type QuotaKind, type QuotaValues } from './quota-values.js';
 
 /**
@@ -208,14 +208,7 @@ export interface QuotaService {
   withBaseUrl(baseUrl: string): QuotaService;
 }
 
-const RECORDS = 'quotas.project_quotas';
-const BY_CREATION = 'created';
 const BATCH = 1000;
-
-/** A stored record: the list item plus its creation sequence number, which is also its index key. */
-interface StoredRecord extends ProjectQuotasRecord {
-  readonly sequence: number;
-}
 
 const configuredOf = (raw: Record<string, unknown>): ConfiguredQuotas =>
   perKind((kind) => {
@@ -223,37 +216,7 @@ const configuredOf = (raw: Record<string, unknown>): ConfiguredQuotas =>
     return typeof v === 'number' && Number.isSafeInteger(v) ? v : null;
   });
 
-/** Reads a stored record defensively: the storage may be shared, and a snapshot is outside data. */
-function toRecord(raw: unknown): StoredRecord | undefined {
-  if (raw === null || typeof raw !== 'object') return undefined;
-  const r = raw as Record<string, unknown>;
-  const q = r['project_quotas'];
-  if (typeof r['project_id'] !== 'string' || typeof r['sequence'] !== 'number' || q === null || typeof q !== 'object') return undefined;
-  return { project_id: r['project_id'], project_quotas: configuredOf(q as Record<string, unknown>), sequence: r['sequence'] };
-}
-
 const listItem = (r: StoredRecord): ProjectQuotasRecord => ({ project_id: r.project_id, project_quotas: r.project_quotas });
-
-async function putRecord(tx: StorageTransaction, record: StoredRecord): Promise<void> {
-  await tx.put(RECORDS, record.project_id, Object.freeze({ ...record, project_quotas: Object.freeze(record.project_quotas) }), {
-    [BY_CREATION]: tupleKey(record.sequence),
-  });
-}
-
-/** Next creation number: one above the newest, so a re-created record moves to the end. O(log n). */
-async function nextSequence(tx: StorageTransaction): Promise<number> {
-  const [last] = await tx.range(RECORDS, BY_CREATION, { direction: 'desc', limit: 1 });
-  const newest = last === undefined ? undefined : toRecord(last.value);
-  return newest === undefined ? 0 : newest.sequence + 1;
-}
-
-async function clear(tx: StorageTransaction): Promise<void> {
-  for (;;) {
-    const batch = await tx.scan(RECORDS, undefined, BATCH);
-    if (batch.length === 0) return;
-    for (const { id } of batch) await tx.delete(RECORDS, id);
-  }
-}
 
 function checkInteger(name: string, value: unknown, min: number): number {
   if (typeof value !== 'number' || !Number.isSafeInteger(value) || value < min) {
@@ -329,10 +292,10 @@ export function createQuotaService(options: QuotaServiceOptions = {}): QuotaServ
     const restoring = runInTransaction(
       storage,
       async ({ tx }) => {
-        await clear(tx);
+        await store.clear(tx);
         let sequence = 0;
         for (const r of records) {
-          await putRecord(tx, { ...r, sequence: sequence++ });
+          await store.put(tx, { ...r, sequence: sequence++ });
         }
         return ok(undefined);
       },
@@ -360,8 +323,7 @@ export function createQuotaService(options: QuotaServiceOptions = {}): QuotaServ
       transaction: ({ tx }, _caller, id) => work(tx, id),
     });
 
-  const readRecord = async (tx: StorageTransaction, projectId: string): Promise<StoredRecord | undefined> =>
-    toRecord(await tx.get(RECORDS, projectId));
+  const readRecord = (tx: StorageTransaction, projectId: string): Promise<StoredRecord | undefined> => store.get(tx, projectId);
 
   const effectiveOf = (configured: ConfiguredQuotas | undefined): QuotaValues =>
     perKind((kind) => effectiveLimit(configured?.[kind], defaults[kind]));
@@ -375,15 +337,9 @@ export function createQuotaService(options: QuotaServiceOptions = {}): QuotaServ
         parse: (caller) => authorizeQuota('project_quotas:get', forbiddenStatus, caller).andThen(() => normalisePage(query, defaultLimit, maxLimit)),
         transaction: async ({ tx }, _caller, page) => {
           const { offset, limit } = page;
-          const total = await tx.count(RECORDS, BY_CREATION);
+          const total = await store.count(tx);
           // An offset past the end (it may be up to 2^63 - 1) needs no read at all.
-          const entries =
-            offset < BigInt(total) ? await tx.range(RECORDS, BY_CREATION, { offset: Number(offset), limit: Number(limit) }) : [];
-          const items: ProjectQuotasRecord[] = [];
-          for (const entry of entries) {
-            const record = toRecord(entry.value);
-            if (record !== undefined) items.push(listItem(record));
-          }
+          const items = (offset < BigInt(total) ? await store.page(tx, Number(offset), Number(limit)) : []).map(listItem);
           return ok({ project_quotas: items, ...pageLinks(linkBase, page, total), total });
         },
       });
@@ -412,10 +368,10 @@ export function createQuotaService(options: QuotaServiceOptions = {}): QuotaServ
               .andThen((id) => parseProjectQuotas(body).map((patch) => ({ id, patch }))),
           transaction: async ({ tx }, _caller, { id, patch }) => {
             const before = await readRecord(tx, id);
-            await putRecord(tx, {
+            await store.put(tx, {
               project_id: id,
               project_quotas: perKind((kind) => patch[kind] ?? before?.project_quotas[kind] ?? null),
-              sequence: before?.sequence ?? (await nextSequence(tx)),
+              sequence: before?.sequence ?? (await store.nextSequence(tx)),
             });
             return ok(undefined);
           },
@@ -423,7 +379,7 @@ export function createQuotaService(options: QuotaServiceOptions = {}): QuotaServ
 
       delete: (ctx, projectId) =>
         projectQuotas(ctx, 'project_quotas:delete', projectId, async (tx, id) =>
-          (await tx.delete(RECORDS, id)) ? ok(undefined) : err(projectQuotasNotFound()),
+          (await store.delete(tx, id)) ? ok(undefined) : err(projectQuotasNotFound()),
         ),
     },
 
@@ -444,11 +400,11 @@ export function createQuotaService(options: QuotaServiceOptions = {}): QuotaServ
         const restored = await ready;
         if (restored.isErr()) return restored;
         try {
-          const raw = await storage.transaction((tx) => tx.get(RECORDS, projectId));
-          const limit = effectiveLimit(toRecord(raw)?.project_quotas[kind], defaults[kind]);
+          const record = await storage.transaction((tx) => store.get(tx, projectId));
+          const limit = effectiveLimit(record?.project_quotas[kind], defaults[kind]);
           return exceedsQuota(limit, inUse, requested) ? err(quotaExceeded(kind)) : ok(undefined);
         } catch (cause) {
-          return err(storageFailure(cause, 'quota'));
+          return err(cause instanceof CorruptValue ? corruptValue(cause, 'quota') : storageFailure(cause, 'quota'));
         }
       };
       return new ResultAsync(check());
@@ -456,16 +412,13 @@ export function createQuotaService(options: QuotaServiceOptions = {}): QuotaServ
 
     snapshot: async () => {
       const result = await whenReady(async (tx) => {
-        const records: ProjectQuotasRecord[] = [];
+        const all: ProjectQuotasRecord[] = [];
         for (let offset = 0; ; offset += BATCH) {
-          const batch = await tx.range(RECORDS, BY_CREATION, { offset, limit: BATCH });
-          for (const entry of batch) {
-            const record = toRecord(entry.value);
-            if (record !== undefined) records.push(Object.freeze({ ...listItem(record), project_quotas: Object.freeze(record.project_quotas) }));
-          }
+          const batch = await store.page(tx, offset, BATCH);
+          for (const record of batch) all.push(Object.freeze({ ...listItem(record), project_quotas: Object.freeze(record.project_quotas) }));
           if (batch.length < BATCH) break;
         }
-        return ok(Object.freeze({ version: 1 as const, projectQuotas: Object.freeze(records) }));
+        return ok(Object.freeze({ version: 1 as const, projectQuotas: Object.freeze(all) }));
       });
       if (result.isErr()) throw result.error;
       return result.value;
@@ -473,7 +426,7 @@ export function createQuotaService(options: QuotaServiceOptions = {}): QuotaServ
 
     reset: async () => {
       const result = await whenReady(async (tx) => {
-        await clear(tx);
+        await store.clear(tx);
         return ok(undefined);
       });
       if (result.isErr()) throw result.error;

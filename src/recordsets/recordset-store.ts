@@ -1,9 +1,7 @@
 import type { IndexPosition, StorageTransaction } from '../ports/storage.js';
 import { tupleKey } from '../shared/keys.js';
-import { RECORDSETS } from './recordset.js';
 import type { Zone } from '../zones/zone.js';
-import { BLOCK_RECORDS, BLOCK_RECORDSETS } from './blocks.js';
-import { BLOCKS_BY_ZONE, blockKeys, findId, idAt, packIds, type RecordsetBlock, type RecordsetMeta } from './recordset.js';
+import { BLOCK_INDEXES, blockKeys, findId, idAt, packIds, RECORDSETS, writtenRowId, type RecordsetBlock, type RecordsetMeta } from './recordset.js';
 
 /** One recordset taken out of its block, as a write sees it. @internal */
 export interface RecordsetRow {
@@ -22,16 +20,9 @@ export interface PlacedBlock {
   readonly at: IndexPosition;
 }
 
-/** The block of `zone` that holds `id` if any does: the first whose last id is not below `id`. @internal */
+/** The imported block of `zone` that holds `id` if any does: the first whose last id is not below `id`. @internal */
 export async function blockAt(tx: StorageTransaction, zoneId: string, id: string): Promise<PlacedBlock | undefined> {
-  const found = await tx.range(RECORDSETS, BLOCKS_BY_ZONE, { prefix: tupleKey(zoneId), after: { key: tupleKey(zoneId, id), id: '' }, limit: 1 });
-  const e = found[0];
-  return e === undefined ? undefined : { rowId: e.id, block: e.value as RecordsetBlock, at: { key: e.key, id: e.id } };
-}
-
-/** The zone's block with the greatest ids, if it has any. */
-async function lastBlock(tx: StorageTransaction, zoneId: string): Promise<PlacedBlock | undefined> {
-  const found = await tx.range(RECORDSETS, BLOCKS_BY_ZONE, { prefix: tupleKey(zoneId), direction: 'desc', limit: 1 });
+  const found = await tx.range(RECORDSETS, BLOCK_INDEXES.imported, { prefix: tupleKey(zoneId), after: { key: tupleKey(zoneId, id), id: '' }, limit: 1 });
   const e = found[0];
   return e === undefined ? undefined : { rowId: e.id, block: e.value as RecordsetBlock, at: { key: e.key, id: e.id } };
 }
@@ -48,8 +39,15 @@ export function rowAt(b: RecordsetBlock, i: number): RecordsetRow {
   };
 }
 
-/** Finds a stored recordset of a zone by id: its block and position, or undefined. @internal */
+/**
+ * Finds a stored recordset of a zone by id: its block and position, or undefined. A written one
+ * is one get away (its row id is made from its id); an imported one one ordered look-up.
+ * @internal
+ */
 export async function findRecordset(tx: StorageTransaction, zoneId: string, id: string): Promise<{ placed: PlacedBlock; i: number } | undefined> {
+  const rowId = writtenRowId(zoneId, id);
+  const own = (await tx.get(RECORDSETS, rowId)) as RecordsetBlock | undefined;
+  if (own !== undefined) return { placed: { rowId, block: own, at: { key: tupleKey(zoneId, id), id: rowId } }, i: 0 };
   const placed = await blockAt(tx, zoneId, id);
   if (placed === undefined) return undefined;
   const i = findId(placed.block, id);
@@ -58,7 +56,7 @@ export async function findRecordset(tx: StorageTransaction, zoneId: string, id: 
 
 /**
  * A block made of rows, in id order. Imported blocks keep their shared creation time and no
- * `meta` column until a written recordset joins them.
+ * `meta` column; a written recordset's block has one.
  */
 function makeBlock(zoneId: string, createdAt: number, rows: readonly RecordsetRow[]): RecordsetBlock {
   const ends: number[] = [];
@@ -81,58 +79,29 @@ function makeBlock(zoneId: string, createdAt: number, rows: readonly RecordsetRo
   return Object.freeze(block);
 }
 
-const rowsOf = (b: RecordsetBlock): RecordsetRow[] => Array.from({ length: b.names.length }, (_, i) => rowAt(b, i));
-
 /**
- * Writes a block's new rows back: removed when empty, split in two when it outgrew the block
- * limits (the second half under a fresh row id), else rewritten in place. Costs O(block).
- */
-async function storeRows(tx: StorageTransaction, zoneId: string, createdAt: number, rowId: string, rows: RecordsetRow[], newRowId: () => string): Promise<void> {
-  if (rows.length === 0) {
-    await tx.delete(RECORDSETS, rowId);
-    return;
-  }
-  const records = rows.reduce((n, r) => n + r.records.length, 0);
-  if (rows.length > BLOCK_RECORDSETS || (records > BLOCK_RECORDS && rows.length > 1)) {
-    const half = rows.length >>> 1;
-    const first = makeBlock(zoneId, createdAt, rows.slice(0, half));
-    const second = makeBlock(zoneId, createdAt, rows.slice(half));
-    await tx.put(RECORDSETS, rowId, first, blockKeys(first));
-    await tx.put(RECORDSETS, `${zoneId}/${newRowId()}`, second, blockKeys(second));
-    return;
-  }
-  const block = makeBlock(zoneId, createdAt, rows);
-  await tx.put(RECORDSETS, rowId, block, blockKeys(block));
-}
-
-/**
- * Adds a recordset to its zone's blocks: into the block whose id range holds its id (or the
- * last block, or a new one), which is split when it grows past the limits. O(block).
+ * Stores a recordset written through the API (created, or an imported one changed) as a block
+ * of its own, replacing what that block held. O(log n): one row and its index entries.
  * @internal
  */
-export async function insertRecordset(tx: StorageTransaction, zone: Zone, row: RecordsetRow, newRowId: () => string): Promise<void> {
-  const placed = (await blockAt(tx, zone.id, row.id)) ?? (await lastBlock(tx, zone.id));
-  if (placed === undefined) {
-    const block = makeBlock(zone.id, zone.createdAt, [row]);
-    await tx.put(RECORDSETS, `${zone.id}/${newRowId()}`, block, blockKeys(block));
+export async function putWritten(tx: StorageTransaction, zone: Zone, row: RecordsetRow & { readonly meta: RecordsetMeta }): Promise<void> {
+  const block = makeBlock(zone.id, row.meta.createdAt, [row]);
+  await tx.put(RECORDSETS, writtenRowId(zone.id, row.id), block, blockKeys(block));
+}
+
+/**
+ * Removes a stored recordset: a written one's block goes; an imported one leaves its block
+ * (rewritten without it, or removed when emptied). O(block).
+ * @internal
+ */
+export async function removeRecordset(tx: StorageTransaction, placed: PlacedBlock, i: number): Promise<void> {
+  const b = placed.block;
+  if (b.names.length === 1) {
+    await tx.delete(RECORDSETS, placed.rowId);
     return;
   }
-  const rows = rowsOf(placed.block);
-  const pos = findId(placed.block, row.id);
-  rows.splice(pos < 0 ? -pos - 1 : pos, pos < 0 ? 0 : 1, row);
-  await storeRows(tx, zone.id, placed.block.createdAt, placed.rowId, rows, newRowId);
-}
-
-/** Replaces the `i`-th recordset of a placed block (same id). O(block). @internal */
-export async function replaceRecordset(tx: StorageTransaction, placed: PlacedBlock, i: number, row: RecordsetRow, newRowId: () => string): Promise<void> {
-  const rows = rowsOf(placed.block);
-  rows[i] = row;
-  await storeRows(tx, placed.block.zoneId, placed.block.createdAt, placed.rowId, rows, newRowId);
-}
-
-/** Removes the `i`-th recordset of a placed block; an emptied block goes. O(block). @internal */
-export async function removeRecordset(tx: StorageTransaction, placed: PlacedBlock, i: number): Promise<void> {
-  const rows = rowsOf(placed.block);
+  const rows = Array.from({ length: b.names.length }, (_, k) => rowAt(b, k));
   rows.splice(i, 1);
-  await storeRows(tx, placed.block.zoneId, placed.block.createdAt, placed.rowId, rows, () => '');
+  const block = makeBlock(b.zoneId, b.createdAt, rows);
+  await tx.put(RECORDSETS, placed.rowId, block, blockKeys(block));
 }

@@ -7,7 +7,6 @@ import { ApiError } from '../shared/api-error.js';
 import { command, type UnitOfWork } from '../shared/command.js';
 import { invalidUuid } from '../shared/errors.js';
 import type { Caller } from '../shared/context.js';
-import { tupleKey } from '../shared/keys.js';
 import { listArray, parseListQuery, type ListSpec } from '../shared/list-query.js';
 import { formatTimestamp, toMicros } from '../shared/time.js';
 import { isUuidLike } from '../shared/uuid.js';
@@ -16,11 +15,12 @@ import { saveAndPush, zoneIdParam } from '../zones/zone-commands.js';
 import { updated } from '../zones/zone-lifecycle.js';
 import { zoneNotFound } from '../zones/zone-errors.js';
 import { canSee } from '../zones/zone-policy.js';
-import { BY_CREATED, BY_PARENT, BY_PROJECT, ZONES, type Zone } from '../zones/zone.js';
+import type { Zone } from '../zones/zone.js';
+import { zoneRepository } from '../zones/zone-store.js';
 import { parseRecordsetBody, type RecordsetInput } from './recordset-input.js';
-import { managedCount, managedRecordsets, presentRecordset, RECORDSET_FILTERS, RECORDSETS, type RecordsetBlock, type RecordsetBody, type RecordsetMeta } from './recordset.js';
+import { managedCount, managedRecordsets, presentRecordset, RECORDSET_FILTERS, type RecordsetBlock, type RecordsetBody, type RecordsetMeta } from './recordset.js';
 import { keepCurrent, noteName, typesAtName } from './name-directory.js';
-import { findRecordset, insertRecordset, removeRecordset, replaceRecordset, rowAt, type PlacedBlock, type RecordsetRow } from './recordset-store.js';
+import { findRecordset, putWritten, removeRecordset, rowAt, type PlacedBlock, type RecordsetRow } from './recordset-store.js';
 import { zoneRecordsets } from './recordset-commands.js';
 import { recordsetNotFound } from './recordset-errors.js';
 
@@ -59,7 +59,7 @@ function emitRecordset(deps: DnsDeps, uow: UnitOfWork, verb: 'create' | 'update'
  * @internal
  */
 export async function targetZone(tx: StorageTransaction, caller: Caller, zoneId: string, hidden: () => ApiError): Promise<Result<Zone, ApiError>> {
-  const zone = (await tx.get(ZONES, zoneId)) as Zone | undefined;
+  const zone = await zoneRepository.byId(tx, zoneId);
   if (zone === undefined) return err(zoneNotFound());
   if (!canSee(caller, zone.projectId)) return err(hidden());
   return ok(zone);
@@ -98,8 +98,7 @@ async function checkPlacement(
       return err(badLocation('CNAME recordsets may not share a name with any other records'));
     }
     if (name !== zone.name) {
-      for (const e of await tx.range(ZONES, BY_PARENT, { prefix: tupleKey(zone.id) })) {
-        const child = e.value as Zone;
+      for (const child of await zoneRepository.subzones(tx, zone.id)) {
         if (name === child.name || name.endsWith(`.${child.name}`)) return err(badLocation(`RecordSet belongs in a child zone: ${child.name}`));
       }
     }
@@ -164,8 +163,8 @@ export function createRecordset(deps: DnsDeps, ctx: unknown, zoneId: unknown, bo
         action: records.length > 0 ? 'CREATE' : 'NONE',
         serial: written.serial,
       });
-      const row: RecordsetRow = { id: deps.ids(), name: input.name!, type, ttl: input.ttl ?? null, records: Object.freeze(records), meta };
-      await insertRecordset(tx, zone, row, deps.ids);
+      const row = { id: deps.ids(), name: input.name!, type, ttl: input.ttl ?? null, records: Object.freeze(records), meta };
+      await putWritten(tx, zone, row);
       await noteName(tx, zone, written, row.name, row.type, true, deps.ids);
       emitRecordset(deps, uow, 'create', present(deps, written, row));
       return ok(present(deps, await storeZone(deps, uow, written), row));
@@ -259,8 +258,10 @@ export function updateRecordset(deps: DnsDeps, ctx: unknown, zoneId: unknown, id
       action: records.length > 0 ? 'UPDATE' : 'NONE',
       serial: written.serial,
     });
-    const row: RecordsetRow = { ...old, ttl, records: Object.freeze([...records]), meta };
-    await replaceRecordset(tx, named.placed, named.i, row, deps.ids);
+    const row = { ...old, ttl, records: Object.freeze([...records]), meta };
+    // An imported recordset leaves its block: changed, it is a written one.
+    if (old.meta === null) await removeRecordset(tx, named.placed, named.i);
+    await putWritten(tx, zone, row);
     await keepCurrent(tx, zone, written);
     emitRecordset(deps, uow, 'update', present(deps, written, row));
     return ok(present(deps, await storeZone(deps, uow, written), row));
@@ -300,7 +301,6 @@ export function deleteRecordset(deps: DnsDeps, ctx: unknown, zoneId: unknown, id
 
 /** How `GET /v2/recordsets` lists: its own filters and sort keys, not the per-zone list's. */
 const allSpec: ListSpec<RecordsetBody> = {
-  collection: RECORDSETS,
   path: '/v2/recordsets',
   envelope: 'recordsets',
   metadata: true,
@@ -329,10 +329,7 @@ export function listAllRecordsets(deps: DnsDeps, ctx: unknown, query: unknown): 
     transaction: async ({ tx }, _resolved, { caller, q }): Promise<Result<object, ApiError>> => {
       const all: RecordsetBody[] = [];
       if (caller.allProjects || caller.projectId !== null) {
-        const zones = caller.allProjects
-          ? await tx.range(ZONES, BY_CREATED, { prefix: '' })
-          : await tx.range(ZONES, BY_PROJECT, { prefix: tupleKey(caller.projectId!) });
-        for (const e of zones) all.push(...(await zoneRecordsets(deps, tx, e.value as Zone)));
+        for (const zone of await zoneRepository.owned(tx, caller.allProjects ? null : caller.projectId)) all.push(...(await zoneRecordsets(deps, tx, zone)));
       }
       const marker = q.marker === undefined ? undefined : all.find((r) => r.id === q.marker);
       return listArray(allSpec, all, q, q.marker === undefined || marker !== undefined, marker, deps.baseUrl);

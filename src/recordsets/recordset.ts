@@ -101,16 +101,92 @@ export interface RecordsetMeta {
   readonly serial: number;
 }
 
-/** Index: blocks of a zone, keyed by (zone, last id). @internal */
+/** Index: every block of a zone (imported and written), keyed by (zone, last id). @internal */
 export const BLOCKS_BY_ZONE = 'zone';
 
 /** Stored recordsets of zones, in blocks (see `RecordsetBlock`), written by imports. @internal */
 export const RECORDSETS = 'dns.recordset_blocks';
 
+/**
+ * The indexes of the recordset blocks besides {@link BLOCKS_BY_ZONE}.
+ *
+ * Imported blocks (many recordsets, no `meta`) are found through `imported`, keyed by (zone, last
+ * id): inside a zone they all share one created_at, updated_at (null) and status, so every sort
+ * key but name, type and ttl orders them by id, which is the order of that index. A recordset
+ * written through the API is a block of its own (one index entry each, which a recordset someone
+ * wrote is worth) under a row id made from its id, with one entry per sort key of the per-zone
+ * list, so a page in any order reads only what it shows.
+ * @internal
+ */
+export const BLOCK_INDEXES = {
+  imported: 'imported',
+  written: 'written',
+  created: 'w_created',
+  updated: 'w_updated',
+  name: 'w_name',
+  type: 'w_type',
+  ttl: 'w_ttl',
+  status: 'w_status',
+} as const;
+
+/** Whether a block is one recordset written through the API (else it holds imported ones). @internal */
+export const isWritten = (b: RecordsetBlock): boolean => b.meta !== undefined;
+
+/** Row id of the block of a recordset written through the API: found by id with one get. @internal */
+export const writtenRowId = (zoneId: string, id: string): string => `${zoneId}/w/${id}`;
+
+/** A nullable integer as key parts that sort null first, then by value. */
+const nullable = (n: number | null): (string | number)[] => (n === null ? [0] : [1, n]);
+
+/**
+ * The key of a written recordset in the index of `sortKey` (a per-zone list sort key), from the
+ * value the list compares (the body's, case folded as the list folds text) and its id. Also the
+ * position a page seeks to when the marker is any recordset with that value and id. `status`
+ * takes 0 for ACTIVE, 1 for the zone's other status (see `listRecordsets`).
+ * @internal
+ */
+export function writtenKey(sortKey: string, zoneId: string, value: string | number | null, id: string): string {
+  switch (sortKey) {
+    case 'created_at':
+      return tupleKey(zoneId, value as number, id);
+    case 'updated_at':
+    case 'ttl':
+      return tupleKey(zoneId, ...nullable(value as number | null), id);
+    case 'name':
+    case 'type':
+      return tupleKey(zoneId, String(value).toLowerCase(), id);
+    case 'status':
+      return tupleKey(zoneId, value as number, id);
+    default:
+      return tupleKey(zoneId, id);
+  }
+}
+
 /** Index keys of a block. @internal */
-export const blockKeys = (b: RecordsetBlock): Record<string, string> => ({
-  [BLOCKS_BY_ZONE]: tupleKey(b.zoneId, b.names.length === 0 ? '' : idAt(b, b.names.length - 1)),
-});
+export function blockKeys(b: RecordsetBlock): Record<string, string> {
+  const last = b.names.length === 0 ? '' : idAt(b, b.names.length - 1);
+  const all = tupleKey(b.zoneId, last);
+  const m = b.meta?.[0];
+  if (!isWritten(b) || m === null || m === undefined) return { [BLOCKS_BY_ZONE]: all, [BLOCK_INDEXES.imported]: all };
+  const z = b.zoneId;
+  return {
+    [BLOCKS_BY_ZONE]: all,
+    [BLOCK_INDEXES.written]: all,
+    [BLOCK_INDEXES.created]: writtenKey('created_at', z, m.createdAt, last),
+    [BLOCK_INDEXES.updated]: writtenKey('updated_at', z, m.updatedAt, last),
+    [BLOCK_INDEXES.name]: writtenKey('name', z, b.names[0]!, last),
+    [BLOCK_INDEXES.type]: writtenKey('type', z, b.types[0]!, last),
+    [BLOCK_INDEXES.ttl]: writtenKey('ttl', z, b.ttls[0]!, last),
+    [BLOCK_INDEXES.status]: writtenKey('status', z, m.action === 'NONE' ? 0 : 1, last),
+  };
+}
+
+/**
+ * Whether a stored block is of the layout this version writes: a written recordset alone in its
+ * block. Snapshots taken before that kept written recordsets inside imported blocks.
+ * @internal
+ */
+export const isCurrentLayout = (b: RecordsetBlock): boolean => !isWritten(b) || (b.names.length === 1 && b.meta?.[0] !== null && b.meta?.[0] !== undefined);
 
 /** Row id of a zone's `n`-th block: zone id first, so one zone's blocks sit together in a scan. @internal */
 export const blockRowId = (zoneId: string, n: number): string => `${zoneId}/${n.toString(16).padStart(8, '0')}`;

@@ -9,11 +9,12 @@ import { finishTask, type StoredTask, type TaskHandler } from '../shared/tasks.j
 import { toMicros } from '../shared/time.js';
 import { blockKeys, blockRowId, RECORDSETS, removeRecordsets } from '../recordsets/recordset.js';
 import { requestTransfer, saveAndPush, visibleZone, zoneIdParam } from '../zones/zone-commands.js';
-import { updated } from '../zones/zone-lifecycle.js';
+import { refreshedFromMaster } from '../zones/zone-lifecycle.js';
 import { xfrOfPrimary } from '../zones/zone-errors.js';
 import { authorizeZone } from '../zones/zone-policy.js';
 import { emailProblem } from '../zones/zone-input.js';
-import { ZONES, type Zone } from '../zones/zone.js';
+import type { Zone } from '../zones/zone.js';
+import { zoneRepository as zones } from '../zones/zone-store.js';
 import { masterAddress, type MasterAddress, type MasterPort, type TransferLimits } from './master-port.js';
 import { TransferCollector, type TransferPlan } from './transfer-plan.js';
 
@@ -89,21 +90,15 @@ function overQuota(quotas: ZoneQuotaLimits, plan: TransferPlan): string | undefi
  * seconds, as the real service's column keeps it.
  */
 function transferred(deps: DnsDeps, zone: Zone, plan: TransferPlan, now: Date): Zone {
-  const micros = toMicros(now);
-  const ttl = plan.ttl === 0 ? (deps.limits.minTtl ?? zone.ttl) : plan.ttl;
-  // updated() keeps a SECONDARY zone's serial (the service never raises it); the master's is set after.
-  const bumped = updated(zone, now, {
+  return refreshedFromMaster(zone, now, {
+    serial: plan.serial,
+    ttl: plan.ttl === 0 ? (deps.limits.minTtl ?? zone.ttl) : plan.ttl,
+    email: emailProblem(plan.email) === undefined ? plan.email : zone.email,
     retry: plan.retry,
     expire: plan.expire,
-    ttl,
-    email: emailProblem(plan.email) === undefined ? plan.email : zone.email,
-    transferredAt: micros - (micros % 1_000_000),
     recordsetCount: plan.recordsetCount,
     recordCount: plan.recordCount,
-    // The master's SOA, stored with the other records, takes the place of the service's own.
-    soaRecordsetId: null,
   });
-  return Object.freeze({ ...bumped, serial: plan.serial });
 }
 
 /**
@@ -129,7 +124,7 @@ export function zoneXfrHandler(deps: DnsDeps, options: ZoneImportOptions = {}): 
     let quotas: ZoneQuotaLimits;
     try {
       [zone, quotas] = await deps.storage.transaction(async (tx) => {
-        const z = (await tx.get(ZONES, task.subject)) as Zone | undefined;
+        const z = await zones.byId(tx, task.subject);
         return [z, z === undefined ? deps.quotaDefaults : await readZoneQuotas(tx, z.projectId, deps.quotaDefaults)] as const;
       });
     } catch {
@@ -165,7 +160,7 @@ export function zoneXfrHandler(deps: DnsDeps, options: ZoneImportOptions = {}): 
     const p = plan;
     const applied = await runInTransaction(deps.storage, async (uow) => {
       const { tx } = uow;
-      const current = (await tx.get(ZONES, task.subject)) as Zone | undefined;
+      const current = await zones.byId(tx, task.subject);
       const fits = current !== undefined && overQuota(await readZoneQuotas(tx, current.projectId, deps.quotaDefaults), p) === undefined;
       if (current !== undefined && fits && current.type === 'SECONDARY' && current.action !== 'DELETE') {
         const now = deps.clock();

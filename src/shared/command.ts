@@ -50,6 +50,32 @@ export const invalidIdSource = (id: unknown): ApiError =>
     `The id source (the \`ids\` option) gave ${typeof id === 'string' ? `'${id.slice(0, 100)}'` : String(id)}, which is not UUID-shaped (32 hex digits, hyphens optional); nothing was changed.`,
   );
 
+/**
+ * A value an adapter handed back is not what its collection stores. Thrown by a repository, it
+ * unwinds the command's transaction like a storage failure; the pipeline answers it with
+ * {@link corruptValue}.
+ * @internal
+ */
+export class CorruptValue extends Error {
+  constructor(
+    readonly collection: string,
+    readonly id: string,
+    readonly problem: string,
+  ) {
+    super(`the storage holds a value under ${collection}/${id} that is not one it stores (${problem})`);
+    this.name = 'CorruptValue';
+  }
+}
+
+/** 500 `corrupt_value`: the storage handed back something no command wrote; nothing was changed. @internal */
+export const corruptValue = (cause: CorruptValue, dialect: ErrorDialect = 'dns'): ApiError =>
+  new ApiError(
+    500,
+    'corrupt_value',
+    `The storage returned a value under ${cause.collection}/${cause.id.slice(0, 100)} that is not one this service stores (${cause.problem}); nothing was changed.`,
+    { cause, dialect },
+  );
+
 const describe = (cause: unknown): string => (cause instanceof Error ? cause.message : String(cause));
 
 // Thrown only to unwind a transaction; never seen outside this module.
@@ -136,7 +162,8 @@ export interface UnitOfWork {
 /**
  * Runs one command as one storage transaction and turns every way it can end into a
  * `ResultAsync` that never rejects: `Err` from the work rolls the transaction back, an adapter
- * rejection becomes 500 `storage_failure`, a thrown defect 500 `unknown`.
+ * rejection becomes 500 `storage_failure`, a value read back that no command wrote 500
+ * `corrupt_value`, a thrown defect 500 `unknown`.
  * @internal
  */
 export function runInTransaction<T>(
@@ -153,7 +180,7 @@ export function runInTransaction<T>(
         try {
           result = await work({ tx: guardTransaction(raw), afterCommit: (e) => effects.push(e) });
         } catch (error) {
-          if (error instanceof StorageFault || error instanceof Abort) throw error;
+          if (error instanceof StorageFault || error instanceof Abort || error instanceof CorruptValue) throw error;
           throw new Defect(error);
         }
         if (result.isErr()) throw new Abort(result.error);
@@ -164,6 +191,7 @@ export function runInTransaction<T>(
     } catch (error) {
       if (error instanceof Abort) return err(error.error);
       if (error instanceof Defect) return err(unexpected(error.cause, dialect));
+      if (error instanceof CorruptValue) return err(corruptValue(error, dialect));
       if (error instanceof StorageFault) return err(storageFailure(error.cause, dialect));
       return err(storageFailure(error, dialect));
     }

@@ -2,8 +2,7 @@ import { err, ok, type Result, type ResultAsync } from 'neverthrow';
 import type { ApiError } from './api-error.js';
 import { command, type CommandEnv } from './command.js';
 import { forbidden, type Caller } from './context.js';
-import { tupleKey } from './keys.js';
-import { listPage, parseListQuery, queryAllProjects, type ListSpec } from './list-query.js';
+import { listPage, parseListQuery, queryAllProjects, type ListScope, type ListSpec } from './list-query.js';
 
 /** What a list command needs of its service: the pipeline's environment and the base of its links. @internal */
 export interface ListEnv extends CommandEnv {
@@ -19,13 +18,6 @@ export function listCaller(deps: ListEnv, caller: Caller, query: unknown): Resul
   if (!queryAllProjects(query)) return ok(caller);
   if (!caller.isAdmin) return err(forbidden(deps.forbiddenStatus, 'all_tenants'));
   return ok({ ...caller, allProjects: true });
-}
-
-/** What a project-owned resource needs to be listed by {@link listOwned}. @internal */
-export interface Owned {
-  readonly id: string;
-  readonly projectId: string;
-  readonly createdAt: number;
 }
 
 /**
@@ -52,15 +44,16 @@ export type ListEnvelope<K extends string, T> = { readonly [P in K]: T[] } & {
 /**
  * The list command of a resource that belongs to one project (zones, imports, exports): the
  * caller's own, in (created_at, id) order from its project index, or everyone's with
- * all-projects (admin only), from the global index.
+ * all-projects (admin only), from the global index: `scopeOf` is the repository's answer to
+ * where a project's (or, for `null`, everyone's) entities are read.
  * @internal
  */
-export function listOwned<L, E extends Owned>(
+export function listOwned<L, E extends { readonly id: string }>(
   deps: ListEnv,
   ctx: unknown,
   query: unknown,
   spec: ListSpec<E>,
-  indexes: { readonly byProject: string; readonly byCreated: string },
+  scopeOf: (projectId: string | null) => ListScope<E>,
 ): ResultAsync<L, ApiError> {
   return command(deps, ctx, {
     parse: (resolved) =>
@@ -70,11 +63,7 @@ export function listOwned<L, E extends Owned>(
       if (!caller.allProjects && project === null) {
         return ok({ [spec.envelope]: [], links: { self: `${deps.baseUrl}${spec.path}` }, metadata: { total_count: 0 } } as L);
       }
-      const scope =
-        caller.allProjects || project === null
-          ? { index: indexes.byCreated, prefix: '', keyOf: (e: E) => tupleKey(e.createdAt) }
-          : { index: indexes.byProject, prefix: tupleKey(project), keyOf: (e: E) => tupleKey(project, e.createdAt) };
-      return (await listPage(tx, spec, scope, q, deps.baseUrl)) as Result<L, ApiError>;
+      return (await listPage(tx, spec, scopeOf(caller.allProjects ? null : project), q, deps.baseUrl)) as Result<L, ApiError>;
     },
   });
 }

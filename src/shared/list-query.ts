@@ -12,6 +12,7 @@ import {
   listParametersNotAnObject,
   markerNotFound,
 } from './errors.js';
+import { checked, checkedEntries, type Collection } from './stored.js';
 import { isUuidLike } from './uuid.js';
 import { isCleanText } from './validation.js';
 
@@ -31,7 +32,6 @@ export type FieldValue = string | number | null;
  * @internal
  */
 export interface ListSpec<E> {
-  readonly collection: string;
   /** Path of the collection below the base URL, e.g. `/v2/zones`. */
   readonly path: string;
   /** Envelope key, e.g. `zones`. */
@@ -46,6 +46,8 @@ export interface ListSpec<E> {
 
 /** Where the listed entities live: an index ordered by (created_at, id) within a key prefix. @internal */
 export interface ListScope<E> {
+  /** The stored collection, whose check every value read passes. */
+  readonly collection: Collection<E>;
   readonly index: string;
   readonly prefix: string;
   /** The key `e` has (or would have) in `index` under this scope's prefix: used to seek to a marker. */
@@ -156,8 +158,9 @@ const fold = (v: string | number): string => String(v).toLowerCase();
  * Orders two field values as the production database does: nulls first, numbers by value, text
  * without regard to case (MySQL's default collation, which equality filters follow too), so
  * `sort_key=name` puts `b.` between `A.` and `C.`, and `name=<b` does not list `Z.`.
+ * @internal
  */
-function compareValues(a: FieldValue, b: FieldValue): number {
+export function compareValues(a: FieldValue, b: FieldValue): number {
   if (a === b) return 0;
   if (a === null) return -1;
   if (b === null) return 1;
@@ -234,7 +237,8 @@ export async function listPage<E extends { readonly id: string }>(
 ): Promise<Result<object, ApiError>> {
   let markerEntity: E | undefined;
   if (query.marker !== undefined) {
-    markerEntity = (await tx.get(spec.collection, query.marker)) as E | undefined;
+    const stored = await tx.get(scope.collection.name, query.marker);
+    markerEntity = stored === undefined ? undefined : checked(scope.collection, query.marker, stored);
     if (markerEntity === undefined) {
       return err(markerNotFound());
     }
@@ -249,14 +253,14 @@ export async function listPage<E extends { readonly id: string }>(
     items = [];
     let after = markerEntity === undefined ? undefined : { key: scope.keyOf(markerEntity), id: markerEntity.id };
     while (items.length < query.limit) {
-      const batch = await tx.range(spec.collection, scope.index, {
+      const batch = checkedEntries(scope.collection, await tx.range(scope.collection.name, scope.index, {
         prefix: scope.prefix,
         ...(after === undefined ? {} : { after }),
         direction: query.sortDir,
         limit: predicates.length === 0 && scope.visible === undefined ? query.limit - items.length : PAGE_READ,
-      });
+      }));
       for (const entry of batch) {
-        const e = entry.value as E;
+        const e = entry.value;
         if (accept(e)) items.push(e);
         if (items.length === query.limit) break;
       }
@@ -267,15 +271,29 @@ export async function listPage<E extends { readonly id: string }>(
     if (spec.metadata) {
       total =
         predicates.length === 0 && scope.visible === undefined
-          ? await tx.count(spec.collection, scope.index, scope.prefix)
-          : (await readScope(tx, spec, scope)).filter(accept).length;
+          ? await tx.count(scope.collection.name, scope.index, scope.prefix)
+          : (await readScope(tx, scope)).filter(accept).length;
     }
   } else {
-    const page = sortAndSlice(spec, (await readScope(tx, spec, scope)).filter(accept), query, markerEntity);
+    const page = sortAndSlice(spec, (await readScope(tx, scope)).filter(accept), query, markerEntity);
     items = page.items;
     total = page.total;
   }
   return ok(envelope(spec, items, total, query, baseUrl));
+}
+
+/**
+ * The order of a list page: by the sort key's value as {@link compareValues} orders values, then
+ * by id, both reversed for `desc`. A page is what follows its marker in this order.
+ * @internal
+ */
+export function listOrder<E extends { readonly id: string }>(spec: ListSpec<E>, query: ParsedListQuery): (a: E, b: E) => number {
+  const read = spec.sortKeys[query.sortKey] ?? spec.sortKeys['created_at']!;
+  const desc = query.sortDir === 'desc';
+  return (a, b) => {
+    const c = compareValues(read(a), read(b)) || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0);
+    return desc ? -c : c;
+  };
 }
 
 /** Orders entities by (sort_key, id) in the asked direction and cuts the page after the marker. */
@@ -285,12 +303,7 @@ function sortAndSlice<E extends { readonly id: string }>(
   query: ParsedListQuery,
   markerEntity: E | undefined,
 ): { items: E[]; total: number } {
-  const read = spec.sortKeys[query.sortKey] ?? spec.sortKeys['created_at']!;
-  const desc = query.sortDir === 'desc';
-  const order = (a: E, b: E): number => {
-    const c = compareValues(read(a), read(b)) || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0);
-    return desc ? -c : c;
-  };
+  const order = listOrder(spec, query);
   all.sort(order);
   let start = 0;
   if (markerEntity !== undefined) {
@@ -350,7 +363,6 @@ function envelope<E extends { readonly id: string }>(
   return body;
 }
 
-async function readScope<E>(tx: StorageTransaction, spec: ListSpec<E>, scope: ListScope<E>): Promise<E[]> {
-  const entries = await tx.range(spec.collection, scope.index, { prefix: scope.prefix });
-  return entries.map((e) => e.value as E);
+async function readScope<E>(tx: StorageTransaction, scope: ListScope<E>): Promise<E[]> {
+  return checkedEntries(scope.collection, await tx.range(scope.collection.name, scope.index, { prefix: scope.prefix })).map((e) => e.value);
 }

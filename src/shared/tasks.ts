@@ -1,8 +1,9 @@
 import { ok, type Result } from 'neverthrow';
 import type { Storage, StorageTransaction } from '../ports/storage.js';
 import type { ApiError } from './api-error.js';
-import { insertNew } from './command.js';
+import { CorruptValue } from './command.js';
 import { tupleKey } from './keys.js';
+import { checked, isInteger, isPlainObject, isString, repository, shapeProblem, type Collection } from './stored.js';
 
 /** A queued piece of asynchronous work, stored with the state it belongs to. @internal */
 export interface StoredTask {
@@ -19,6 +20,33 @@ export const TASKS = 'dns.tasks';
 const QUEUE = 'queue';
 const META = 'dns.meta';
 const SEQ_ID = 'task-seq';
+
+const collection: Collection<StoredTask> = {
+  name: TASKS,
+  problem: (value) =>
+    shapeProblem(value, {
+      id: isString,
+      seq: isInteger,
+      kind: isString,
+      subject: isString,
+      data: (d) => isPlainObject(d) && Object.values(d).every((v) => v === null || typeof v === 'string' || typeof v === 'number'),
+    }),
+  idOf: (t) => t.id,
+  keys: (t) => ({ [QUEUE]: tupleKey(t.seq) }),
+};
+const tasks = repository(collection);
+
+/** The index keys of a stored task (for restores). @internal */
+export const taskKeys = collection.keys;
+
+/** The next sequence number of the queue, checked. */
+async function nextSeq(tx: StorageTransaction): Promise<number> {
+  const meta = await tx.get(META, SEQ_ID);
+  if (meta === undefined) return 1;
+  const problem = shapeProblem(meta, { next: isInteger });
+  if (problem !== undefined) throw new CorruptValue(META, SEQ_ID, problem);
+  return (meta as { readonly next: number }).next;
+}
 
 /**
  * Runs a task. It should finish it with `finishTask` inside its last transaction (so the task
@@ -38,17 +66,16 @@ export async function enqueueTask(
   subject: string,
   data: StoredTask['data'],
 ): Promise<StoredTask> {
-  const meta = (await tx.get(META, SEQ_ID)) as { next: number } | undefined;
-  const seq = meta?.next ?? 1;
+  const seq = await nextSeq(tx);
   await tx.put(META, SEQ_ID, Object.freeze({ next: seq + 1 }), {});
   const task: StoredTask = Object.freeze({ id, seq, kind, subject, data: Object.freeze({ ...data }) });
-  await insertNew(tx, TASKS, id, task, { [QUEUE]: tupleKey(seq) });
+  await tasks.insert(tx, task);
   return task;
 }
 
 /** Removes a finished task inside the handler's last transaction. @internal */
 export async function finishTask(tx: StorageTransaction, task: StoredTask): Promise<void> {
-  await tx.delete(TASKS, task.id);
+  await tasks.delete(tx, task.id);
 }
 
 /**
@@ -175,8 +202,9 @@ export class TaskRunner {
     if (this.#pending === 0) return false;
     let task: StoredTask | undefined;
     try {
+      // A task that does not read as one stays queued: settle() rejects naming it, nothing is lost.
       const first = await this.#storage.transaction((tx) => tx.range(TASKS, QUEUE, { limit: 1 }));
-      task = first[0]?.value as StoredTask | undefined;
+      task = first[0] === undefined ? undefined : checked(collection, first[0].id, first[0].value);
     } catch (cause) {
       this.#lastFault = cause;
       return false; // storage unreadable: nothing can run now; the task stays queued

@@ -6,6 +6,7 @@ import { presentExport } from '../exports/zone-export.js';
 import { IMPORTS, presentImport, type StoredImport, type ZoneImportBody } from '../imports/zone-import.js';
 import type { Storage, StoredRow } from '../ports/storage.js';
 import type { QuotaSnapshot, ProjectQuotasRecord } from '../quotas/quota-service.js';
+import { quotaRecordRepository } from '../quotas/quota-store.js';
 import { idAt, managedRecordsets, presentRecordset, type RecordsetBlock, type RecordsetBody } from '../recordsets/recordset.js';
 import { TASKS, type StoredTask } from '../shared/tasks.js';
 import { presentTransferAccept, TRANSFER_ACCEPTS, type StoredTransferAccept, type TransferAcceptBody } from '../transfers/transfer-accept.js';
@@ -16,7 +17,8 @@ import {
   type TransferRequestBody,
 } from '../transfers/transfer-request.js';
 import { RECORDSETS } from '../recordsets/recordset.js';
-import { presentZone, ZONES, type Zone, type ZoneBody } from '../zones/zone.js';
+import { presentZone, type Zone, type ZoneBody } from '../zones/zone.js';
+import { ZONES } from '../zones/zone-store.js';
 
 /**
  * Options of {@link inspectDns}: the parts of the service's configuration that shape its bodies.
@@ -105,8 +107,6 @@ const DEFAULT_POOL: PoolConfig = Object.freeze({
   nameservers: Object.freeze([Object.freeze({ hostname: 'ns1.example.org.', priority: 1 })]),
 });
 const DNS_QUOTAS = 'dns.quotas';
-// The quota service's records collection (see src/quotas/quota-service.ts; a test pins it).
-const QUOTA_RECORDS = 'quotas.project_quotas';
 const PAGE = 1024;
 
 type Rows = ReadonlyMap<string, readonly StoredRow[]>;
@@ -208,7 +208,7 @@ export function inspectDns(source: Storage | ServiceSnapshot, options: InspectDn
     const out: Record<string, ZoneQuotaLimits> = {};
     for (const row of rows.get(DNS_QUOTAS) ?? []) {
       Object.defineProperty(out, row.id, {
-        value: effectiveZoneQuotas(defaults, storedOverrides(row.value)),
+        value: effectiveZoneQuotas(defaults, storedOverrides(row.id, row.value)),
         enumerable: true,
         writable: true,
         configurable: true,
@@ -291,18 +291,14 @@ export function inspectQuotas(source: Storage | QuotaSnapshot): QuotaInspection 
   return Object.freeze({
     projectQuotas: async (): Promise<readonly ProjectQuotasRecord[]> => {
       if (!isStorage(source)) return deepFreeze(structuredClone(source.projectQuotas));
-      const entries = await source.transaction(async (tx) => {
-        const all: unknown[] = [];
+      const records = await source.transaction(async (tx) => {
+        const all: ProjectQuotasRecord[] = [];
         for (let offset = 0; ; offset += PAGE) {
-          const page = await tx.range(QUOTA_RECORDS, 'created', { offset, limit: PAGE });
-          all.push(...page.map((e) => e.value));
+          const page = await quotaRecordRepository.page(tx, offset, PAGE);
+          for (const r of page) all.push({ project_id: r.project_id, project_quotas: { ...r.project_quotas } });
           if (page.length < PAGE) break;
         }
         return all;
-      });
-      const records = entries.map((raw) => {
-        const r = raw as ProjectQuotasRecord;
-        return { project_id: r.project_id, project_quotas: { ...r.project_quotas } };
       });
       return deepFreeze(records);
     },

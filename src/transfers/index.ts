@@ -1,5 +1,5 @@
 import type { CollectionKeys } from '../shared/snapshot.js';
-import { TRANSFER_ACCEPTS, transferAcceptKeys, type StoredTransferAccept } from './transfer-accept.js';
+import { TRANSFER_ACCEPTS, transferAcceptRepository, type StoredTransferAccept } from './transfer-accept.js';
 import { TRANSFER_REQUESTS, transferRequestKeys, type StoredTransferRequest } from './transfer-request.js';
 
 export { createTransferAcceptCommands, createTransferRequestCommands } from './transfer-commands.js';
@@ -15,5 +15,5 @@ export type { TransferRequestBody, TransferRequestInput, TransferRequestStatus }
  */
 export const TRANSFER_COLLECTIONS: CollectionKeys = {
   [TRANSFER_REQUESTS]: (r: StoredTransferRequest) => transferRequestKeys(r),
-  [TRANSFER_ACCEPTS]: (a: StoredTransferAccept) => transferAcceptKeys(a),
+  [TRANSFER_ACCEPTS]: (a: StoredTransferAccept) => transferAcceptRepository.collection.keys(a),
 };

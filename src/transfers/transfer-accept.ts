@@ -1,7 +1,6 @@
 import { err, ok, type Result } from 'neverthrow';
-import type { IndexKeys } from '../ports/storage.js';
 import type { ApiError } from '../shared/api-error.js';
-import { tupleKey } from '../shared/keys.js';
+import { isInteger, isString, oneOf, orNull, ownedRepository } from '../shared/stored.js';
 import { formatTimestamp } from '../shared/time.js';
 import { invalidKeys, invalidValue, ownEntries, pyTypeName, schemaErrors, stringField } from '../shared/validation.js';
 
@@ -77,15 +76,17 @@ export interface StoredTransferAccept {
 
 /** The transfer accepts collection. @internal */
 export const TRANSFER_ACCEPTS = 'dns.transferAccepts';
-/** Index: accepts of a project in (created_at, id) order. @internal */
-export const ACC_BY_PROJECT = 'project';
-/** Index: all accepts in (created_at, id) order. @internal */
-export const ACC_BY_CREATED = 'created';
 
-/** The index keys of a stored accept. @internal */
-export function transferAcceptKeys(a: StoredTransferAccept): IndexKeys {
-  return { [ACC_BY_PROJECT]: tupleKey(a.projectId, a.createdAt), [ACC_BY_CREATED]: tupleKey(a.createdAt) };
-}
+/** The stored accepts, read (checked) and written only through here. @internal */
+export const transferAcceptRepository = ownedRepository<StoredTransferAccept>(TRANSFER_ACCEPTS, {
+  id: isString,
+  requestId: isString,
+  projectId: isString,
+  status: oneOf('COMPLETE', 'ERROR'),
+  zoneId: isString,
+  createdAt: isInteger,
+  updatedAt: orNull(isInteger),
+});
 
 /** The API body of a stored accept; `key` is only known to the create answer. @internal */
 export function presentTransferAccept(a: StoredTransferAccept, baseUrl: string, key: string | null = null): TransferAcceptBody {

@@ -4,25 +4,22 @@ import { listCaller } from '../shared/list-command.js';
 import { checkZoneQuota, readZoneQuotas } from '../dns-quotas/index.js';
 import type { StorageTransaction } from '../ports/storage.js';
 import type { ApiError } from '../shared/api-error.js';
-import { command, insertNew } from '../shared/command.js';
+import { command } from '../shared/command.js';
 import type { RequestBody } from '../shared/body.js';
 import { requireProject, type Caller, type RequestContext } from '../shared/context.js';
 import { uuidParam } from '../shared/errors.js';
 import { emptyRequestBody } from '../shared/validation.js';
-import { tupleKey } from '../shared/keys.js';
-import { listArray, listPage, parseListQuery, type ListQuery, type ListScope, type ListSpec } from '../shared/list-query.js';
+import { listArray, listPage, parseListQuery, type ListQuery, type ListSpec } from '../shared/list-query.js';
 import { toMicros } from '../shared/time.js';
-import { putZone, visibleZone } from '../zones/zone-commands.js';
+import { visibleZone } from '../zones/zone-commands.js';
+import type { Zone } from '../zones/zone.js';
 import { zoneNotFound } from '../zones/zone-errors.js';
 import { transferred } from '../zones/zone-lifecycle.js';
-import { BY_PROJECT, ZONES, type Zone } from '../zones/zone.js';
+import { zoneRepository as zones } from '../zones/zone-store.js';
 import {
-  ACC_BY_CREATED,
-  ACC_BY_PROJECT,
   parseTransferAcceptBody,
   presentTransferAccept,
-  TRANSFER_ACCEPTS,
-  transferAcceptKeys,
+  transferAcceptRepository as accepts,
   type StoredTransferAccept,
   type TransferAcceptBody,
   type TransferAcceptInput,
@@ -33,12 +30,7 @@ import {
   keysMatch,
   parseTransferRequestBody,
   presentTransferRequest,
-  REQ_ACTIVE_BY_ZONE,
-  REQ_BY_CREATED,
-  REQ_BY_CREATOR,
-  REQ_BY_TARGET,
-  TRANSFER_REQUESTS,
-  transferRequestKeys,
+  transferRequestRepository as requests,
   type StoredTransferRequest,
   type TransferRequestBody,
   type TransferRequestInput,
@@ -126,12 +118,6 @@ export interface TransferAcceptCommands {
   list(ctx: RequestContext, query?: ListQuery): ResultAsync<TransferAcceptList, ApiError>;
 }
 
-const readRequest = async (tx: StorageTransaction, id: string): Promise<StoredTransferRequest | undefined> =>
-  (await tx.get(TRANSFER_REQUESTS, id)) as StoredTransferRequest | undefined;
-
-const putRequest = (tx: StorageTransaction, r: StoredTransferRequest): Promise<void> =>
-  tx.put(TRANSFER_REQUESTS, r.id, r, transferRequestKeys(r));
-
 /** Reads a request across projects and applies the read policy (404, then 403). */
 async function readableRequest(
   deps: DnsDeps,
@@ -139,7 +125,7 @@ async function readableRequest(
   caller: Caller,
   id: string,
 ): Promise<Result<StoredTransferRequest, ApiError>> {
-  const r = await readRequest(tx, id);
+  const r = await requests.get(tx, id);
   if (r === undefined) return err(requestNotFound());
   return authorizeTransfer('get_zone_transfer_request', deps.forbiddenStatus, caller, r).map(() => r);
 }
@@ -147,13 +133,11 @@ async function readableRequest(
 /** Whether an ACTIVE request for the zone exists among those the caller's scope holds (the real check). */
 async function activeRequestVisible(tx: StorageTransaction, caller: Caller, zoneId: string): Promise<boolean> {
   // The partial index holds only ACTIVE requests, normally at most one per zone.
-  const active = await tx.range(TRANSFER_REQUESTS, REQ_ACTIVE_BY_ZONE, { prefix: tupleKey(zoneId) });
-  return active.some((e) => inScope(caller, e.value as StoredTransferRequest));
+  return (await requests.activeOfZone(tx, zoneId)).some((r) => inScope(caller, r));
 }
 
 
 const requestListSpec = (present: (r: StoredTransferRequest) => object): ListSpec<StoredTransferRequest> => ({
-  collection: TRANSFER_REQUESTS,
   path: '/v2/zones/tasks/transfer_requests',
   envelope: 'transfer_requests',
   metadata: false,
@@ -163,7 +147,6 @@ const requestListSpec = (present: (r: StoredTransferRequest) => object): ListSpe
 });
 
 const acceptListSpec = (baseUrl: string): ListSpec<StoredTransferAccept> => ({
-  collection: TRANSFER_ACCEPTS,
   path: '/v2/zones/tasks/transfer_accepts',
   envelope: 'transfer_accepts',
   metadata: true,
@@ -183,8 +166,7 @@ async function listRequests(
   const parsed = parseListQuery(spec, query, caller.allProjects);
   if (parsed.isErr()) return err(parsed.error);
   if (caller.allProjects) {
-    const scope: ListScope<StoredTransferRequest> = { index: REQ_BY_CREATED, prefix: '', keyOf: (r) => tupleKey(r.createdAt) };
-    return (await listPage(tx, spec, scope, parsed.value, deps.baseUrl)) as Result<TransferRequestList, ApiError>;
+    return (await listPage(tx, spec, requests.everyone, parsed.value, deps.baseUrl)) as Result<TransferRequestList, ApiError>;
   }
   const project = caller.projectId;
   if (project === null) return ok({ transfer_requests: [], links: { self: `${deps.baseUrl}${spec.path}` } });
@@ -192,14 +174,13 @@ async function listRequests(
   // position serves both), merged and cut to one page. The cost follows the caller's own
   // requests and the page size, never the number of other projects' requests.
   const raw = requestListSpec((r) => r);
-  const keyOf = (r: StoredTransferRequest): string => tupleKey(project, r.createdAt);
   const merged: StoredTransferRequest[] = [];
-  for (const index of [REQ_BY_CREATOR, REQ_BY_TARGET]) {
-    const page = await listPage(tx, raw, { index, prefix: tupleKey(project), keyOf }, parsed.value, deps.baseUrl);
+  for (const scope of requests.ofProject(project)) {
+    const page = await listPage(tx, raw, scope, parsed.value, deps.baseUrl);
     if (page.isErr()) return err(page.error);
     merged.push(...((page.value as { transfer_requests: StoredTransferRequest[] }).transfer_requests));
   }
-  const marker = parsed.value.marker === undefined ? undefined : await readRequest(tx, parsed.value.marker);
+  const marker = parsed.value.marker === undefined ? undefined : await requests.get(tx, parsed.value.marker);
   return listArray(spec, merged, parsed.value, true, marker, deps.baseUrl) as Result<TransferRequestList, ApiError>;
 }
 
@@ -236,7 +217,7 @@ export function createTransferRequestCommands(deps: DnsDeps): TransferRequestCom
               createdAt: toMicros(deps.clock()),
               updatedAt: null,
             });
-            await insertNew(uow.tx, TRANSFER_REQUESTS, request.id, request, transferRequestKeys(request));
+            await requests.insert(uow.tx, request);
             const shown = presentTransferRequest(request, deps.baseUrl, true);
             uow.afterCommit(() => deps.events.emit('dns.zone_transfer_request.create', shown));
             return ok(shown);
@@ -273,7 +254,7 @@ export function createTransferRequestCommands(deps: DnsDeps): TransferRequestCom
               ...(input.description === undefined ? {} : { description: input.description }),
               updatedAt: toMicros(deps.clock()),
             });
-            await putRequest(uow.tx, next);
+            await requests.put(uow.tx, next);
             const shown = presentTransferRequest(next, deps.baseUrl, true);
             uow.afterCommit(() => deps.events.emit('dns.zone_transfer_request.update', shown));
             return ok(shown);
@@ -285,10 +266,10 @@ export function createTransferRequestCommands(deps: DnsDeps): TransferRequestCom
         parse: () => uuidParam('zone_transfer_request_id', id),
         transaction: (uow, caller, requestId) =>
           safeTry(async function* () {
-            const r = await readRequest(uow.tx, requestId);
+            const r = await requests.get(uow.tx, requestId);
             if (r === undefined || !inScope(caller, r)) return err(requestNotFound());
             yield* authorizeTransfer('delete_zone_transfer_request', deps.forbiddenStatus, caller, r);
-            await uow.tx.delete(TRANSFER_REQUESTS, r.id);
+            await requests.delete(uow.tx, r.id);
             const shown = presentTransferRequest(r, deps.baseUrl, true);
             uow.afterCommit(() => deps.events.emit('dns.zone_transfer_request.delete', shown));
             return ok(undefined);
@@ -313,11 +294,11 @@ function acceptTransfer(
     if (!keysMatch(key, request.key)) return err(keyMismatch(deps.forbiddenStatus));
     yield* authorizeTransfer('create_zone_transfer_accept', deps.forbiddenStatus, caller, request);
     const acceptor = yield* requireProject(caller);
-    const zone = (await tx.get(ZONES, request.zoneId)) as Zone | undefined;
+    const zone = await zones.byId(tx, request.zoneId);
     if (zone === undefined) return err(zoneNotFound());
     if (zone.action === 'DELETE') return err(transferringDeletingZone());
     const quotas = await readZoneQuotas(tx, acceptor, deps.quotaDefaults);
-    const owned = await tx.count(ZONES, BY_PROJECT, tupleKey(acceptor));
+    const owned = await zones.countOfProject(tx, acceptor);
     yield* checkZoneQuota(quotas, 'zones', owned + 1);
     return ok(await moveZone(deps, tx, zone, request, acceptor));
   });
@@ -336,9 +317,9 @@ async function moveZone(
   // Ownership only: status, action, serial and transferred_at (a SECONDARY zone's AXFR time) stay.
   // Recordsets carry no project of their own, so they move with this one write.
   const moved = transferred(zone, acceptor, at);
-  await putZone(tx, moved);
+  await zones.put(tx, moved);
   const closed: StoredTransferRequest = Object.freeze({ ...request, status: 'COMPLETE', updatedAt: now });
-  await putRequest(tx, closed);
+  await requests.put(tx, closed);
   const accept: StoredTransferAccept = Object.freeze({
     id: deps.ids(),
     requestId: request.id,
@@ -348,7 +329,7 @@ async function moveZone(
     createdAt: now,
     updatedAt: now,
   });
-  await insertNew(tx, TRANSFER_ACCEPTS, accept.id, accept, transferAcceptKeys(accept));
+  await accepts.insert(tx, accept);
   return { accept, request: closed, zone: moved };
 }
 
@@ -378,7 +359,7 @@ export function createTransferAcceptCommands(deps: DnsDeps): TransferAcceptComma
       command(deps, ctx, {
         parse: () => uuidParam('transfer_accept_id', id),
         transaction: async ({ tx }, caller, acceptId): Promise<Result<TransferAcceptBody, ApiError>> => {
-          const a = (await tx.get(TRANSFER_ACCEPTS, acceptId)) as StoredTransferAccept | undefined;
+          const a = await accepts.get(tx, acceptId);
           if (a === undefined || !(caller.allProjects || caller.projectId === a.projectId)) return err(acceptNotFound());
           return authorizeTransfer('get_zone_transfer_accept', deps.forbiddenStatus, caller, a.projectId).map(() =>
             presentTransferAccept(a, deps.baseUrl),
@@ -400,11 +381,7 @@ export function createTransferAcceptCommands(deps: DnsDeps): TransferAcceptComma
           if (!caller.allProjects && project === null) {
             return ok({ transfer_accepts: [], links: { self: `${deps.baseUrl}${spec.path}` }, metadata: { total_count: 0 } });
           }
-          const scope: ListScope<StoredTransferAccept> =
-            caller.allProjects || project === null
-              ? { index: ACC_BY_CREATED, prefix: '', keyOf: (a) => tupleKey(a.createdAt) }
-              : { index: ACC_BY_PROJECT, prefix: tupleKey(project), keyOf: (a) => tupleKey(project, a.createdAt) };
-          return (await listPage(tx, spec, scope, q, deps.baseUrl)) as Result<TransferAcceptList, ApiError>;
+          return (await listPage(tx, spec, accepts.listScope(caller.allProjects ? null : project), q, deps.baseUrl)) as Result<TransferAcceptList, ApiError>;
         },
       }),
   };

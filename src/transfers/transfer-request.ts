@@ -1,7 +1,9 @@
 import { err, ok, type Result } from 'neverthrow';
-import type { IndexKeys } from '../ports/storage.js';
+import type { IndexKeys, StorageTransaction } from '../ports/storage.js';
 import type { ApiError } from '../shared/api-error.js';
 import { tupleKey } from '../shared/keys.js';
+import type { ListScope } from '../shared/list-query.js';
+import { isInteger, isString, oneOf, orNull, repository, shapeProblem, type Collection } from '../shared/stored.js';
 import { formatTimestamp } from '../shared/time.js';
 import { invalidKeys, ownEntries, stringField } from '../shared/validation.js';
 
@@ -91,18 +93,17 @@ export interface StoredTransferRequest {
 
 /** The transfer requests collection. @internal */
 export const TRANSFER_REQUESTS = 'dns.transferRequests';
-/** Index: requests by creating project in (created_at, id) order. @internal */
-export const REQ_BY_CREATOR = 'creator';
+/** Index: requests by creating project in (created_at, id) order. */
+const REQ_BY_CREATOR = 'creator';
 /**
  * Index: requests by target project in (created_at, id) order. A request targeted at its own
  * creator is left out, so merging this index with {@link REQ_BY_CREATOR} never yields a row twice.
- * @internal
  */
-export const REQ_BY_TARGET = 'target';
-/** Partial index: ACTIVE requests by zone, for the one-active-request-per-zone rule. @internal */
-export const REQ_ACTIVE_BY_ZONE = 'activeZone';
-/** Index: all requests in (created_at, id) order, for the all-projects list. @internal */
-export const REQ_BY_CREATED = 'created';
+const REQ_BY_TARGET = 'target';
+/** Partial index: ACTIVE requests by zone, for the one-active-request-per-zone rule. */
+const REQ_ACTIVE_BY_ZONE = 'activeZone';
+/** Index: all requests in (created_at, id) order, for the all-projects list. */
+const REQ_BY_CREATED = 'created';
 
 /** The index keys of a stored request. @internal */
 export function transferRequestKeys(r: StoredTransferRequest): IndexKeys {
@@ -114,6 +115,43 @@ export function transferRequestKeys(r: StoredTransferRequest): IndexKeys {
     [REQ_BY_CREATED]: tupleKey(r.createdAt),
   };
 }
+
+const collection: Collection<StoredTransferRequest> = {
+  name: TRANSFER_REQUESTS,
+  problem: (value) =>
+    shapeProblem(value, {
+      id: isString,
+      zoneId: isString,
+      zoneName: isString,
+      projectId: isString,
+      targetProjectId: orNull(isString),
+      description: orNull(isString),
+      key: isString,
+      status: oneOf('ACTIVE', 'COMPLETE', 'PENDING', 'DELETED', 'ERROR'),
+      createdAt: isInteger,
+      updatedAt: orNull(isInteger),
+    }),
+  idOf: (r) => r.id,
+  keys: transferRequestKeys,
+};
+
+const store = repository(collection);
+
+/** The stored transfer requests, read (checked) and written only through here. @internal */
+export const transferRequestRepository = {
+  ...store,
+  /** The ACTIVE requests of a zone (normally at most one), from the partial index. */
+  activeOfZone: async (tx: StorageTransaction, zoneId: string): Promise<StoredTransferRequest[]> =>
+    (await store.range(tx, REQ_ACTIVE_BY_ZONE, { prefix: tupleKey(zoneId) })).map((e) => e.value),
+  /** Every project's requests (all-projects lists). */
+  everyone: { collection, index: REQ_BY_CREATED, prefix: '', keyOf: (r) => tupleKey(r.createdAt) } satisfies ListScope<StoredTransferRequest>,
+  /**
+   * A project's requests as creator and as target: two scopes keyed (project, created_at), so one
+   * marker position serves both.
+   */
+  ofProject: (project: string): readonly ListScope<StoredTransferRequest>[] =>
+    [REQ_BY_CREATOR, REQ_BY_TARGET].map((index) => ({ collection, index, prefix: tupleKey(project), keyOf: (r) => tupleKey(project, r.createdAt) })),
+};
 
 const KEY_ALPHABET = 'ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789';
 /** Length of a generated key (the real service's). @internal */

@@ -2,13 +2,14 @@
 import { err, ok, type Result } from 'neverthrow';
 import { EOF, EOL, Lexer, QUOTED, WORD, ZoneSyntaxError } from './lexer.js';
 import { MAX_TTL, READERS, clampTtl, genericText, isMetaType, readGeneric, ttlValue, type RdataOut } from './rdata.js';
-import { mayStandBesideCname, prefixedNumber, typeFromText, typeOfPackedKey, typeToText } from './registry.js';
+import { prefixedNumber, typeFromText, typeOfPackedKey, typeToText } from './registry.js';
 import { fastRdata, hasFastReader } from './fast.js';
 import { BLANK, LineScanner, NOT_HANDLED } from './lines.js';
 import { lazyType, ParsedRecord } from './record.js';
 import { RecordColumns } from './columns.js';
 import type { ParsedZone, ParseZoneFileOptions, ZoneFileError, ZoneRecord } from './types.js';
 import { checkGeneric, decodeWire } from './wire.js';
+import { CnameRule, NO_CLASH, OwnerTable, type ProbeCounter } from './owners.js';
 
 const DEFAULT_MAX_BYTES = 16 * 1024 * 1024;
 const DEFAULT_MAX_GENERATED = 65536;
@@ -50,6 +51,8 @@ export interface ReaderOptions extends ParseZoneFileOptions {
    * A byte-order mark makes the first token something else, as for dnspython.
    */
   readonly originFirst?: boolean;
+  /** Counts the CNAME rule's probes of its owner table (tests state bounds on it). */
+  readonly probeCounter?: ProbeCounter;
 }
 
 /**
@@ -399,75 +402,40 @@ class Reader implements RdataOut {
   /**
    * RFC 1034 §3.6.2 (and RFC 2181 §10.1): a CNAME owner holds no other data, and no second,
    * different CNAME (identical copies are one record) inside the zone at `apex` (outside it,
-   * as {@link checkSingletons} explains). Checked once at the end; NSEC, NSEC3, KEY and RRSIG may
-   * sit beside a CNAME (RFC 4035 §2.5; dnspython agrees). Two CNAMEs are looked for first, then
-   * other data.
+   * as {@link checkSingletons} explains). Checked once at the end, by the {@link CnameRule}: every
+   * CNAME first (two different ones at an owner are reported at the later one), then the other
+   * records in file order, so the first other record at a CNAME's owner is reported, at the
+   * line of that owner's last CNAME. Only the CNAMEs' owners go into the {@link OwnerTable}; the
+   * others are looked up by their hash (read by the lexer) and need a lower-case copy only when
+   * the table's filter lets them through.
    */
   checkCnames(records: readonly ZoneRecord[], apex: string): void {
     const cnames = this.cnames;
     if (cnames.length === 0) return;
-    const n = records.length;
-    // The table's probe steps are budgeted as the chains' comparisons are: hashes made to crowd
-    // one stretch of the table (the polynomial hash is no secret) would make it quadratic.
-    const set = cnameOwners(this.ownerHashes, cnames, 8 * n + 1024);
-    if (set === null) return this.checkCnamesByName(records, 0, apex);
-    // Names compared along the hash chains, within a budget: names made to collide on purpose
-    // would otherwise make the check quadratic. Past it, the names are checked in a map.
-    let budget = cnames.length + 64;
-    // Each CNAME against the earlier ones with its hash: the nearest of the same name decides, as
-    // it was itself checked against those before it.
-    for (let j = 0; j < cnames.length / 2; j++) {
-      for (let k = set.chain[j]!; k >= 0; k = set.chain[k]!) {
-        if (--budget < 0) return this.checkCnamesByName(records, 0, apex);
-        const a = records[cnames[2 * k]!]!;
-        const b = records[cnames[2 * j]!]!;
-        const lower = b.name.toLowerCase();
-        if (a.name.toLowerCase() !== lower) continue;
-        if (!sameData(a, b) && inZone(lower, apex.toLowerCase())) this.cnameTwice(b, cnames[2 * j + 1]!, cnames[2 * k + 1]!);
-        break;
-      }
-    }
-    for (let i = nextHashHit(this.ownerHashes, cnames, 0, n, set); i < n; i = nextHashHit(this.ownerHashes, cnames, i + 1, n, set)) {
-      if (set.slot < 0) return this.checkCnamesByName(records, i, apex);
-      const r = records[i]!;
-      if (mayStandBesideCname(typeFromText(r.type))) continue;
-      // Same hash as a CNAME owner (the same name, or rarely a collision): compare the names. The
-      // chain runs from the last CNAME to the first, so a clash names the last CNAME's line.
-      const lower = r.name.toLowerCase();
-      for (let j = set.slots[2 * set.slot + 1]!; j >= 0; j = set.chain[j]!) {
-        if (--budget < 0) return this.checkCnamesByName(records, i, apex);
-        if (records[cnames[2 * j]!]!.name.toLowerCase() === lower) this.cnameClash(r, cnames[2 * j + 1]!);
-      }
-    }
-  }
-
-  /**
-   * The CNAME rules by name alone (a map of the CNAME owners): linear whatever the names hash to.
-   * Two CNAMEs are looked for in every record; other data from record `from` on.
-   */
-  private checkCnamesByName(records: readonly ZoneRecord[], from: number, apex: string): void {
-    const cnames = this.cnames;
+    const hashes = this.ownerHashes;
+    const count = cnames.length / 2;
+    const table = new OwnerTable(count, true, this.options.probeCounter);
+    const rule = new CnameRule(count);
     const lowerApex = apex.toLowerCase();
-    const owners = new Map<string, number>();
-    for (let k = 0; k < cnames.length; k += 2) {
-      const r = records[cnames[k]!]!;
+    for (let j = 0; j < count; j++) {
+      const r = records[cnames[2 * j]!]!;
       const lower = r.name.toLowerCase();
-      const before = owners.get(lower);
-      if (before !== undefined && !sameData(records[cnames[before]!]!, r) && inZone(lower, lowerApex)) this.cnameTwice(r, cnames[k + 1]!, cnames[before + 1]!);
-      // The line of its last CNAME (the one a hash chain finds first) names a clash with other data.
-      owners.set(lower, k);
+      rule.add(table.lookup(lower, hashes[cnames[2 * j]!]!, true), j);
+      const k = rule.previous;
+      if (k >= 0 && !sameData(records[cnames[2 * k]!]!, r) && inZone(lower, lowerApex)) this.cnameTwice(r, cnames[2 * j + 1]!, cnames[2 * k + 1]!);
     }
     let c = 0;
-    while (c < cnames.length && cnames[c]! < from) c += 2;
-    for (let i = from; i < records.length; i++) {
-      if (c < cnames.length && cnames[c] === i) {
+    let next = cnames[0]!;
+    for (let i = 0; i < records.length; i++) {
+      if (i === next) {
         c += 2;
+        next = c < cnames.length ? cnames[c]! : -1;
         continue;
       }
+      if (!table.mayHold(hashes[i]!)) continue;
       const r = records[i]!;
-      if (mayStandBesideCname(typeFromText(r.type))) continue;
-      const k = owners.get(r.name.toLowerCase());
-      if (k !== undefined) this.cnameClash(r, cnames[k + 1]!);
+      const owner = table.lookup(r.name.toLowerCase(), hashes[i]!, false);
+      if (owner >= 0 && CnameRule.counts(typeFromText(r.type)) && rule.add(owner, -1) !== NO_CLASH) this.cnameClash(r, cnames[2 * rule.lastCname(owner) + 1]!);
     }
   }
 
@@ -530,29 +498,6 @@ class Reader implements RdataOut {
   }
 }
 
-/**
- * The CNAME owners' hashes (numbers only: no string work per record): an open-addressing table of
- * the distinct hashes, each with the CNAMEs that have it, behind a bit filter of at least 32 bits
- * per CNAME. On the 1M-record file (a tenth of its records are CNAMEs) the table is megabytes and
- * each probe a cache miss; the filter stays in the cache and lets about 3% of the others through.
- */
-interface CnameOwners {
-  /** Per slot, a distinct hash and the last CNAME (its number in `cnames`, halved) with it; -1 where empty. */
-  slots: Int32Array;
-  /** Per CNAME, the one before it with the same hash, or -1. */
-  chain: Int32Array;
-  mask: number;
-  filter: Int32Array;
-  shift: number;
-  /** Where in `cnames` the next CNAME not yet passed is (the CNAMEs themselves are not probed). */
-  cursor: number;
-  /** The slot of the hash that `nextHashHit` found last; -1 once the probe budget is spent. */
-  slot: number;
-  /** Probe steps left (past each hash's own slot), for the look-ups. */
-  probes: number;
-}
-
-
 /** Whether `lower` is `apex` or below it (both in lower case). */
 function inZone(lower: string, apex: string): boolean {
   return apex === '.' || lower === apex || (lower.endsWith(apex) && lower.charCodeAt(lower.length - apex.length - 1) === 46);
@@ -561,72 +506,6 @@ function inZone(lower: string, apex: string): boolean {
 /** Whether two records of one type hold the same data: their names compare without case (RFC 4343). */
 function sameData(a: ZoneRecord, b: ZoneRecord): boolean {
   return a.rdata === b.rdata || a.rdata.toLowerCase() === b.rdata.toLowerCase();
-}
-
-/** 2^32 divided by the golden ratio: spreads the hashes' bits over the filter's index. */
-const GOLDEN = -1640531527;
-
-/** `cnames` holds record index and line of each CNAME, in file order; null once `probes` steps are spent. */
-function cnameOwners(hashes: Int32Array, cnames: readonly number[], probes: number): CnameOwners | null {
-  const count = cnames.length / 2;
-  let size = 16;
-  while (size < count * 2) size *= 2;
-  const mask = size - 1;
-  const slots = new Int32Array(size * 2).fill(-1);
-  const chain = new Int32Array(count);
-  let filterBits = 10;
-  while (filterBits < 25 && 1 << filterBits < count * 32) filterBits++;
-  const filter = new Int32Array(1 << (filterBits - 5));
-  const shift = 32 - filterBits;
-  for (let j = 0; j < count; j++) {
-    const h = hashes[cnames[2 * j]!]!;
-    let slot = (h ^ (h >>> 15)) & mask;
-    while (slots[2 * slot + 1] !== -1 && slots[2 * slot] !== h) {
-      if (--probes < 0) return null;
-      slot = (slot + 1) & mask;
-    }
-    slots[2 * slot] = h;
-    chain[j] = slots[2 * slot + 1]!;
-    slots[2 * slot + 1] = j;
-    const bit = Math.imul(h, GOLDEN) >>> shift;
-    filter[bit >>> 5]! |= 1 << (bit & 31);
-  }
-  return { slots, chain, mask, filter, shift, cursor: 0, slot: 0, probes };
-}
-
-/**
- * The first record index from `from` that is not a CNAME and whose owner hash is a CNAME owner's
- * (its slot in `set.slot`), else `end`.
- */
-function nextHashHit(hashes: Int32Array, cnames: readonly number[], from: number, end: number, set: CnameOwners): number {
-  const { slots, mask, filter, shift } = set;
-  let c = set.cursor;
-  let cname = c < cnames.length ? cnames[c]! : -1;
-  for (let i = from; i < end; i++) {
-    if (i === cname) {
-      c += 2;
-      cname = c < cnames.length ? cnames[c]! : -1;
-      continue;
-    }
-    const h = hashes[i]!;
-    const bit = Math.imul(h, GOLDEN) >>> shift;
-    if ((filter[bit >>> 5]! & (1 << (bit & 31))) === 0) continue;
-    let slot = (h ^ (h >>> 15)) & mask;
-    while (slots[2 * slot + 1] !== -1 && slots[2 * slot] !== h) {
-      if (--set.probes < 0) {
-        set.slot = -1;
-        set.cursor = c;
-        return i;
-      }
-      slot = (slot + 1) & mask;
-    }
-    if (slots[2 * slot + 1] !== -1) {
-      set.slot = slot;
-      set.cursor = c;
-      return i;
-    }
-  }
-  return end;
 }
 
 function isOtherClass(lx: Lexer): boolean {

@@ -2,13 +2,12 @@ import { err, ok, safeTry, type Result, type ResultAsync } from 'neverthrow';
 import type { DnsDeps, NameserversBody } from './deps.js';
 import { listOwned, type ListEnvelope } from '../shared/list-command.js';
 import { checkZoneQuota, readZoneQuotas } from '../dns-quotas/index.js';
-import { rangeMany, type RangeQuery, type RangeRequest, type StorageTransaction } from '../ports/storage.js';
+import type { StorageTransaction } from '../ports/storage.js';
 import type { ApiError } from '../shared/api-error.js';
-import { command, insertNew, type UnitOfWork } from '../shared/command.js';
+import { command, type UnitOfWork } from '../shared/command.js';
 import { requireProject, type Caller } from '../shared/context.js';
 import { uuidParam } from '../shared/errors.js';
 import { emptyRequestBody } from '../shared/validation.js';
-import { tupleKey } from '../shared/keys.js';
 import type { ListSpec } from '../shared/list-query.js';
 import { enqueueTask, type StoredTask } from '../shared/tasks.js';
 import { toMicros, unixSeconds } from '../shared/time.js';
@@ -22,19 +21,8 @@ import {
   zoneNotFound,
 } from './zone-errors.js';
 import { authorizeZone, canSee, nameAcrossProjects } from './zone-policy.js';
-import {
-  BY_CREATED,
-  BY_NAME,
-  BY_PARENT,
-  BY_PROJECT,
-  nameKey,
-  presentZone,
-  ZONES,
-  zoneKeys,
-  type Zone,
-  type ZoneAction,
-  type ZoneBody,
-} from './zone.js';
+import { presentZone, type Zone, type ZoneAction, type ZoneBody } from './zone.js';
+import { zoneRepository as zones } from './zone-store.js';
 import { checkTtlFloor, checkZoneName, nullTtl, parseZoneBody, validateZone, type ZoneInput } from './zone-input.js';
 import { applyReport, markedForDeletion, softDeleted, updated } from './zone-lifecycle.js';
 
@@ -47,16 +35,10 @@ export const ZONE_PUSH = 'zone.push';
 
 /** Reads a zone the caller may see, or 404. @internal */
 export async function visibleZone(tx: StorageTransaction, caller: Caller, id: string): Promise<Result<Zone, ApiError>> {
-  const zone = (await tx.get(ZONES, id)) as Zone | undefined;
+  const zone = await zones.byId(tx, id);
   if (zone === undefined || !canSee(caller, zone.projectId)) return err(zoneNotFound());
   return ok(zone);
 }
-
-/** Stores a zone with its index keys. @internal */
-export const putZone = (tx: StorageTransaction, zone: Zone): Promise<void> => tx.put(ZONES, zone.id, zone, zoneKeys(zone));
-
-/** Stores a new zone, refusing to replace another under a repeated id. */
-const insertZone_ = (tx: StorageTransaction, zone: Zone): Promise<void> => insertNew(tx, ZONES, zone.id, zone, zoneKeys(zone));
 
 /** Emits the legacy and current event names of one zone change, as the real service does. @internal */
 export function emitZoneEvent(deps: DnsDeps, uow: UnitOfWork, verb: 'create' | 'update' | 'delete', zone: Zone): void {
@@ -84,7 +66,7 @@ export async function saveAndPush(
   action: ZoneAction,
   isNew = false,
 ): Promise<{ zone: Zone; task: StoredTask | undefined }> {
-  const store = isNew ? insertZone_ : putZone;
+  const store = isNew ? zones.insert : zones.put;
   emitZoneEvent(deps, uow, verb, zone);
   if (deps.inlinePush) {
     const next = applyReport(zone, { action, outcome: 'SUCCESS', serial: zone.serial }, deps.clock());
@@ -101,51 +83,6 @@ export async function saveAndPush(
   const task = await enqueueTask(uow.tx, deps.ids(), ZONE_PUSH, zone.id, { action, serial: zone.serial });
   uow.afterCommit(() => deps.tasks.queued());
   return { zone, task };
-}
-
-/** Zones whose name key is exactly `key`, in every pool and project. */
-async function zonesWithKey(tx: StorageTransaction, key: string): Promise<Zone[]> {
-  const out: Zone[] = [];
-  // The prefix also covers every zone below the name, so read a few at a time: usually the
-  // first entry already tells (no zone of that name, or one followed by its subzones).
-  let limit = 2;
-  let after: { key: string; id: string } | undefined;
-  for (;;) {
-    const batch = await tx.range(ZONES, BY_NAME, { prefix: key, limit, ...(after ? { after } : {}) });
-    for (const e of batch) {
-      if (e.key !== key) return out;
-      out.push(e.value as Zone);
-    }
-    const last = batch[batch.length - 1];
-    if (last === undefined || batch.length < limit) return out;
-    after = { key: last.key, id: last.id };
-    limit = 16;
-  }
-}
-
-/**
- * What a new zone's name conflicts with, read in one go (one round trip over a database): the
- * zones bearing its name key (`same`) and every zone below it (`below`), and the nearest existing
- * ancestor zones (all zones bearing that name), label by label upwards. A name key is its labels
- * root first, each ended by U+0000 (which never occurs inside an encoded label), so the
- * ancestors' keys are its prefixes ending at a terminator, and in an ancestor's range the zones
- * bearing exactly its key come first.
- */
-async function nameNeighbourhood(tx: StorageTransaction, key: string): Promise<{ same: Zone[]; below: Zone[]; ancestors: Zone[] }> {
-  const parents: string[] = [];
-  for (let end = key.length - 2; end > 0; end--) if (key.charCodeAt(end) === 0) parents.push(key.slice(0, end + 1));
-  const byName = (query: RangeQuery): RangeRequest => ({ collection: ZONES, index: BY_NAME, query });
-  const [tree = [], ...above] = await rangeMany(tx, [byName({ prefix: key }), ...parents.map((prefix) => byName({ prefix, limit: 2 }))]);
-  const same: Zone[] = [];
-  const below: Zone[] = [];
-  for (const e of tree) (e.key === key ? same : below).push(e.value as Zone);
-  for (const [n, parent] of parents.entries()) {
-    const first = above[n] ?? [];
-    // Both read entries bear the name: there may be more (other pools, other projects).
-    const found = first.length === 2 && first[1]!.key === parent ? await zonesWithKey(tx, parent) : first.filter((e) => e.key === parent).map((e) => e.value as Zone);
-    if (found.length > 0) return { same, below, ancestors: found };
-  }
-  return { same, below, ancestors: [] };
 }
 
 /** Input of {@link insertZone}: a validated zone about to be created. @internal */
@@ -183,7 +120,7 @@ export async function insertZone(
   const quotas = await readZoneQuotas(tx, input.projectId, deps.quotaDefaults);
   // An unlimited quota needs no count of what the project owns.
   if (quotas.zones >= 0) {
-    const owned = await tx.count(ZONES, BY_PROJECT, tupleKey(input.projectId));
+    const owned = await zones.countOfProject(tx, input.projectId);
     const zq = checkZoneQuota(quotas, 'zones', owned + 1);
     if (zq.isErr()) return err(zq.error);
   }
@@ -195,8 +132,7 @@ export async function insertZone(
   }
 
   const pool = deps.defaultPool;
-  const key = nameKey(input.name);
-  const { same, below, ancestors } = await nameNeighbourhood(tx, key);
+  const { same, below, ancestors } = await zones.neighbourhood(tx, input.name);
   const owned = nameAcrossProjects(input.projectId, { same, ancestors, below }, deps.forbiddenStatus);
   if (owned.isErr()) return err(owned.error);
   if (same.some((z) => z.poolId === pool.id)) return err(duplicateZone());
@@ -313,7 +249,6 @@ export function zoneNameservers(deps: DnsDeps, ctx: unknown, id: unknown): Resul
 
 /** How zones are listed. @internal */
 export const zoneListSpec = (baseUrl: string): ListSpec<Zone> => ({
-  collection: ZONES,
   path: '/v2/zones',
   envelope: 'zones',
   metadata: true,
@@ -347,7 +282,7 @@ export type ZoneList = ListEnvelope<'zones', ZoneBody>;
 
 /** `GET /v2/zones`. @internal */
 export function listZones(deps: DnsDeps, ctx: unknown, query: unknown): ResultAsync<ZoneList, ApiError> {
-  return listOwned<ZoneList, Zone>(deps, ctx, query, zoneListSpec(deps.baseUrl), { byProject: BY_PROJECT, byCreated: BY_CREATED });
+  return listOwned<ZoneList, Zone>(deps, ctx, query, zoneListSpec(deps.baseUrl), zones.listScope);
 }
 
 /** `PATCH /v2/zones/{id}`. @internal */
@@ -388,11 +323,6 @@ export function updateZone(deps: DnsDeps, ctx: unknown, id: unknown, body: unkno
   });
 }
 
-/** The "has subzones" rule of delete and abandon. */
-async function hasSubzones(tx: StorageTransaction, zone: Zone): Promise<boolean> {
-  return (await tx.count(ZONES, BY_PARENT, tupleKey(zone.id))) > 0;
-}
-
 /** `DELETE /v2/zones/{id}`: answered `DELETE/PENDING`; the zone goes once the targets removed it. @internal */
 export function deleteZone(deps: DnsDeps, ctx: unknown, id: unknown): ResultAsync<ZoneBody, ApiError> {
   return command(deps, ctx, {
@@ -401,7 +331,7 @@ export function deleteZone(deps: DnsDeps, ctx: unknown, id: unknown): ResultAsyn
       safeTry(async function* () {
         const zone = yield* await visibleZone(uow.tx, caller, zoneId);
         yield* authorizeZone('delete_zone', deps.forbiddenStatus, caller, zone.projectId);
-        if (await hasSubzones(uow.tx, zone)) return err(zoneHasSubzone());
+        if (await zones.hasSubzones(uow.tx, zone.id)) return err(zoneHasSubzone());
         const next = markedForDeletion(zone, deps.clock());
         await saveAndPush(deps, uow, next, 'delete', 'DELETE');
         return ok(presentZone(next, deps.baseUrl));
@@ -418,7 +348,7 @@ export function abandonZone(deps: DnsDeps, ctx: unknown, id: unknown): ResultAsy
     transaction: (uow, caller, zoneId) =>
       safeTry(async function* () {
         const zone = yield* await visibleZone(uow.tx, caller, zoneId);
-        if (await hasSubzones(uow.tx, zone)) return err(zoneHasSubzone());
+        if (await zones.hasSubzones(uow.tx, zone.id)) return err(zoneHasSubzone());
         await removeZone(deps, uow.tx, zone);
         emitZoneEvent(deps, uow, 'delete', softDeleted(zone));
         return ok(undefined);
@@ -434,7 +364,7 @@ export function abandonZone(deps: DnsDeps, ctx: unknown, id: unknown): ResultAsy
  */
 export async function removeZone(deps: DnsDeps, tx: StorageTransaction, zone: Zone): Promise<void> {
   for (const remove of deps.zoneChildren) await remove(tx, zone.id);
-  await tx.delete(ZONES, zone.id);
+  await zones.remove(tx, zone.id);
 }
 
 /** Task kind of a zone transfer from the masters (SECONDARY zones), run by `secondary/`. @internal */

@@ -21,8 +21,8 @@ export interface ZoneTransition {
   readonly from: 'any' | readonly `${ZoneAction}/${ZoneStatus}`[];
   /** The next (action, status), `'unchanged'`, or `'removed'` (soft-deleted, then invisible). */
   readonly to: `${ZoneAction}/${ZoneStatus}` | 'unchanged' | 'removed';
-  /** Whether a PRIMARY zone's serial is raised. */
-  readonly serial: 'raised' | 'kept';
+  /** Whether a PRIMARY zone's serial is raised, kept, or taken from the master (SECONDARY). */
+  readonly serial: 'raised' | 'kept' | 'master';
   /** Change of `version`: every write of the zone row is +1. */
   readonly version: '+1';
 }
@@ -33,6 +33,7 @@ export const ZONE_TRANSITIONS: readonly ZoneTransition[] = [
   { event: 'delete', from: 'any', to: 'DELETE/PENDING', serial: 'kept', version: '+1' },
   { event: 'abandon', from: 'any', to: 'removed', serial: 'kept', version: '+1' },
   { event: 'transfer accept', from: 'any', to: 'unchanged', serial: 'kept', version: '+1' },
+  { event: 'transfer from a master (SECONDARY)', from: 'any', to: 'UPDATE/PENDING', serial: 'master', version: '+1' },
   { event: 'report, action other than the zone\'s', from: 'any', to: 'unchanged', serial: 'kept', version: '+1' },
   { event: 'report SUCCESS, serial >= zone serial', from: ['CREATE/PENDING', 'CREATE/ERROR', 'UPDATE/PENDING', 'UPDATE/ERROR'], to: 'NONE/ACTIVE', serial: 'kept', version: '+1' },
   { event: 'report SUCCESS, serial < zone serial', from: ['CREATE/PENDING', 'UPDATE/PENDING'], to: 'unchanged', serial: 'kept', version: '+1' },
@@ -88,6 +89,36 @@ export const transferred = (zone: Zone, projectId: string, now: Date): Zone =>
     z.projectId = projectId;
     z.version = zone.version + 1;
     z.updatedAt = toMicros(now);
+  });
+
+/** What a SECONDARY zone takes from its master's transfer: the SOA's fields and the counts of what it stored. @internal */
+export interface MasterCopy {
+  readonly serial: number;
+  readonly ttl: number;
+  readonly email: string;
+  readonly retry: number;
+  readonly expire: number;
+  readonly recordsetCount: number;
+  readonly recordCount: number;
+}
+
+/**
+ * A SECONDARY zone replaced by its master's copy: UPDATE/PENDING and version +1 like any update,
+ * but the serial is the master's (the service never raises a SECONDARY zone's serial itself), and
+ * the master's SOA, stored with the other records, takes the place of the service's own.
+ * @internal
+ */
+export const refreshedFromMaster = (zone: Zone, now: Date, copy: MasterCopy): Zone =>
+  produce(zone, (z) => {
+    const micros = toMicros(now);
+    Object.assign(z, copy);
+    z.action = 'UPDATE';
+    z.status = 'PENDING';
+    z.version = zone.version + 1;
+    z.updatedAt = micros;
+    // The real service stores the transfer time to the second.
+    z.transferredAt = micros - (micros % 1_000_000);
+    z.soaRecordsetId = null;
   });
 
 /** The counts an import stores with the zone it created, in the same transaction (no new version). @internal */

@@ -2,9 +2,12 @@ import type { DnsDeps } from './deps.js';
 import { ok } from 'neverthrow';
 import { runInTransaction } from '../shared/command.js';
 import { finishTask, type StoredTask } from '../shared/tasks.js';
-import { emitZoneEvent, putZone, removeZone } from './zone-commands.js';
-import { presentZone, ZONES, type Zone, type ZoneAction } from './zone.js';
+import { emitZoneEvent, removeZone } from './zone-commands.js';
+import { presentZone, type Zone, type ZoneAction } from './zone.js';
+import { zoneRepository as zones } from './zone-store.js';
 import { applyReport, softDeleted, type PushReport } from './zone-lifecycle.js';
+
+const isPushAction = (a: unknown): a is ZoneAction => a === 'CREATE' || a === 'UPDATE' || a === 'DELETE';
 
 /**
  * The task that pushes a zone to the pool targets and applies their answer. A target that
@@ -17,14 +20,14 @@ import { applyReport, softDeleted, type PushReport } from './zone-lifecycle.js';
 export function zonePushHandler(deps: DnsDeps): (task: StoredTask) => Promise<boolean | 'retry'> {
   const apply = (task: StoredTask, report: (zone: Zone) => Promise<PushReport>) =>
     runInTransaction(deps.storage, async (uow) => {
-      const current = (await uow.tx.get(ZONES, task.subject)) as Zone | undefined;
+      const current = await zones.byId(uow.tx, task.subject);
       if (current !== undefined) {
         const next = applyReport(current, await report(current), deps.clock());
         if (next === 'gone') {
           await removeZone(deps, uow.tx, current);
           emitZoneEvent(deps, uow, 'update', softDeleted(current));
         } else {
-          await putZone(uow.tx, next);
+          await zones.put(uow.tx, next);
           emitZoneEvent(deps, uow, 'update', next);
         }
       }
@@ -33,15 +36,17 @@ export function zonePushHandler(deps: DnsDeps): (task: StoredTask) => Promise<bo
     });
 
   return async (task) => {
-    const action = task.data['action'] as ZoneAction;
+    const action = task.data['action'];
     const serial = Number(task.data['serial']);
+    // Not a push this service queued: the runner removes it, as it does a task of unknown kind.
+    if (!isPushAction(action)) return false;
     if (deps.inlinePush) {
       const done = await apply(task, () => Promise.resolve({ action, outcome: 'SUCCESS', serial }));
       return done.isOk() ? true : 'retry';
     }
     let zone: Zone | undefined;
     try {
-      zone = (await deps.storage.transaction((tx) => tx.get(ZONES, task.subject))) as Zone | undefined;
+      zone = await deps.storage.transaction((tx) => zones.byId(tx, task.subject));
     } catch {
       return 'retry'; // nothing was pushed yet: the zone stays PENDING with its push queued
     }

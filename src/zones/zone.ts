@@ -1,4 +1,3 @@
-import { stringPart, tupleKey } from '../shared/keys.js';
 import { formatTimestamp } from '../shared/time.js';
 
 /**
@@ -102,46 +101,6 @@ export interface Zone {
   readonly recordsetCount: number;
   /** Number of stored (non-managed) records, for the `zone_records` quota. */
   readonly recordCount: number;
-}
-
-/** The zones collection and its indexes. @internal */
-export const ZONES = 'dns.zones';
-/** Index: zones of a project in (created_at, id) order. @internal */
-export const BY_PROJECT = 'project';
-/** Index: all zones in (created_at, id) order. @internal */
-export const BY_CREATED = 'created';
-/** Index: zones by reversed, lower-cased labels: exact names and whole subtrees are prefixes. @internal */
-export const BY_NAME = 'name';
-/** Index: zones by parent zone, for the "has subzones" check. @internal */
-export const BY_PARENT = 'parent';
-
-/**
- * Index key of a name: its labels lower-cased (names compare without regard to case, as DNS
- * does), root first, as one tuple: `Www.Example.com.` → `tupleKey('com', 'example', 'www')`.
- * @internal
- */
-export function nameKey(name: string): string {
-  const lower = name.toLowerCase();
-  let end = lower.endsWith('.') ? lower.length - 1 : lower.length;
-  if (end === 0) return '';
-  let key = '';
-  for (let i = end - 1; i >= -1; i--) {
-    if (i === -1 || lower.charCodeAt(i) === 46) {
-      key += stringPart(lower.slice(i + 1, end));
-      end = i;
-    }
-  }
-  return key;
-}
-
-/** The index keys of a stored zone. @internal */
-export function zoneKeys(z: Zone): Record<string, string | undefined> {
-  return {
-    [BY_PROJECT]: tupleKey(z.projectId, z.createdAt),
-    [BY_CREATED]: tupleKey(z.createdAt),
-    [BY_NAME]: nameKey(z.name),
-    [BY_PARENT]: z.parentZoneId === null ? undefined : tupleKey(z.parentZoneId),
-  };
 }
 
 /** The API body of a stored zone. @internal */

@@ -70,13 +70,25 @@ describe('zoneOverQuota', () => {
 });
 
 describe('readZoneQuotas', () => {
-  it('overlays stored overrides on the given defaults and ignores malformed stored fields', async () => {
+  it('overlays stored overrides on the given defaults, ignoring keys that are not resources', async () => {
     const storage = memoryStorage();
-    await storage.transaction((tx) => tx.put('dns.quotas', 'p1', { zones: 3, zone_records: 'x', bogus: 1 }, {}));
+    await storage.transaction((tx) => tx.put('dns.quotas', 'p1', { zones: 3, bogus: 1 }, {}));
     const defaults = { ...DEFAULT_ZONE_QUOTAS, recordset_records: 7 };
     const read = await storage.transaction((tx) => readZoneQuotas(tx, 'p1', defaults));
     expect(read).toEqual({ ...defaults, zones: 3 });
     expect(await storage.transaction((tx) => readZoneQuotas(tx, 'other', defaults))).toEqual(defaults);
+  });
+
+  // This replaced "ignores malformed stored fields": a limit read as the default because its stored
+  // value is not a number answers a limit nobody set (#14: a corrupt value is a clear error).
+  it.each([{ zones: 3, zone_records: 'x' }, { zones: 1.5 }, 'x', null, [1]])('refuses a stored row that is not one it writes: %j', async (row) => {
+    const storage = memoryStorage();
+    await storage.transaction((tx) => tx.put('dns.quotas', 'p1', row, {}));
+    await expect(storage.transaction((tx) => readZoneQuotas(tx, 'p1', DEFAULT_ZONE_QUOTAS))).rejects.toMatchObject({
+      name: 'CorruptValue',
+      collection: 'dns.quotas',
+      id: 'p1',
+    });
   });
 });
 

@@ -18,81 +18,11 @@ import {
   type DnsService,
   type QuotaService,
   type QuotaSnapshot,
-  type RequestContext,
-  type ServiceSnapshot,
-  type Storage,
 } from '../../src/index.js';
-import { controllablePoolTargets, faultyStorage, inspectDns, manualClock, scriptedMaster, seededRandom, sequentialIds } from '../../src/testing/index.js';
+import { controllablePoolTargets, faultyStorage, inspectDns } from '../../src/testing/index.js';
+import { alice, buildFixture, dnsCommands, fx, options, quotaAdmin, FILE } from './dns-fixture.js';
 
-const alice: RequestContext = { projectId: 'alice', roles: ['member'] };
-const bob: RequestContext = { projectId: 'bob', roles: ['member'] };
-const admin: RequestContext = { projectId: 'ops', roles: ['admin'], allProjects: true };
-const quotaAdmin: RequestContext = { projectId: 'ops', roles: ['key-manager:service-admin'] };
-const T0 = '2026-01-01T00:00:00Z';
-const FILE = (origin: string) => `$ORIGIN ${origin}
-$TTL 300
-${origin} IN SOA ns1.${origin} admin.${origin} 1 7200 3600 2419200 10800
-${origin} IN NS ns1.${origin}
-www IN A 192.0.2.1
-mail IN MX 10 mail.${origin}
-`;
-
-const options = (prefix: string, storage: Storage) => ({
-  storage,
-  clock: manualClock(T0),
-  ids: sequentialIds(prefix),
-  random: seededRandom(prefix),
-  // Serves nothing: a transfer fails and changes nothing, but zones.xfr still queues its task.
-  masters: scriptedMaster(),
-});
-
-interface Fixture {
-  snapshot: ServiceSnapshot;
-  zoneA: string; // alice's zone, with an ACTIVE transfer request to bob
-  zoneA2: string; // alice's zone without a request
-  zoneB: string; // bob's zone, with a COMPLETE export
-  zoneS: string; // alice's SECONDARY zone
-  imported: string; // bob's zone created by an import
-  recordset: string; // a recordset of the imported zone
-  request: { id: string; key: string };
-  accept: string;
-  importId: string;
-  exportId: string;
-}
-
-let fx: Fixture;
-
-beforeAll(async () => {
-  const dns = createDnsService(options('', memoryStorage()));
-  const ok = <T>(r: Awaited<ResultAsync<T, ApiError>>): T => r._unsafeUnwrap();
-  const zoneA = ok(await dns.zones.create(alice, { name: 'a.com.', email: 'h@a.com' })).id;
-  const zoneA2 = ok(await dns.zones.create(alice, { name: 'a2.com.', email: 'h@a.com' })).id;
-  const zoneB = ok(await dns.zones.create(bob, { name: 'b.com.', email: 'h@b.com' })).id;
-  const zoneT = ok(await dns.zones.create(alice, { name: 't.com.', email: 'h@a.com' })).id;
-  const zoneS = ok(await dns.zones.create(alice, { name: 's.com.', type: 'SECONDARY', masters: ['192.0.2.1'] })).id;
-  const done = ok(await dns.transferRequests.create(alice, zoneT, { target_project_id: 'bob' }));
-  const accept = ok(await dns.transferAccepts.create(bob, { zone_transfer_request_id: done.id, key: done.key })).id;
-  const request = ok(await dns.transferRequests.create(alice, zoneA, { target_project_id: 'bob' }));
-  const importId = ok(await dns.imports.create(bob, FILE('imp.com.'), 'text/dns')).id;
-  const exportId = ok(await dns.exports.create(bob, zoneB)).id;
-  await dns.tasks.settle();
-  ok(await dns.quotas.set(admin, 'bob', { zones: 7 }));
-  const imported = ok(await dns.imports.get(bob, importId)).zone_id!;
-  const rs = ok(await dns.recordsets.list(bob, imported)) as { recordsets: { id: string; type: string }[] };
-  fx = {
-    snapshot: await dns.snapshot(),
-    zoneA,
-    zoneA2,
-    zoneB,
-    zoneS,
-    imported,
-    recordset: rs.recordsets.find((r) => r.type === 'A')!.id,
-    request: { id: request.id, key: request.key! },
-    accept,
-    importId,
-    exportId,
-  };
-});
+beforeAll(buildFixture);
 
 type Outcome = Awaited<ResultAsync<unknown, ApiError>>;
 
@@ -116,47 +46,6 @@ async function proveDnsCommand(
     if (i > 500) throw new Error('the command never succeeded');
   }
 }
-
-const dnsCommands: [string, (dns: DnsService) => ResultAsync<unknown, ApiError>][] = [
-  ['zones.create', (d) => d.zones.create(alice, { name: 'new.com.', email: 'h@new.com' })],
-  ['zones.create (subzone of own zone)', (d) => d.zones.create(alice, { name: 'sub.a.com.', email: 'h@a.com' })],
-  ['zones.get', (d) => d.zones.get(alice, fx.zoneA)],
-  ['zones.list', (d) => d.zones.list(alice)],
-  ['zones.list (all projects, paged)', (d) => d.zones.list(admin, { limit: '2', sort_key: 'name' })],
-  ['zones.update', (d) => d.zones.update(alice, fx.zoneA, { ttl: 900, description: 'changed' })],
-  ['zones.delete', (d) => d.zones.delete(alice, fx.zoneA2)],
-  ['zones.delete (zone with recordsets)', (d) => d.zones.delete(bob, fx.imported)],
-  ['zones.abandon', (d) => d.zones.abandon(admin, fx.imported)],
-  ['zones.nameservers', (d) => d.zones.nameservers(alice, fx.zoneA)],
-  ['zones.xfr', (d) => d.zones.xfr(alice, fx.zoneS)],
-  ['zones.create (SECONDARY: its transfer queued)', (d) => d.zones.create(alice, { name: 'sec.com.', type: 'SECONDARY', masters: ['192.0.2.1'] })],
-  ['transferRequests.create', (d) => d.transferRequests.create(alice, fx.zoneA2, {})],
-  ['transferRequests.get', (d) => d.transferRequests.get(alice, fx.request.id)],
-  ['transferRequests.list', (d) => d.transferRequests.list(bob)],
-  ['transferRequests.update', (d) => d.transferRequests.update(alice, fx.request.id, { description: 'x' })],
-  ['transferRequests.delete', (d) => d.transferRequests.delete(alice, fx.request.id)],
-  ['transferAccepts.create', (d) => d.transferAccepts.create(bob, { zone_transfer_request_id: fx.request.id, key: fx.request.key })],
-  ['transferAccepts.get', (d) => d.transferAccepts.get(bob, fx.accept)],
-  ['transferAccepts.list', (d) => d.transferAccepts.list(admin)], // admin only (find_zone_transfer_accepts)
-  ['recordsets.list', (d) => d.recordsets.list(bob, fx.imported)],
-  ['recordsets.get', (d) => d.recordsets.get(bob, fx.imported, fx.recordset)],
-  ['recordsets.create', (d) => d.recordsets.create(bob, fx.imported, { name: 'new.imp.com.', type: 'TXT', records: ['"x"'] })],
-  ['recordsets.update', (d) => d.recordsets.update(bob, fx.imported, fx.recordset, { records: ['192.0.2.9'], description: 'd' })],
-  ['recordsets.delete', (d) => d.recordsets.delete(bob, fx.imported, fx.recordset)],
-  ['recordsets.listAll', (d) => d.recordsets.listAll(bob, { type: 'A' })],
-  ['quotas.get', (d) => d.quotas.get(admin, 'bob')],
-  ['quotas.set', (d) => d.quotas.set(admin, 'alice', { zones: 3, zone_records: 10 })],
-  ['quotas.reset', (d) => d.quotas.reset(admin, 'bob')],
-  ['imports.create', (d) => d.imports.create(alice, FILE('new-import.com.'), 'text/dns')],
-  ['imports.get', (d) => d.imports.get(bob, fx.importId)],
-  ['imports.list', (d) => d.imports.list(bob)],
-  ['imports.delete', (d) => d.imports.delete(bob, fx.importId)],
-  ['exports.create', (d) => d.exports.create(alice, fx.zoneA)],
-  ['exports.get', (d) => d.exports.get(bob, fx.exportId)],
-  ['exports.list', (d) => d.exports.list(bob)],
-  ['exports.delete', (d) => d.exports.delete(bob, fx.exportId)],
-  ['exports.file', (d) => d.exports.file(bob, fx.exportId)],
-];
 
 describe('a storage failure at any step of a DNS command changes nothing and answers 500 storage_failure', () => {
   it.each(dnsCommands)('%s', async (_name, run) => {

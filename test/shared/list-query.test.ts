@@ -32,7 +32,6 @@ const item = (n: number, changes: Partial<Item> = {}): Item => ({
 });
 
 const spec = (metadata = true): ListSpec<Item> => ({
-  collection: 'items',
   path: '/v2/items',
   envelope: 'items',
   filters: { name: (e) => e.name, ttl: (e) => e.ttl, description: (e) => e.description },
@@ -271,7 +270,10 @@ describe('listArray: filters, order, paging and envelope of an in-memory collect
 
 describe('listPage: the same semantics read from a storage index', () => {
   const INDEX = 'by_owner_created';
+  // Items are written here as they are; the check of what is read back is the repositories' (test/proof/corrupt-values.test.ts).
+  const collection = { name: 'items', problem: () => undefined, idOf: (e: Item) => e.id, keys: () => ({}) };
   const scope = (owner: string, visible?: (e: Item) => boolean): ListScope<Item> => ({
+    collection,
     index: INDEX,
     prefix: tupleKey(owner),
     keyOf: (e) => tupleKey(owner, e.createdAt),

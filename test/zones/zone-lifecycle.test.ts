@@ -8,6 +8,7 @@ import type { Zone, ZoneAction, ZoneStatus } from '../../src/zones/zone.js';
 import {
   applyReport,
   markedForDeletion,
+  refreshedFromMaster,
   softDeleted,
   transferred,
   updated,
@@ -18,6 +19,8 @@ import {
 const T0 = new Date('2026-01-01T00:00:00Z');
 const LATER = new Date('2026-01-02T00:00:00Z');
 const SERIAL = Math.floor(T0.getTime() / 1000);
+// A master behind the zone: its serial is lower, which the zone takes all the same.
+const MASTER = { serial: 7, ttl: 300, email: 'h@example.com', retry: 60, expire: 600, recordsetCount: 3, recordCount: 4 };
 
 const zoneIn = (state: string): Zone => {
   const [action, status] = state.split('/') as [ZoneAction, ZoneStatus];
@@ -60,6 +63,7 @@ const EVENTS: Record<string, (z: Zone) => Zone | 'gone'> = {
   delete: (z) => markedForDeletion(z, LATER),
   abandon: (z) => softDeleted(z),
   'transfer accept': (z) => transferred(z, 'bob', LATER),
+  'transfer from a master (SECONDARY)': (z) => refreshedFromMaster({ ...z, type: 'SECONDARY' }, LATER, MASTER),
   "report, action other than the zone's": (z) => applyReport(z, { action: other(z.action), outcome: 'SUCCESS', serial: z.serial }, LATER),
   'report SUCCESS, serial >= zone serial': (z) => applyReport(z, { action: z.action, outcome: 'SUCCESS', serial: z.serial }, LATER),
   'report SUCCESS, serial < zone serial': (z) => applyReport(z, { action: z.action, outcome: 'SUCCESS', serial: z.serial - 1 }, LATER),
@@ -88,6 +92,7 @@ describe('the zone state machine table', () => {
     expect(`${z.action}/${z.status}`).toBe(row.to === 'unchanged' ? from : row.to);
     expect(z.version).toBe(zone.version + 1);
     if (row.serial === 'raised') expect(z.serial).toBeGreaterThan(zone.serial);
+    else if (row.serial === 'master') expect(z.serial).toBe(MASTER.serial);
     else expect(z.serial).toBe(zone.serial);
     expect(Object.isFrozen(z)).toBe(true);
     expect(zone).toEqual(zoneIn(from)); // the recipe never touches the zone it was given

@@ -1,0 +1,192 @@
+import { rangeMany, type IndexKeys, type RangeQuery, type RangeRequest, type StorageTransaction } from '../ports/storage.js';
+import { stringPart, tupleKey } from '../shared/keys.js';
+import type { ListScope } from '../shared/list-query.js';
+import {
+  checkedEntries,
+  isInteger,
+  isString,
+  isStringArray,
+  isStringRecord,
+  oneOf,
+  optional,
+  orNull,
+  repository,
+  shapeProblem,
+  type Collection,
+  type Shape,
+} from '../shared/stored.js';
+import type { Zone } from './zone.js';
+
+/**
+ * The zone repository: the only code that knows the zones collection, its indexes and their
+ * keys, and the one door through which a stored zone comes back into the core, checked.
+ * @module
+ */
+
+/** The zones collection (also named by snapshots). @internal */
+export const ZONES = 'dns.zones';
+/** Index: zones of a project in (created_at, id) order. */
+const BY_PROJECT = 'project';
+/** Index: all zones in (created_at, id) order. */
+const BY_CREATED = 'created';
+/** Index: zones by reversed, lower-cased labels: exact names and whole subtrees are prefixes. */
+const BY_NAME = 'name';
+/** Index: zones by parent zone, for the "has subzones" check. */
+const BY_PARENT = 'parent';
+
+/**
+ * Index key of a name: its labels lower-cased (names compare without regard to case, as DNS
+ * does), root first, as one tuple: `Www.Example.com.` → `tupleKey('com', 'example', 'www')`.
+ * @internal
+ */
+export function nameKey(name: string): string {
+  const lower = name.toLowerCase();
+  let end = lower.endsWith('.') ? lower.length - 1 : lower.length;
+  if (end === 0) return '';
+  let key = '';
+  for (let i = end - 1; i >= -1; i--) {
+    if (i === -1 || lower.charCodeAt(i) === 46) {
+      key += stringPart(lower.slice(i + 1, end));
+      end = i;
+    }
+  }
+  return key;
+}
+
+/** The index keys of a stored zone. @internal */
+export function zoneKeys(z: Zone): IndexKeys {
+  return {
+    [BY_PROJECT]: tupleKey(z.projectId, z.createdAt),
+    [BY_CREATED]: tupleKey(z.createdAt),
+    [BY_NAME]: nameKey(z.name),
+    [BY_PARENT]: z.parentZoneId === null ? undefined : tupleKey(z.parentZoneId),
+  };
+}
+
+const ZONE_SHAPE: Shape = {
+  id: isString,
+  poolId: isString,
+  projectId: isString,
+  name: isString,
+  email: isString,
+  description: orNull(isString),
+  ttl: isInteger,
+  serial: isInteger,
+  status: oneOf('ACTIVE', 'PENDING', 'ERROR', 'DELETED'),
+  action: oneOf('CREATE', 'UPDATE', 'DELETE', 'NONE'),
+  version: isInteger,
+  attributes: isStringRecord,
+  type: oneOf('PRIMARY', 'SECONDARY'),
+  masters: isStringArray,
+  createdAt: isInteger,
+  updatedAt: orNull(isInteger),
+  transferredAt: orNull(isInteger),
+  refresh: isInteger,
+  retry: isInteger,
+  expire: isInteger,
+  minimum: isInteger,
+  parentZoneId: orNull(isString),
+  soaRecordsetId: orNull(isString),
+  nsRecordsetId: orNull(isString),
+  soaVersion: optional(isInteger),
+  recordsetCount: isInteger,
+  recordCount: isInteger,
+};
+
+const collection: Collection<Zone> = {
+  name: ZONES,
+  problem: (value) => shapeProblem(value, ZONE_SHAPE),
+  idOf: (z) => z.id,
+  keys: zoneKeys,
+};
+const store = repository(collection);
+
+/** Zones whose name key is exactly `key`, in every pool and project. */
+async function withNameKey(tx: StorageTransaction, key: string): Promise<Zone[]> {
+  const out: Zone[] = [];
+  // The prefix also covers every zone below the name, so read a few at a time: usually the
+  // first entry already tells (no zone of that name, or one followed by its subzones).
+  let limit = 2;
+  let after: { key: string; id: string } | undefined;
+  for (;;) {
+    const batch = await store.range(tx, BY_NAME, { prefix: key, limit, ...(after ? { after } : {}) });
+    for (const e of batch) {
+      if (e.key !== key) return out;
+      out.push(e.value);
+    }
+    const last = batch[batch.length - 1];
+    if (last === undefined || batch.length < limit) return out;
+    after = { key: last.key, id: last.id };
+    limit = 16;
+  }
+}
+
+/** What a new zone's name meets: zones of that name, zones below it, the nearest ancestors. @internal */
+export interface NameNeighbourhood {
+  readonly same: Zone[];
+  readonly below: Zone[];
+  readonly ancestors: Zone[];
+}
+
+/**
+ * The stored zones, read and written only through here.
+ * @internal
+ */
+export const zoneRepository = {
+  /** The zone stored under `id`, checked. */
+  byId: store.get,
+  /** Stores a changed zone with its index keys. */
+  put: store.put,
+  /** Stores a new zone, refusing to replace another under a repeated id. */
+  insert: store.insert,
+  /** Removes the zone row (its children are the caller's). */
+  remove: (tx: StorageTransaction, id: string): Promise<boolean> => store.delete(tx, id),
+
+  /** How many zones `projectId` owns. O(log n). */
+  countOfProject: (tx: StorageTransaction, projectId: string): Promise<number> => tx.count(ZONES, BY_PROJECT, tupleKey(projectId)),
+
+  /** Whether `zoneId` has subzones (the delete and abandon rule). */
+  hasSubzones: async (tx: StorageTransaction, zoneId: string): Promise<boolean> => (await tx.count(ZONES, BY_PARENT, tupleKey(zoneId))) > 0,
+
+  /** The direct subzones of `zoneId`. */
+  subzones: async (tx: StorageTransaction, zoneId: string): Promise<Zone[]> =>
+    (await store.range(tx, BY_PARENT, { prefix: tupleKey(zoneId) })).map((e) => e.value),
+
+  /** Every zone of `projectId`, or of every project when `null`, in creation order. */
+  owned: async (tx: StorageTransaction, projectId: string | null): Promise<Zone[]> =>
+    (projectId === null ? await store.range(tx, BY_CREATED, { prefix: '' }) : await store.range(tx, BY_PROJECT, { prefix: tupleKey(projectId) })).map(
+      (e) => e.value,
+    ),
+
+  /**
+   * What a new zone's name conflicts with, read in one go (one round trip over a database): the
+   * zones bearing its name (`same`) and every zone below it (`below`), and the nearest existing
+   * ancestor zones (all zones bearing that name), label by label upwards. A name key is its
+   * labels root first, each ended by U+0000 (which never occurs inside an encoded label), so the
+   * ancestors' keys are its prefixes ending at a terminator, and in an ancestor's range the zones
+   * bearing exactly its key come first.
+   */
+  neighbourhood: async (tx: StorageTransaction, name: string): Promise<NameNeighbourhood> => {
+    const key = nameKey(name);
+    const parents: string[] = [];
+    for (let end = key.length - 2; end > 0; end--) if (key.charCodeAt(end) === 0) parents.push(key.slice(0, end + 1));
+    const byName = (query: RangeQuery): RangeRequest => ({ collection: ZONES, index: BY_NAME, query });
+    const [tree = [], ...above] = await rangeMany(tx, [byName({ prefix: key }), ...parents.map((prefix) => byName({ prefix, limit: 2 }))]);
+    const same: Zone[] = [];
+    const below: Zone[] = [];
+    for (const e of checkedEntries(collection, tree)) (e.key === key ? same : below).push(e.value);
+    for (const [n, parent] of parents.entries()) {
+      const first = checkedEntries(collection, above[n] ?? []);
+      // Both read entries bear the name: there may be more (other pools, other projects).
+      const found = first.length === 2 && first[1]!.key === parent ? await withNameKey(tx, parent) : first.filter((e) => e.key === parent).map((e) => e.value);
+      if (found.length > 0) return { same, below, ancestors: found };
+    }
+    return { same, below, ancestors: [] };
+  },
+
+  /** Where `GET /v2/zones` reads: a project's zones, or everyone's (all-projects). */
+  listScope: (projectId: string | null): ListScope<Zone> =>
+    projectId === null
+      ? { collection, index: BY_CREATED, prefix: '', keyOf: (z) => tupleKey(z.createdAt) }
+      : { collection, index: BY_PROJECT, prefix: tupleKey(projectId), keyOf: (z) => tupleKey(projectId, z.createdAt) },
+};
