@@ -15,6 +15,7 @@
  * one of the two processes: it creates zones in that schema and prints creates/s and retries.
  */
 import { execFileSync, spawn } from 'node:child_process';
+import { readdirSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import pg from 'pg';
 import { createDnsService, memoryStorage, type DnsService, type Storage } from '../src/index.js';
@@ -131,6 +132,44 @@ async function twoProcesses(schema: string, tag: string, count: number, inFlight
   return { rate: done.reduce((a, r) => a + r.rate, 0), retries: done.reduce((a, r) => a + r.retries, 0) };
 }
 
+/**
+ * CPU ticks of each PostgreSQL server process (user + system, from /proc), by pid; empty where
+ * /proc is missing.
+ */
+function serverTicks(): Map<string, number> {
+  const out = new Map<string, number>();
+  let pids: string[] = [];
+  try {
+    pids = readdirSync('/proc').filter((d) => /^\d+$/.test(d));
+  } catch {
+    return out;
+  }
+  for (const pid of pids) {
+    try {
+      if (!readFileSync(`/proc/${pid}/cmdline`, 'latin1').startsWith('postgres')) continue;
+      const f = readFileSync(`/proc/${pid}/stat`, 'latin1').split(') ')[1]!.split(' ');
+      out.set(pid, Number(f[11]) + Number(f[12]));
+    } catch {
+      // ended meanwhile
+    }
+  }
+  return out;
+}
+
+/**
+ * Creates with 1 in flight, and what one costs: node CPU µs, and server CPU µs (what the server
+ * processes alive at the end spent meanwhile, background processes included).
+ */
+async function measuredCreates(dns: DnsService, tag: string, count: number): Promise<{ rate: number; node: number; server: number }> {
+  const cpu = process.cpuUsage();
+  const before = serverTicks();
+  const rate = await creates(dns, tag, count, 1);
+  const used = process.cpuUsage(cpu);
+  let ticks = 0;
+  for (const [pid, t] of serverTicks()) ticks += t - (before.get(pid) ?? 0);
+  return { rate, node: (used.user + used.system) / count, server: (ticks * 1e4) / count }; // USER_HZ 100: a tick is 10,000 µs
+}
+
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 const range = (xs: number[], fmt = f) => (xs.length === 1 ? fmt(xs[0]!) : `${fmt(median(xs))} (${fmt(Math.min(...xs))}–${fmt(Math.max(...xs))})`);
 
@@ -145,6 +184,8 @@ interface SizeResult {
   tps1: number[];
   tps8: number[];
   c1: number[];
+  node1: number[];
+  server1: number[];
   c8: number[];
   retries8: number[];
   two1: number[];
@@ -154,6 +195,8 @@ interface SizeResult {
 }
 
 const results: SizeResult[] = [];
+/** Retries by SQLSTATE in this process (not the two-process workers). */
+const retryCodes = new Map<string, number>();
 const mem = service(memoryStorage());
 let filled = 0;
 for (const size of SIZES) {
@@ -166,8 +209,15 @@ for (const size of SIZES) {
   const schema = `zoneward_bench_${process.pid}_${size}`;
   const pool = new pg.Pool({ connectionString: URL, max: IN_FLIGHT + 2 });
   let retries = 0;
-  const storage = postgresStorage({ pool, schema, onRetry: () => retries++ });
-  const r: SizeResult = { size, restoreSeconds: 0, memPages, pgPages: [], tps1: [], tps8: [], c1: [], c8: [], retries8: [], two1: [], two8: [], twoRetries8: [], tables: '' };
+  const storage = postgresStorage({
+    pool,
+    schema,
+    onRetry: (_attempt, code) => {
+      retries++;
+      retryCodes.set(code, (retryCodes.get(code) ?? 0) + 1);
+    },
+  });
+  const r: SizeResult = { size, restoreSeconds: 0, memPages, pgPages: [], tps1: [], tps8: [], c1: [], node1: [], server1: [], c8: [], retries8: [], two1: [], two8: [], twoRetries8: [], tables: '' };
   try {
     await storage.migrate();
     log(`postgres bench: restoring ${f(size)} zones into PostgreSQL`);
@@ -184,7 +234,10 @@ for (const size of SIZES) {
     for (let rep = 0; rep < REPEATS; rep++) {
       log(`postgres bench: ${f(size)} zones, round ${rep + 1} of ${REPEATS}`);
       r.tps1.push(pgbench(1));
-      r.c1.push(await creates(db, `s${rep}`, CREATES, 1));
+      const one = await measuredCreates(db, `s${rep}`, CREATES);
+      r.c1.push(one.rate);
+      r.node1.push(one.node);
+      r.server1.push(one.server);
       r.tps8.push(pgbench(IN_FLIGHT));
       retries = 0;
       r.c8.push(await creates(db, `c${rep}`, CREATES, IN_FLIGHT));
@@ -213,6 +266,7 @@ const rows = results.map(
   (r) =>
     `| ${f(r.size)} | ${range(r.tps1)} | ${range(r.c1)} | ${ratio(r.c1, r.tps1)} | ${range(r.tps8)} | ${range(r.c8)} | ${ratio(r.c8, r.tps8)} | ${range(r.retries8)} | ${range(r.two1)} | ${range(r.two8)} | ${range(r.twoRetries8)} |`,
 );
+const costRows = results.map((r) => `| ${f(r.size)} | ${range(r.node1)} | ${range(r.server1)} |`);
 const pageRows = results.map(
   (r) =>
     `| ${f(r.size)} | ${us(r.memPages[0])} | ${us(r.pgPages[0])} | ${us(r.memPages[1])} | ${us(r.pgPages[1])} | ${us(r.memPages[2])} | ${us(r.pgPages[2])} | ${r.restoreSeconds.toFixed(1)} s | ${r.tables} |`,
@@ -225,11 +279,19 @@ fsync off). For each size the database is filled by restoring the memory service
 pgbench runs TPC-B (\`pgbench -n -c N -j min(N,2) -T ${PGBENCH_SECONDS}\`, scale 10) against the same server, alternating
 with ${f(CREATES)} timed creates: ${REPEATS} rounds, median (min–max). "2 processes" are two OS processes sharing the
 schema, each with its own pool, with 1 (2 in all) and ${IN_FLIGHT / 2} (${IN_FLIGHT} in all) creates in flight; their rates are summed.
-Retries: serialization failures retried during the ${f(CREATES)} creates with ${IN_FLIGHT} in flight. Load average at the end: ${loadavg}.
+Retries: serialization failures retried during the ${f(CREATES)} creates with ${IN_FLIGHT} in flight (by SQLSTATE, this
+process over the whole run: ${[...retryCodes].map(([c, n]) => `${c} × ${f(n)}`).join(', ') || 'none'}). Load average at the end: ${loadavg}.
 
 | zones | pgbench tps, 1 client | creates/s, 1 in flight | ratio | pgbench tps, ${IN_FLIGHT} clients | creates/s, ${IN_FLIGHT} in flight | ratio | retries | creates/s, 2 processes × 1 | creates/s, 2 processes × ${IN_FLIGHT / 2} | retries |
 | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |
 ${rows.join('\n')}
+
+What one create costs with 1 in flight (µs, median (min–max)): node CPU of this process (user + system),
+and CPU of every PostgreSQL server process over the same time.
+
+| zones | node CPU per create | server CPU per create |
+| ---: | ---: | ---: |
+${costRows.join('\n')}
 
 List pages, mean µs of ${PAGE_REPS} \`zones.list\` calls (limit 20): one project's first page, its page after a
 middle marker, and an admin's all-projects first page (whose \`total_count\` counts every zone).

@@ -257,6 +257,65 @@ describe.skipIf(PG_URL === undefined)(title('postgresStorage: adapter specifics'
     });
   });
 
+  it('sends a large buffer of puts as bound arrays (a snapshot restore): same answers, and a failure keeps nothing', async () => {
+    const s = await freshPostgresStorage();
+    const ids = (n: number) => `r${String(n).padStart(5, '0')}`;
+    await s.transaction(async (tx) => {
+      // More than one bound statement's worth, sent while `work` is still putting.
+      for (let n = 0; n < 9000; n++) await tx.put('c', ids(n), frozen({ n }), { i: `k${n % 3}\u0000${n}` });
+      await tx.put('c', ids(5), frozen({ n: -5 }), { j: 'moved' });
+      expect(await tx.count('c', 'i', 'k1\u0000')).toBe(3000);
+    });
+    await s.transaction(async (tx) => {
+      expect(await tx.count('c', 'i')).toBe(8999);
+      expect(await tx.get('c', ids(8999))).toEqual({ n: 8999 });
+      expect(await tx.range('c', 'j')).toEqual([{ key: 'moved', id: ids(5), value: { n: -5 } }]);
+    });
+    await expect(
+      s.transaction(async (tx) => {
+        for (let n = 0; n < 300; n++) await tx.put('d', ids(n), frozen({ n }), n === 150 ? { i: incompressible(9000) } : {});
+        return tx.get('d', ids(0)); // the bound statement before it failed
+      }),
+    ).rejects.toMatchObject({ code: '54000' });
+    expect(await s.transaction((tx) => tx.scan('d', undefined, 10))).toEqual([]);
+  });
+
+  it('answers an insert at once and checks the id with the next message; a taken id re-runs work, which then hears false', async () => {
+    const s = await freshPostgresStorage();
+    await s.transaction((tx) => tx.put('c', 'a', frozen({ n: 1 }), { i: 'x' }));
+    const heard: boolean[] = [];
+    const answer = await s.transaction(async (tx) => {
+      const inserted = await tx.insert!('c', 'a', frozen({ n: 2 }), { i: 'y' });
+      heard.push(inserted);
+      // What a caller does with a wrong `true` (here: fail) must not be the transaction's answer.
+      if (inserted) throw new Error('believed the insert');
+      return tx.get('c', 'a');
+    });
+    expect(heard).toEqual([true, false]);
+    expect(answer).toEqual({ n: 1 });
+    expect(await s.transaction((tx) => tx.range('c', 'i'))).toEqual([{ key: 'x', id: 'a', value: { n: 1 } }]);
+    // A wrong `true` that work commits on: the COMMIT fails, work runs again and hears false.
+    heard.length = 0;
+    await s.transaction(async (tx) => {
+      heard.push(await tx.insert!('c', 'a', frozen({ n: 3 }), {}));
+      await tx.put('c', 'b', frozen({ n: 4 }), {});
+    });
+    expect(heard).toEqual([true, false]);
+    expect(await s.transaction((tx) => tx.get('c', 'a'))).toEqual({ n: 1 });
+    expect(await s.transaction((tx) => tx.get('c', 'b'))).toEqual({ n: 4 });
+    // A free id: one run, inserted with its entries and counted; an id put earlier in the same
+    // transaction (still buffered) is taken.
+    heard.length = 0;
+    await s.transaction(async (tx) => {
+      heard.push(await tx.insert!('c', 'n', frozen({ n: 5 }), { i: 'z' }));
+      heard.push(await tx.insert!('c', 'n', frozen({ n: 6 }), { i: 'w' }));
+      await tx.put('c', 'n', frozen({ n: 7 }), { i: 'v' }); // still an insert: the id was free
+    });
+    expect(heard).toEqual([true, false]);
+    expect(await s.transaction((tx) => tx.range('c', 'i', { prefix: 'v' }))).toEqual([{ key: 'v', id: 'n', value: { n: 7 } }]);
+    expect(await s.transaction((tx) => tx.count('c', 'i'))).toBe(2);
+  });
+
   it('rejects the transaction when a buffered put fails only at commit, and keeps nothing', async () => {
     const s = await freshPostgresStorage();
     await expect(
