@@ -254,16 +254,20 @@ function checkSnapshot(from: ServiceSnapshot): void {
   }
   // Written recordsets inside imported blocks (an earlier layout) would be restored without the
   // indexes their lists read.
+  const otherVersion = () =>
+    new TypeError('createDnsService: the snapshot stores recordsets in a layout this version of zoneward does not read; it was taken by another version.');
   for (const row of from.collections[RECORDSETS] ?? []) {
+    // Blocks of the earlier layout name no project, which the block check would report as a
+    // corrupt field: say which version problem it is instead.
+    const value: unknown = row.value;
+    if (value !== null && typeof value === 'object' && !('projectId' in value)) throw otherVersion();
     let block: RecordsetBlock;
     try {
-      block = checkedBlock(row.id, row.value);
+      block = checkedBlock(row.id, value);
     } catch (cause) {
       throw new TypeError(`createDnsService: the snapshot holds a recordset block that is not one (${cause instanceof Error ? cause.message : String(cause)}).`);
     }
-    if (!isCurrentLayout(block)) {
-      throw new TypeError('createDnsService: the snapshot stores recordsets in a layout this version of zoneward does not read; it was taken by another version.');
-    }
+    if (!isCurrentLayout(block)) throw otherVersion();
   }
 }
 

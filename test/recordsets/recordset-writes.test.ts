@@ -152,6 +152,23 @@ describe('recordset writes', () => {
     expect(((await dns.recordsets.listAll(bob))._unsafeUnwrap() as { recordsets: unknown[] }).recordsets).toEqual([]);
   });
 
+  it('a snapshot whose blocks are of the earlier layout (no project) is refused as another version, a spoiled one as not a block', async () => {
+    const dns = service();
+    const z = await zoneOf(dns);
+    (await dns.recordsets.create(alice, z, { name: 'www.example.com.', type: 'TXT', records: ['"v=1"'] }))._unsafeUnwrap();
+    const snap = await dns.snapshot();
+    const blocks = snap.collections['dns.recordset_blocks']!;
+    expect(blocks.length).toBeGreaterThan(0);
+    const withBlocks = (value: (b: Record<string, unknown>) => unknown): typeof snap => ({
+      ...snap,
+      collections: { ...snap.collections, 'dns.recordset_blocks': blocks.map((r) => ({ ...r, value: value(r.value as Record<string, unknown>) })) },
+    });
+    const older = withBlocks(({ projectId: _dropped, ...rest }) => rest);
+    expect(() => createDnsService({ from: older })).toThrow(/taken by another version/);
+    const spoiled = withBlocks((b) => ({ ...b, names: 7 }));
+    expect(() => createDnsService({ from: spoiled })).toThrow(/a recordset block that is not one \(.*names/);
+  });
+
   it('an imported zone: its names count for the CNAME and duplicate rules; writes announce themselves', async () => {
     // Ids that fall as they are drawn, so that id order is the reverse of creation order.
     let next = 0xffffff;
