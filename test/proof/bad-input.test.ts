@@ -21,11 +21,8 @@ import {
   type ServiceSnapshot,
 } from '../../src/index.js';
 import { manualClock, seededRandom, sequentialIds } from '../../src/testing/index.js';
+import { admin, alice, bob, quotaAdmin } from './dns-fixture.js';
 
-const alice = { projectId: 'alice', roles: ['member'] };
-const bob = { projectId: 'bob', roles: ['member'] };
-const admin = { projectId: 'ops', roles: ['admin'], allProjects: true };
-const quotaAdmin = { projectId: 'ops', roles: ['key-manager:service-admin'] };
 const FILE = `$ORIGIN imp.com.
 $TTL 300
 imp.com. IN SOA ns1.imp.com. admin.imp.com. 1 7200 3600 2419200 10800
