@@ -163,6 +163,11 @@ class ImportOwners implements OwnerKeys {
   private readonly keys: string[];
   /** Per owner: its first recordset (-1 before it has one), for the recordset stage. */
   readonly firstSet: Int32Array;
+  /**
+   * Per owner: its name as first written. dnspython keeps one node per owner, named as the owner
+   * was first written, and the real service names every recordset of the node so.
+   */
+  readonly spelled: string[];
   private readonly lowerOrigin: string;
   private readonly suffix: string;
   // The previous look-up, as written and as found: runs of one owner (the usual layout, and every
@@ -177,6 +182,12 @@ class ImportOwners implements OwnerKeys {
     this.table = new OwnerTable(this, records, false, counter);
     this.keys = new Array<string>(records);
     this.firstSet = new Int32Array(records).fill(-1);
+    this.spelled = new Array<string>(records);
+  }
+
+  /** How many owners have been numbered (0 … count - 1, in the order they first occur). */
+  get count(): number {
+    return this.table.count;
   }
 
   // The name being looked up is `lower`: the table's items are not needed to name it.
@@ -222,7 +233,10 @@ class ImportOwners implements OwnerKeys {
     if (inZone) {
       const fresh = this.table.count;
       owner = this.table.lookup(0, h, true);
-      if (owner === fresh) this.keys[owner] = lower;
+      if (owner === fresh) {
+        this.keys[owner] = lower;
+        this.spelled[owner] = name;
+      }
     }
     this.prevName = name;
     this.prevOwner = owner;
@@ -248,7 +262,14 @@ class ImportRecordsets {
   readonly size: Int32Array;
   readonly head: Int32Array;
   private readonly tail: Int32Array;
-  private readonly nextOfOwner: Int32Array;
+  /** Per recordset: the next recordset of its owner, or -1 (in creation order). */
+  readonly nextOfOwner: Int32Array;
+  /**
+   * Per recordset: its last record's index, duplicates and replaced CNAMEs included: dnspython
+   * replaces a node's rdataset with every record it reads (the rdataset moves to the end of the
+   * node), so a node's recordsets are created in the order of their last records.
+   */
+  readonly lastAt: Int32Array;
   /** Per record: the next one of its recordset, or -1. */
   readonly next: Int32Array;
   readonly typeNames: string[] = [];
@@ -270,6 +291,7 @@ class ImportRecordsets {
     this.head = new Int32Array(total);
     this.tail = new Int32Array(total);
     this.nextOfOwner = new Int32Array(total);
+    this.lastAt = new Int32Array(total);
     this.next = new Int32Array(total).fill(-1);
   }
 
@@ -292,8 +314,8 @@ class ImportRecordsets {
     return id;
   }
 
-  /** Adds record `index` (of an allowed type, number `typeId`, written `name`) to its owner's recordset of that type. */
-  add(index: number, name: string, owner: number, typeId: number, owners: ImportOwners): void {
+  /** Adds record `index` (of an allowed type, number `typeId`) to its owner's recordset of that type. */
+  add(index: number, owner: number, typeId: number, owners: ImportOwners): void {
     const { columns } = this;
     let set = owners.firstSet[owner]!;
     let last = -1;
@@ -304,7 +326,8 @@ class ImportRecordsets {
     const ttl = columns.ttls[index]!;
     if (set < 0) {
       set = this.count++;
-      this.name[set] = name;
+      this.name[set] = owners.spelled[owner]!;
+      this.lastAt[set] = index;
       this.type[set] = typeId;
       this.min[set] = ttl;
       this.nextOfOwner[set] = -1;
@@ -317,6 +340,7 @@ class ImportRecordsets {
       return;
     }
     if (ttl < this.min[set]!) this.min[set] = ttl;
+    this.lastAt[set] = index;
     const type = columns.types[index]!;
     if (type === TYPE_CNAME) {
       // CNAME is a singleton: a later record replaces the earlier one (dnspython).
@@ -360,18 +384,47 @@ class ImportRecordsets {
 }
 
 /**
- * The third stage of {@link planColumns}: the recordsets cut into the storage's blocks, each
- * field in a parallel array. Also the size of the largest recordset.
+ * The recordsets in the order the real service creates them: dnspython's nodes in the order their
+ * owners first occur, and each node's recordsets in the order of their last records (see
+ * `ImportRecordsets.lastAt`). Recordset numbers are in the order each (owner, type) first occurs:
+ * the same order when every owner's records come in one run of one type after another.
  */
-function recordsetBlocks(sets: ImportRecordsets): { blocks: RecordsetColumns[]; largest: number } {
-  const bounds = blockBounds(sets.size, sets.count);
+function nodeOrder(sets: ImportRecordsets, owners: ImportOwners): Int32Array {
+  const order = new Int32Array(sets.count);
+  const { lastAt, nextOfOwner } = sets;
+  let at = 0;
+  for (let owner = 0; owner < owners.count; owner++) {
+    const start = at;
+    // A node has a handful of recordsets: an insertion sort by last record.
+    for (let set = owners.firstSet[owner]!; set >= 0; set = nextOfOwner[set]!) {
+      let k = at++;
+      while (k > start && lastAt[order[k - 1]!]! > lastAt[set]!) {
+        order[k] = order[k - 1]!;
+        k--;
+      }
+      order[k] = set;
+    }
+  }
+  return order;
+}
+
+/**
+ * The third stage of {@link planColumns}: the recordsets in creation order (see {@link nodeOrder})
+ * cut into the storage's blocks, each field in a parallel array. Also the size of the largest
+ * recordset.
+ */
+function recordsetBlocks(sets: ImportRecordsets, owners: ImportOwners): { blocks: RecordsetColumns[]; largest: number } {
+  const order = nodeOrder(sets, owners);
+  const sizes = new Int32Array(sets.count);
+  for (let i = 0; i < sets.count; i++) sizes[i] = sets.size[order[i]!]!;
+  const bounds = blockBounds(sizes, sets.count);
   const blocks: RecordsetColumns[] = [];
   let largest = 0;
   for (let b = 0; b + 1 < bounds.length; b++) {
     const from = bounds[b]!;
     const to = bounds[b + 1]!;
     let size = 0;
-    for (let i = from; i < to; i++) size += sets.size[i]!;
+    for (let i = from; i < to; i++) size += sizes[i]!;
     const names = new Array<string>(to - from);
     const types = new Array<string>(to - from);
     const ttls = new Array<number | null>(to - from);
@@ -380,17 +433,15 @@ function recordsetBlocks(sets: ImportRecordsets): { blocks: RecordsetColumns[]; 
     let at = 0;
     for (let i = from; i < to; i++) {
       const j = i - from;
-      // Recordsets of one owner share their name's string already: the engine hands out one string
-      // per owner run (blank owners, and an owner written again as before), so comparing each
-      // name with the one before (its text, when the two are different strings of one length)
-      // would find nothing more to share.
-      names[j] = sets.name[i]!;
-      types[j] = sets.typeNames[sets.type[i]!]!;
-      const min = sets.min[i]!;
+      const set = order[i]!;
+      // Recordsets of one owner share their name's string (the owner's first spelling).
+      names[j] = sets.name[set]!;
+      types[j] = sets.typeNames[sets.type[set]!]!;
+      const min = sets.min[set]!;
       ttls[j] = min === 0 ? null : min;
-      for (let k = sets.head[i]!; k >= 0; k = sets.next[k]!) data[at++] = sets.dataAt(k);
+      for (let k = sets.head[set]!; k >= 0; k = sets.next[k]!) data[at++] = sets.dataAt(k);
       ends[j] = at;
-      if (sets.size[i]! > largest) largest = sets.size[i]!;
+      if (sizes[i]! > largest) largest = sizes[i]!;
     }
     blocks.push({ names, types, ttls, ends, data });
   }
@@ -449,7 +500,7 @@ export function planColumns(
       continue;
     }
     if (type === TYPE_NS && lower === lowerOrigin) continue;
-    sets.add(index, name, owner, typeId, owners);
+    sets.add(index, owner, typeId, owners);
   }
   if (refused >= 0) {
     const line = lineOf(refused);
@@ -458,7 +509,7 @@ export function planColumns(
   if (soa < 0) return { error: IMPORT_MESSAGES.noSoa };
   const fields = sets.dataAt(soa).split(' ');
   const rname = fields[1] ?? '';
-  const { blocks, largest } = recordsetBlocks(sets);
+  const { blocks, largest } = recordsetBlocks(sets, owners);
   return {
     ok: {
       name: origin,
