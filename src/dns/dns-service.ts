@@ -3,9 +3,10 @@ import { memoryStorage } from '../adapters/memory/memory-storage.js';
 import { DEFAULT_ZONE_QUOTAS, getDnsQuotas, resetDnsQuotas, setDnsQuotas, type ZoneQuotaLimits } from '../dns-quotas/index.js';
 import type { Storage } from '../ports/storage.js';
 import { getRecordset, listRecordsets, type RecordsetList } from '../recordsets/recordset-commands.js';
-import { dropNameDirectory, nameRowKeys, RECORDSET_NAMES, type NameMarker, type NameRow } from '../recordsets/name-directory.js';
+import { ownerRowKeys, RECORDSET_OWNERS, type OwnerRow } from '../recordsets/name-directory.js';
+import { removeRecordsets } from '../recordsets/recordset-store.js';
 import { createRecordset, deleteRecordset, listAllRecordsets, updateRecordset } from '../recordsets/recordset-writes.js';
-import { blockKeys, importedZoneKeys, checkedBlock, isCurrentLayout, moveRecordsets, RECORDSET_ZONES, RECORDSETS, removeRecordsets, type ImportedZone, type RecordsetBlock, type RecordsetBody } from '../recordsets/recordset.js';
+import { blockKeys, importedZoneKeys, checkedBlock, isCurrentLayout, moveRecordsets, RECORDSET_ZONES, RECORDSETS, type ImportedZone, type RecordsetBlock, type RecordsetBody } from '../recordsets/recordset.js';
 import type { ApiError } from '../shared/api-error.js';
 import { resolveCaller, type RequestContext } from '../shared/context.js';
 import { EventBus, type DnsEventListener } from '../shared/events.js';
@@ -231,7 +232,7 @@ export const DNS_COLLECTIONS: CollectionKeys = {
   [ZONES]: (z: Zone) => zoneKeys(z),
   [RECORDSETS]: (b: RecordsetBlock) => blockKeys(b),
   [RECORDSET_ZONES]: (r: ImportedZone) => importedZoneKeys(r),
-  [RECORDSET_NAMES]: (r: NameRow | NameMarker) => nameRowKeys(r),
+  [RECORDSET_OWNERS]: (r: OwnerRow) => ownerRowKeys(r),
   [TASKS]: taskCollection.keys,
   'dns.meta': () => ({}),
   'dns.quotas': () => ({}),
@@ -256,6 +257,12 @@ function checkSnapshot(from: ServiceSnapshot): void {
   // indexes their lists read.
   const otherVersion = () =>
     new TypeError('createDnsService: the snapshot stores recordsets in a layout this version of zoneward does not read; it was taken by another version.');
+  // Imported blocks without their owner index (an earlier layout) would be invisible to the
+  // name rules of recordset writes.
+  for (const row of from.collections[RECORDSET_ZONES] ?? []) {
+    const value: unknown = row.value;
+    if (value !== null && typeof value === 'object' && !('ownerRows' in value)) throw otherVersion();
+  }
   for (const row of from.collections[RECORDSETS] ?? []) {
     // Blocks of the earlier layout name no project, which the block check would report as a
     // corrupt field: say which version problem it is instead.
@@ -329,7 +336,7 @@ export function createDnsDeps(options: DnsServiceOptions = {}): DnsDeps {
     poolTargets: options.poolTargets ?? alwaysSucceeds,
     masters: options.masters,
     inlinePush: mode === 'auto' && options.poolTargets === undefined,
-    zoneChildren: [removeRecordsets, dropNameDirectory],
+    zoneChildren: [removeRecordsets],
     zoneMovers: [moveRecordsets],
   };
   const importOptions = options.importRecordTypes === undefined ? {} : { recordTypes: options.importRecordTypes };

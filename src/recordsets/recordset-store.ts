@@ -1,7 +1,24 @@
 import type { IndexPosition, StorageTransaction } from '../ports/storage.js';
 import { tupleKey } from '../shared/keys.js';
 import type { Zone } from '../zones/zone.js';
-import { BLOCK_INDEXES, blockKeys, checkedBlock, findId, idAt, packIds, RECORDSETS, writtenRowId, type RecordsetBlock, type RecordsetMeta } from './recordset.js';
+import { dropOwnerRows, putOwnerRows } from './name-directory.js';
+import {
+  BLOCK_INDEXES,
+  blockKeys,
+  blockRowId,
+  checkedBlock,
+  findId,
+  idAt,
+  importedZoneKeys,
+  packIds,
+  RECORDSET_ZONES,
+  RECORDSETS,
+  writtenRowId,
+  zoneBlocks,
+  type ImportedZone,
+  type RecordsetBlock,
+  type RecordsetMeta,
+} from './recordset.js';
 
 /** One recordset taken out of its block, as a write sees it. @internal */
 export interface RecordsetRow {
@@ -106,4 +123,25 @@ export async function removeRecordset(tx: StorageTransaction, placed: PlacedBloc
   rows.splice(i, 1);
   const block = makeBlock(b.zoneId, b.projectId, b.createdAt, rows);
   await tx.put(RECORDSETS, placed.rowId, block, blockKeys(block));
+}
+
+/**
+ * Stores the blocks an import or a transfer from a master made for a zone (which holds no other
+ * imported ones), their owner index, and the zone's row for the cross-zone list.
+ * @internal
+ */
+export async function storeImported(tx: StorageTransaction, zone: { readonly id: string; readonly projectId: string }, createdAt: number, blocks: readonly RecordsetBlock[]): Promise<void> {
+  for (let n = 0; n < blocks.length; n++) await tx.put(RECORDSETS, blockRowId(zone.id, n), blocks[n]!, blockKeys(blocks[n]!));
+  const ownerRows = await putOwnerRows(tx, zone.id, blocks);
+  const row: ImportedZone = Object.freeze({ zoneId: zone.id, projectId: zone.projectId, createdAt, ownerRows });
+  await tx.put(RECORDSET_ZONES, zone.id, row, importedZoneKeys(row));
+}
+
+/** Removes every stored recordset of a zone and its owner index (a SECONDARY zone's before a transfer writes its new ones; a zone's as it goes). @internal */
+export async function removeRecordsets(tx: StorageTransaction, zoneId: string): Promise<void> {
+  const ids: string[] = [];
+  for await (const { id } of zoneBlocks(tx, zoneId)) ids.push(id);
+  for (const id of ids) await tx.delete(RECORDSETS, id);
+  await dropOwnerRows(tx, zoneId);
+  await tx.delete(RECORDSET_ZONES, zoneId);
 }

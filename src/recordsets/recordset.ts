@@ -155,6 +155,8 @@ export interface ImportedZone {
   readonly zoneId: string;
   readonly projectId: string;
   readonly createdAt: number;
+  /** How many rows of the owner index (`name-directory.ts`) the zone's imported blocks have. */
+  readonly ownerRows: number;
 }
 
 /** Index keys of an {@link ImportedZone} row. @internal */
@@ -162,17 +164,6 @@ export const importedZoneKeys = (r: ImportedZone): Record<string, string> => ({
   [IMPORTED_ZONES.byProject]: tupleKey(r.projectId, r.createdAt, r.zoneId),
   [IMPORTED_ZONES.all]: tupleKey(r.createdAt, r.zoneId),
 });
-
-/**
- * Stores the blocks an import or a transfer from a master made for a zone (which holds no other
- * imported ones), and the zone's row for the cross-zone list.
- * @internal
- */
-export async function storeImported(tx: StorageTransaction, zone: { readonly id: string; readonly projectId: string }, createdAt: number, blocks: readonly RecordsetBlock[]): Promise<void> {
-  for (let n = 0; n < blocks.length; n++) await tx.put(RECORDSETS, blockRowId(zone.id, n), blocks[n]!, blockKeys(blocks[n]!));
-  const row: ImportedZone = Object.freeze({ zoneId: zone.id, projectId: zone.projectId, createdAt });
-  await tx.put(RECORDSET_ZONES, zone.id, row, importedZoneKeys(row));
-}
 
 /** Whether a block is one recordset written through the API (else it holds imported ones). @internal */
 export const isWritten = (b: RecordsetBlock): boolean => b.meta !== undefined;
@@ -482,7 +473,7 @@ export function checkedBlock(rowId: string, value: unknown, zoneId?: string): Re
   return b;
 }
 
-const importedZoneProblem = shapeCheck({ zoneId: isString, projectId: isString, createdAt: isInteger });
+const importedZoneProblem = shapeCheck({ zoneId: isString, projectId: isString, createdAt: isInteger, ownerRows: isInteger });
 
 /**
  * An {@link ImportedZone} row read back under `zoneId`, checked: its fields, and filed under the
@@ -530,10 +521,3 @@ export async function moveRecordsets(tx: StorageTransaction, zoneId: string, pro
   }
 }
 
-/** Removes every stored recordset of a zone (a SECONDARY zone's before a transfer writes its new ones). @internal */
-export async function removeRecordsets(tx: StorageTransaction, zoneId: string): Promise<void> {
-  const ids: string[] = [];
-  for await (const { id } of zoneBlocks(tx, zoneId)) ids.push(id);
-  for (const id of ids) await tx.delete(RECORDSETS, id);
-  await tx.delete(RECORDSET_ZONES, zoneId);
-}

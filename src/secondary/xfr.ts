@@ -7,7 +7,7 @@ import type { ApiError } from '../shared/api-error.js';
 import { command, runInTransaction } from '../shared/command.js';
 import { finishTask, type StoredTask, type TaskHandler } from '../shared/tasks.js';
 import { toMicros } from '../shared/time.js';
-import { removeRecordsets, storeImported } from '../recordsets/recordset.js';
+import { removeRecordsets, storeImported } from '../recordsets/recordset-store.js';
 import { requestTransfer, saveAndPush, visibleZone, zoneIdParam } from '../zones/zone-commands.js';
 import { refreshedFromMaster } from '../zones/zone-lifecycle.js';
 import { xfrOfPrimary } from '../zones/zone-errors.js';

@@ -5,9 +5,39 @@
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { createDnsService, type DnsService, type RequestContext } from '../../src/index.js';
-import { manualClock, seededRandom, sequentialIds } from '../../src/testing/index.js';
+import { createDnsService, memoryStorage, type DnsService, type RequestContext, type Storage, type StorageTransaction } from '../../src/index.js';
+import { manualClock, scriptedMaster, seededRandom, sequentialIds } from '../../src/testing/index.js';
 import { BLOCK_RECORDSETS } from '../../src/recordsets/blocks.js';
+import { RECORDSET_OWNERS } from '../../src/recordsets/name-directory.js';
+import { RECORDSETS } from '../../src/recordsets/recordset.js';
+
+/** Counts the values of each collection a transaction reads (got, or handed out by a range). */
+function readCounting(inner: Storage): Storage & { reads: Map<string, number> } {
+  const reads = new Map<string, number>();
+  const add = (c: string, n: number): void => void reads.set(c, (reads.get(c) ?? 0) + n);
+  return {
+    reads,
+    transaction: (work) =>
+      inner.transaction((tx: StorageTransaction) =>
+        work({
+          get: async (c, id) => {
+            const v = await tx.get(c, id);
+            if (v !== undefined) add(c, 1);
+            return v;
+          },
+          put: (c, id, v, k) => tx.put(c, id, v, k),
+          delete: (c, id) => tx.delete(c, id),
+          count: (c, i, p) => tx.count(c, i, p),
+          scan: (c, a, l) => tx.scan(c, a, l),
+          range: async (c, i, q) => {
+            const out = await tx.range(c, i, q);
+            add(c, out.length);
+            return out;
+          },
+        }),
+      ),
+  };
+}
 
 const alice: RequestContext = { projectId: 'alice', roles: ['member'] };
 const bob: RequestContext = { projectId: 'bob', roles: ['member'] };
@@ -206,6 +236,94 @@ describe('recordset writes', () => {
     await dns.tasks.settle();
     const lines = (await dns.exports.file(alice, exp.id))._unsafeUnwrap().split('\n').filter((l) => /^(www|alias|a)\.imp/.test(l));
     expect(lines).toEqual(['www.imp.test. 300 IN A 192.0.2.1', 'alias.imp.test. 300 IN CNAME www.imp.test.', 'www.imp.test.  IN TXT "y"', 'a.imp.test.  IN A 192.0.2.7']);
+  });
+
+  it('an imported zone of many blocks: the rules see every name, and a write reads the blocks of its name, never the zone (model)', async () => {
+    // Owners of one to three types, some spelled in capitals, spread over several blocks (an
+    // owner's recordsets may straddle two); the model is name -> types.
+    const lines = ['$ORIGIN big.test.', '$TTL 300', '@ IN SOA ns1.example.org. h.big.test. 1 3600 600 86400 300', '@ IN NS ns1.example.org.'];
+    const model = new Map<string, string[]>();
+    const owners = 700;
+    for (let i = 0; i < owners; i++) {
+      const label = i % 7 === 0 ? `Host${i}` : `host${i}`;
+      const types = i % 11 === 0 ? ['CNAME'] : ['A', ...(i % 3 === 0 ? ['TXT'] : []), ...(i % 5 === 0 ? ['MX'] : [])];
+      for (const t of types) lines.push(`${label} IN ${t} ${t === 'A' ? '192.0.2.1' : t === 'TXT' ? '"t"' : t === 'MX' ? '10 mx.example.' : 'target.example.'}`);
+      model.set(`${label}.big.test.`, types);
+    }
+    const storage = readCounting(memoryStorage());
+    const dns = createDnsService({ storage, ids: sequentialIds(), quotas: { zone_recordsets: -1, zone_records: -1 } });
+    const imp = (await dns.imports.create(alice, lines.join('\n'), 'text/dns'))._unsafeUnwrap();
+    await dns.tasks.settle();
+    const z = (await dns.imports.get(alice, imp.id))._unsafeUnwrap().zone_id!;
+    const names = [...model.keys()];
+    const arbName = fc.oneof(fc.nat(owners - 1).map((i) => names[i]!), fc.nat(owners - 1).map((i) => `HOST${i}.big.test.`), fc.nat(50).map((i) => `new${i}.big.test.`));
+    await fc.assert(
+      fc.asyncProperty(fc.array(fc.tuple(arbName, fc.constantFrom('A', 'TXT', 'MX', 'CNAME'), fc.boolean()), { minLength: 1, maxLength: 30 }), async (ops) => {
+        for (const [name, type, remove] of ops) {
+          const here = model.get(name) ?? [];
+          const expected =
+            type === 'CNAME' ? (here.length > 0 ? 400 : 200) : here.includes('CNAME') ? 400 : here.includes(type) ? 409 : 200;
+          storage.reads.clear();
+          const created = await dns.recordsets.create(alice, z, { name, type, records: [type === 'A' ? '192.0.2.9' : type === 'TXT' ? '"x"' : type === 'MX' ? '10 mx.example.' : 'other.example.'] });
+          expect({ name, type, status: created.isOk() ? 200 : created._unsafeUnwrapErr().status }).toEqual({ name, type, status: expected });
+          // One owner row (two where a run of the name's hash spans rows), the blocks that hold the
+          // name (two where its recordsets straddle blocks), the written ones at it: never the zone.
+          expect(storage.reads.get(RECORDSET_OWNERS) ?? 0).toBeLessThanOrEqual(2);
+          expect(storage.reads.get(RECORDSETS) ?? 0).toBeLessThanOrEqual(2 + 4);
+          if (created.isErr()) continue;
+          model.set(name, [...here, type]);
+          if (!remove) continue;
+          // Delete one of the name's recordsets, imported or written: its type is free again.
+          const list = (await dns.recordsets.list(alice, z, { name }))._unsafeUnwrap() as { recordsets: { id: string; name: string; type: string }[] };
+          const victim = list.recordsets.find((r) => r.name === name)!;
+          storage.reads.clear();
+          (await dns.recordsets.delete(alice, z, victim.id))._unsafeUnwrap();
+          expect(storage.reads.get(RECORDSETS) ?? 0).toBeLessThanOrEqual(2);
+          const rest = model.get(name)!.filter((t) => t !== victim.type);
+          if (rest.length === 0) model.delete(name);
+          else model.set(name, rest);
+        }
+      }),
+      { numRuns: 20, seed: 19 },
+    );
+  }, 120_000);
+
+  it("a SECONDARY zone's names are the last transfer's: the rules follow each transfer", async () => {
+    const master = scriptedMaster();
+    const dns = createDnsService({ masters: master, ids: sequentialIds() });
+    const head = (serial: number): string => `$ORIGIN sec.test.\n@ 3600 IN SOA ns1.sec.test. h.sec.test. ${serial} 7200 3600 1209600 300\n@ 3600 IN NS ns1\n`;
+    master.serve('sec.test.', `${head(1)}old 300 IN A 192.0.2.1\n`);
+    const z = (await dns.zones.create(alice, { name: 'sec.test.', type: 'SECONDARY', masters: ['192.0.2.1'] }))._unsafeUnwrap().id;
+    await dns.tasks.settle();
+    const a = { type: 'A', records: ['192.0.2.9'] };
+    expect(error(await dns.recordsets.create(alice, z, { name: 'old.sec.test.', ...a }))).toBe('409 duplicate_recordset: Duplicate RecordSet');
+    master.serve('sec.test.', `${head(2)}new 300 IN CNAME old\n`);
+    (await dns.zones.xfr(alice, z))._unsafeUnwrap();
+    await dns.tasks.settle();
+    expect(error(await dns.recordsets.create(alice, z, { name: 'new.sec.test.', ...a }))).toBe(
+      '400 invalid_recordset_location: CNAME recordsets may not share a name with any other records',
+    );
+    expect((await dns.recordsets.create(alice, z, { name: 'old.sec.test.', ...a })).isOk()).toBe(true);
+  });
+
+  it('a snapshot of imported recordsets without their owner index (an earlier layout) is refused as another version', async () => {
+    const dns = service();
+    const file = '$ORIGIN imp.test.\n$TTL 300\n@ IN SOA ns1.example.org. h.imp.test. 1 3600 600 86400 300\n@ IN NS ns1.example.org.\nwww IN A 192.0.2.1\n';
+    (await dns.imports.create(alice, file, 'text/dns'))._unsafeUnwrap();
+    await dns.tasks.settle();
+    const snap = await dns.snapshot();
+    expect(() => createDnsService({ from: snap })).not.toThrow();
+    const zones = snap.collections['dns.recordset_zones']!;
+    expect(zones).toHaveLength(1);
+    const older = {
+      ...snap,
+      collections: { ...snap.collections, 'dns.recordset_zones': zones.map((r) => {
+        const { ownerRows: _dropped, ...rest } = r.value as Record<string, unknown>;
+        return { ...r, value: rest };
+      }) },
+    };
+    const { [RECORDSET_OWNERS]: _rows, ...withoutRows } = older.collections;
+    expect(() => createDnsService({ from: { ...older, collections: withoutRows } })).toThrow(/taken by another version/);
   });
 
   it('blocks split and stay ordered: every written recordset is found, listed and paged (model)', async () => {
