@@ -261,13 +261,13 @@ function checkSnapshot(from: ServiceSnapshot): void {
   // name rules of recordset writes.
   for (const row of from.collections[RECORDSET_ZONES] ?? []) {
     const value: unknown = row.value;
-    if (value !== null && typeof value === 'object' && !('ownerRows' in value)) throw otherVersion();
+    if (value !== null && typeof value === 'object' && !('ownerBits' in value)) throw otherVersion();
   }
   for (const row of from.collections[RECORDSETS] ?? []) {
-    // Blocks of the earlier layout name no project, which the block check would report as a
-    // corrupt field: say which version problem it is instead.
+    // Blocks of the earlier layouts name no project, or keep an array of types, which the block
+    // check would report as a corrupt field: say which version problem it is instead.
     const value: unknown = row.value;
-    if (value !== null && typeof value === 'object' && !('projectId' in value)) throw otherVersion();
+    if (value !== null && typeof value === 'object' && (!('projectId' in value) || !('typeCodes' in value))) throw otherVersion();
     let block: RecordsetBlock;
     try {
       block = checkedBlock(row.id, value);

@@ -80,6 +80,11 @@ export interface ImportPlan {
   readonly expire: number;
   /** The recordsets to store, in creation order (first appearance of their owner and type), cut into blocks. */
   readonly blocks: readonly RecordsetColumns[];
+  /**
+   * Per recordset, in the blocks' order: the hash of its owner name that the owner table
+   * computed (`ownerNameHash` in recordsets/name-directory.ts), which the owner index reuses.
+   */
+  readonly ownerHashes: Uint32Array;
   readonly recordsetCount: number;
   readonly recordCount: number;
   /** Records in the largest recordset (for the per-recordset quota). */
@@ -168,6 +173,8 @@ class ImportOwners implements OwnerKeys {
    * was first written, and the real service names every recordset of the node so.
    */
   readonly spelled: string[];
+  /** Per owner: the owner table's hash of its name (see `ownerNameHash`), for the owner index. */
+  readonly hashes: Int32Array;
   private readonly lowerOrigin: string;
   private readonly suffix: string;
   // The previous look-up, as written and as found: runs of one owner (the usual layout, and every
@@ -183,6 +190,7 @@ class ImportOwners implements OwnerKeys {
     this.keys = new Array<string>(records);
     this.firstSet = new Int32Array(records).fill(-1);
     this.spelled = new Array<string>(records);
+    this.hashes = new Int32Array(records);
   }
 
   /** How many owners have been numbered (0 … count - 1, in the order they first occur). */
@@ -236,6 +244,7 @@ class ImportOwners implements OwnerKeys {
       if (owner === fresh) {
         this.keys[owner] = lower;
         this.spelled[owner] = name;
+        this.hashes[owner] = h;
       }
     }
     this.prevName = name;
@@ -389,8 +398,9 @@ class ImportRecordsets {
  * `ImportRecordsets.lastAt`). Recordset numbers are in the order each (owner, type) first occurs:
  * the same order when every owner's records come in one run of one type after another.
  */
-function nodeOrder(sets: ImportRecordsets, owners: ImportOwners): Int32Array {
+function nodeOrder(sets: ImportRecordsets, owners: ImportOwners): { order: Int32Array; hashes: Uint32Array } {
   const order = new Int32Array(sets.count);
+  const hashes = new Uint32Array(sets.count);
   const { lastAt, nextOfOwner } = sets;
   let at = 0;
   for (let owner = 0; owner < owners.count; owner++) {
@@ -404,8 +414,9 @@ function nodeOrder(sets: ImportRecordsets, owners: ImportOwners): Int32Array {
       }
       order[k] = set;
     }
+    hashes.fill(owners.hashes[owner]!, start, at);
   }
-  return order;
+  return { order, hashes };
 }
 
 /**
@@ -413,8 +424,8 @@ function nodeOrder(sets: ImportRecordsets, owners: ImportOwners): Int32Array {
  * cut into the storage's blocks, each field in a parallel array. Also the size of the largest
  * recordset.
  */
-function recordsetBlocks(sets: ImportRecordsets, owners: ImportOwners): { blocks: RecordsetColumns[]; largest: number } {
-  const order = nodeOrder(sets, owners);
+function recordsetBlocks(sets: ImportRecordsets, owners: ImportOwners): { blocks: RecordsetColumns[]; largest: number; hashes: Uint32Array } {
+  const { order, hashes } = nodeOrder(sets, owners);
   const sizes = new Int32Array(sets.count);
   for (let i = 0; i < sets.count; i++) sizes[i] = sets.size[order[i]!]!;
   const bounds = blockBounds(sizes, sets.count);
@@ -445,7 +456,7 @@ function recordsetBlocks(sets: ImportRecordsets, owners: ImportOwners): { blocks
     }
     blocks.push({ names, types, ttls, ends, data });
   }
-  return { blocks, largest };
+  return { blocks, largest, hashes };
 }
 
 /**
@@ -509,7 +520,7 @@ export function planColumns(
   if (soa < 0) return { error: IMPORT_MESSAGES.noSoa };
   const fields = sets.dataAt(soa).split(' ');
   const rname = fields[1] ?? '';
-  const { blocks, largest } = recordsetBlocks(sets, owners);
+  const { blocks, largest, hashes } = recordsetBlocks(sets, owners);
   return {
     ok: {
       name: origin,
@@ -519,6 +530,7 @@ export function planColumns(
       retry: Number(fields[4]),
       expire: Number(fields[5]),
       blocks,
+      ownerHashes: hashes,
       recordsetCount: sets.count,
       recordCount: sets.recordCount,
       largestRecordset: largest,

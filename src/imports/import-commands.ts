@@ -252,7 +252,7 @@ export function importTaskHandler(deps: DnsDeps, options: ZoneImportOptions = {}
       const perSet = quotas.recordset_records;
       if (perSet >= 0 && p.largestRecordset > perSet) return err(failure(IMPORT_MESSAGES.quota));
       const blocks = buildBlocks(zone.id, zone.projectId, zone.createdAt, drawSortedIds(p.recordsetCount, deps.ids), p.blocks);
-      await storeImported(tx, zone, zone.createdAt, blocks);
+      await storeImported(tx, zone, zone.createdAt, blocks, p.ownerHashes);
       const counted = withImportedCounts(zone, p.recordsetCount, p.recordCount);
       await zoneRepository.put(tx, counted);
       await finish(uow, current, 'COMPLETE', `${zone.name} imported`, zone.id);

@@ -1,4 +1,4 @@
-import { packIds, type RecordsetBlock } from './recordset.js';
+import { packIds, packTypes, type RecordsetBlock } from './recordset.js';
 
 /**
  * Most recordsets in one block. A get or a page reads whole blocks: small enough that this stays
@@ -64,7 +64,7 @@ export function buildBlocks(zoneId: string, projectId: string, createdAt: number
         createdAt,
         ...packIds(ids.slice(from, to)),
         names: Object.freeze(cols.names),
-        types: Object.freeze(cols.types),
+        ...packTypes(cols.types),
         ttls: Object.freeze(cols.ttls),
         ends: Object.freeze(cols.ends),
         data: Object.freeze(cols.data),
@@ -111,9 +111,8 @@ function countingPass(keys: Uint32Array, shift: number, from: Uint32Array, to: U
 /**
  * The positions of `keys` in ascending key order, equal keys in position order: a least
  * significant digit radix sort, two passes of 16 bits.
- * @internal
  */
-export function radixOrder(keys: Uint32Array): Uint32Array {
+function radixOrder(keys: Uint32Array): Uint32Array {
   const n = keys.length;
   const positions = new Uint32Array(n);
   for (let i = 0; i < n; i++) positions[i] = i;

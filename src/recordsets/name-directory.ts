@@ -3,55 +3,59 @@ import { CorruptValue } from '../shared/command.js';
 import { tupleKey } from '../shared/keys.js';
 import { isInteger, isString, shapeCheck } from '../shared/stored.js';
 import type { Zone } from '../zones/zone.js';
-import { radixOrder } from './blocks.js';
-import { BLOCK_INDEXES, blockRowId, checkedBlock, RECORDSETS, type RecordsetBlock } from './recordset.js';
+import { BLOCK_INDEXES, blockRowId, checkedBlock, checkedImportedZone, RECORDSET_ZONES, RECORDSETS, typeAt, type RecordsetBlock } from './recordset.js';
 
 /**
  * Where the owner names of a zone's imported recordsets are, for the rules a create checks (CNAME
- * alone at its name, one recordset per name and type): an owner-name index the import (or the
- * transfer from a master) writes with its blocks, so that no write ever reads the whole zone.
+ * alone at its name, one recordset per name and type): an owner index the import (or the transfer
+ * from a master) writes with its blocks, so that no write ever reads the whole zone.
  *
- * One entry per owner name of each block: a 30-bit hash of the name (FNV-1a, seeded by the zone's
- * id, so that no file can aim its names at one hash in every zone) and the block's number, packed
- * into a string in hash order, {@link ROW_ENTRIES} to a row, one index entry per row keyed by
- * (zone, last hash). A name's blocks are one ordered look-up away, and each one read tells by its
- * names which of its recordsets are the name's: a hash shared by other names, or an entry left
- * behind by a recordset since changed or deleted through the API (the index is never rewritten),
- * costs a block read and no wrong answer. Recordsets written through the API have an index of
- * their own by name (`BLOCK_INDEXES.name`).
+ * One entry per owner of each block: a hash of the name and the block's number, packed into a
+ * string (two characters of 15 bits, three in a zone of more than 2^18 blocks). The hash's top
+ * `bits` choose the entry's row (2^bits rows, about {@link ROW_ENTRIES} entries each, fetched by
+ * id), the next ones sort the entries of a row. A name's blocks are one row read and a binary
+ * search away, and each block read tells by its names which of its recordsets are the name's: a
+ * hash shared by other names, or an entry left behind by a recordset since changed or deleted
+ * through the API (the index is never rewritten), costs a block read and never a wrong answer.
+ * Recordsets written through the API are found by their own index by name
+ * (`BLOCK_INDEXES.name`).
  *
  * Why not the names themselves, sorted: an import's recordsets are stored in the order the real
- * service creates them (which its lists and exports show), not by name, so an index of names
- * needs a copy of each, and sorting a million names takes longer than the 5 % of an import that
- * this index may cost; its entries take 6 bytes (a zone of up to 32,768 blocks) or 8.
+ * service creates them (its lists and exports show that order), not by name, so an index of the
+ * names would need a copy of each, and sorting a million names takes longer than the 5 % of an
+ * import this index may cost. The hashes are the ones the import's owner table computed.
  * @internal
  */
 export const RECORDSET_OWNERS = 'dns.recordset_owners';
-/** Index of the owner rows: (zone, last hash of the row). @internal */
+/** Index of the owner rows: by zone, so that a zone's rows are removed without knowing how many. @internal */
 export const OWNERS_BY_ZONE = 'zone';
 
-/** Entries in a full row: a row is about 12 KiB of string, read whole by a look-up. */
-const ROW_ENTRIES = 2048;
+/** Entries a row holds on average at most: a row is a few kilobytes of string, read whole by a look-up. */
+const ROW_ENTRIES = 1024;
 /** Bits a string character carries: characters from {@link CHAR_BASE} on, none a surrogate or NUL (a JSON or jsonb value holds them as they are). */
 const CHAR_BITS = 15;
 const CHAR_BASE = 0x100;
 const CHAR_MASK = (1 << CHAR_BITS) - 1;
+/** Turns character codes into a string, ten times faster than `String.fromCharCode(...codes)`. */
+const UTF16 = new TextDecoder('utf-16le');
 
-/** One row of the owner index: `entries` packs (hash, block) pairs, `width` characters each, in hash order. @internal */
+/** One row of the owner index: the entries of one top-`bits` hash prefix, ascending, `width` characters each. @internal */
 export interface OwnerRow {
   readonly zoneId: string;
-  /** Characters per entry: 2 for the hash, then 1 or 2 for the block number. */
+  /** Characters per entry. */
   readonly width: number;
+  /** Low bits of an entry that are the block number (the higher ones are hash). */
+  readonly blockBits: number;
   readonly entries: string;
 }
 
 /** Index keys of an owner row. @internal */
-export const ownerRowKeys = (r: OwnerRow): Record<string, string> => ({ [OWNERS_BY_ZONE]: tupleKey(r.zoneId, hashAt(r.entries, r.width, r.entries.length / r.width - 1)) });
+export const ownerRowKeys = (r: OwnerRow): Record<string, string> => ({ [OWNERS_BY_ZONE]: tupleKey(r.zoneId) });
 
-/** Row id of a zone's `n`-th owner row. @internal */
-export const ownerRowId = (zoneId: string, n: number): string => `${zoneId}/${n.toString(16).padStart(8, '0')}`;
+/** Row id of a zone's owner row for hash prefix `prefix`. @internal */
+export const ownerRowId = (zoneId: string, prefix: number): string => `${zoneId}/${prefix.toString(16).padStart(8, '0')}`;
 
-const rowProblem = shapeCheck({ zoneId: isString, width: isInteger, entries: isString });
+const rowProblem = shapeCheck({ zoneId: isString, width: isInteger, blockBits: isInteger, entries: isString });
 
 /** An owner row read back under `id` for `zoneId`, checked: its fields, whole entries, filed under its zone. */
 function checkedRow(id: string, value: unknown, zoneId: string): OwnerRow {
@@ -59,7 +63,7 @@ function checkedRow(id: string, value: unknown, zoneId: string): OwnerRow {
   if (problem !== undefined) throw new CorruptValue(RECORDSET_OWNERS, id, problem);
   const row = value as OwnerRow;
   if (row.zoneId !== zoneId) throw new CorruptValue(RECORDSET_OWNERS, id, `it belongs to zone ${row.zoneId.slice(0, 100)}`);
-  if ((row.width !== 3 && row.width !== 4) || row.entries.length === 0 || row.entries.length % row.width !== 0) {
+  if ((row.width !== 2 && row.width !== 3) || row.blockBits < 1 || row.blockBits > row.width * CHAR_BITS - 8 || row.entries.length % row.width !== 0) {
     throw new CorruptValue(RECORDSET_OWNERS, id, 'its entries are not whole');
   }
   return row;
@@ -72,68 +76,121 @@ function zoneSeed(zoneId: string): number {
   return h;
 }
 
-/** The 30-bit hash of an owner name in a zone (`seed` from {@link zoneSeed}). */
-function nameHash(seed: number, name: string): number {
-  let h = seed;
-  for (let i = 0; i < name.length; i++) h = Math.imul(h ^ name.charCodeAt(i), 16777619);
-  // Fold the top bits in rather than drop them: FNV's low bits mix least.
-  return ((h >>> 2) ^ (h >>> 30)) & 0x3fffffff;
-}
-
-const hashAt = (entries: string, width: number, k: number): number =>
-  ((entries.charCodeAt(k * width) - CHAR_BASE) << CHAR_BITS) | (entries.charCodeAt(k * width + 1) - CHAR_BASE);
-
-const blockAt = (entries: string, width: number, k: number): number =>
-  width === 3
-    ? entries.charCodeAt(k * width + 2) - CHAR_BASE
-    : (entries.charCodeAt(k * width + 2) - CHAR_BASE) * (CHAR_MASK + 1) + (entries.charCodeAt(k * width + 3) - CHAR_BASE);
-
 /**
- * The owner rows of a zone's imported blocks (`blocks[n]` is stored as block `n`): one entry per
- * run of one name in a block (an import stores an owner's recordsets together), sorted by hash
- * with a radix sort (a few milliseconds for a million names). O(recordsets).
+ * The hash an import's owner table gives an owner name of zone `zoneName` (`ImportOwners.of` in
+ * imports/convert.ts, which computes it inline as it reads each record): FNV-1a of the name in
+ * lower case without the zone's suffix, which every owner of the zone shares. Names that differ
+ * only in case or in the spelling of that suffix hash alike; the block read tells them apart.
  * @internal
  */
-export function ownerRows(zoneId: string, blocks: readonly RecordsetBlock[]): OwnerRow[] {
-  let count = 0;
-  for (const b of blocks) for (let i = 0; i < b.names.length; i++) if (i === 0 || b.names[i] !== b.names[i - 1]) count++;
-  const hashes = new Uint32Array(count);
-  const numbers = new Uint32Array(count);
-  const seed = zoneSeed(zoneId);
-  let k = 0;
-  for (let n = 0; n < blocks.length; n++) {
-    const names = blocks[n]!.names;
-    for (let i = 0; i < names.length; i++) {
-      if (i > 0 && names[i] === names[i - 1]) continue;
-      hashes[k] = nameHash(seed, names[i]!);
-      numbers[k++] = n;
-    }
-  }
-  const order = radixOrder(hashes);
-  const width = blocks.length <= CHAR_MASK + 1 ? 3 : 4;
-  const rows: OwnerRow[] = [];
-  for (let from = 0; from < count; from += ROW_ENTRIES) {
-    const to = Math.min(count, from + ROW_ENTRIES);
-    const codes = new Uint16Array((to - from) * width);
-    let c = 0;
-    for (let i = from; i < to; i++) {
-      const h = hashes[order[i]!]!;
-      const n = numbers[order[i]!]!;
-      codes[c++] = CHAR_BASE + (h >>> CHAR_BITS);
-      codes[c++] = CHAR_BASE + (h & CHAR_MASK);
-      if (width === 4) codes[c++] = CHAR_BASE + Math.floor(n / (CHAR_MASK + 1));
-      codes[c++] = CHAR_BASE + (n & CHAR_MASK);
-    }
-    rows.push(Object.freeze({ zoneId, width, entries: String.fromCharCode(...codes) }));
-  }
-  return rows;
+export function ownerNameHash(name: string, zoneName: string): number {
+  const lower = name.toLowerCase();
+  const origin = zoneName.toLowerCase();
+  const end = lower.length - (origin === '.' ? 1 : origin.length + 1);
+  let h = 0x811c9dc5;
+  for (let i = 0; i < end; i++) h = Math.imul(h ^ lower.charCodeAt(i), 16777619);
+  return h >>> 0;
 }
 
-/** Stores a zone's owner rows (see {@link ownerRows}); returns how many. @internal */
-export async function putOwnerRows(tx: StorageTransaction, zoneId: string, blocks: readonly RecordsetBlock[]): Promise<number> {
-  const rows = ownerRows(zoneId, blocks);
-  for (let n = 0; n < rows.length; n++) await tx.put(RECORDSET_OWNERS, ownerRowId(zoneId, n), rows[n]!, ownerRowKeys(rows[n]!));
-  return rows.length;
+/** An owner hash mixed with the zone's seed (murmur3's finaliser), so that entries spread evenly over the rows whatever the names. */
+function entryHash(seed: number, ownerHash: number): number {
+  let h = (ownerHash ^ seed) | 0;
+  h = Math.imul(h ^ (h >>> 16), 0x85ebca6b);
+  h = Math.imul(h ^ (h >>> 13), 0xc2b2ae35);
+  return (h ^ (h >>> 16)) >>> 0;
+}
+
+/** The entry of a row at `k`, as a number: hash key, then block number. */
+function entryAt(entries: string, width: number, k: number): number {
+  let v = 0;
+  for (let c = k * width, end = c + width; c < end; c++) v = v * 2 ** CHAR_BITS + (entries.charCodeAt(c) - CHAR_BASE);
+  return v;
+}
+
+/** The layout of a zone's index: prefix bits, then per entry the block bits and characters. */
+function layout(entries: number, blocks: number): { bits: number; blockBits: number; width: number; keyBits: number } {
+  let bits = 0;
+  while (entries > ROW_ENTRIES << bits) bits++;
+  let blockBits = 1;
+  while (blocks > 2 ** blockBits) blockBits++;
+  const width = blockBits <= 2 * CHAR_BITS - 12 ? 2 : 3;
+  return { bits, blockBits, width, keyBits: Math.min(32 - bits, width * CHAR_BITS - blockBits) };
+}
+
+/**
+ * The owner index of a zone's imported blocks (`blocks[n]` is stored as block `n`): one entry per
+ * owner of each block (an import stores an owner's recordsets together), from the owner hashes
+ * the import computed (`ownerHashes`: one per recordset, in the blocks' order), and its prefix
+ * bits (the zone's row for the cross-zone list keeps them). One counting pass into rows and a
+ * native sort of each: O(recordsets), no name read.
+ * @internal
+ */
+export function ownerRows(zone: { readonly id: string }, blocks: readonly RecordsetBlock[], ownerHashes: Uint32Array): { bits: number; rows: Map<number, OwnerRow> } {
+  let total = 0;
+  for (const b of blocks) total += b.names.length;
+  if (total !== ownerHashes.length) throw new RangeError(`ownerRows: ${ownerHashes.length} owner hashes for ${total} recordsets`);
+  // One entry per run of an owner in a block. Two owners of one hash side by side share one: the
+  // block read finds both.
+  let count = 0;
+  for (let n = 0, at = 0; n < blocks.length; n++) {
+    for (let i = 0, size = blocks[n]!.names.length; i < size; i++, at++) if (i === 0 || ownerHashes[at] !== ownerHashes[at - 1]) count++;
+  }
+  const { bits, blockBits, width, keyBits } = layout(count, blocks.length);
+  const seed = zoneSeed(zone.id);
+  const rowOf = new Uint32Array(count);
+  // Entries of two characters (30 bits) are sorted as 32-bit integers; wider ones as doubles.
+  const packed = width === 2 ? new Uint32Array(count) : new Float64Array(count);
+  const sizes = new Uint32Array((1 << bits) + 1);
+  const keyShift = 32 - keyBits;
+  const blockScale = 2 ** blockBits;
+  let e = 0;
+  for (let n = 0, at = 0; n < blocks.length; n++) {
+    for (let i = 0, size = blocks[n]!.names.length; i < size; i++, at++) {
+      if (i > 0 && ownerHashes[at] === ownerHashes[at - 1]) continue;
+      const hash = entryHash(seed, ownerHashes[at]!);
+      const row = bits === 0 ? 0 : hash >>> (32 - bits);
+      const key = (bits === 0 ? hash : (hash << bits) >>> 0) >>> keyShift;
+      rowOf[e] = row;
+      packed[e++] = key * blockScale + n;
+      sizes[row + 1] = sizes[row + 1]! + 1;
+    }
+  }
+  for (let r = 1; r < sizes.length; r++) sizes[r] = sizes[r]! + sizes[r - 1]!;
+  const sorted = width === 2 ? new Uint32Array(count) : new Float64Array(count);
+  const next = sizes.slice();
+  for (let k = 0; k < count; k++) {
+    const r = rowOf[k]!;
+    sorted[next[r]!] = packed[k]!;
+    next[r] = next[r]! + 1;
+  }
+  const rows = new Map<number, OwnerRow>();
+  for (let r = 0; r < 1 << bits; r++) {
+    const part = sorted.subarray(sizes[r], sizes[r + 1]).sort();
+    if (part.length === 0) continue;
+    const codes = new Uint16Array(part.length * width);
+    for (let k = 0, c = 0; k < part.length; k++, c += width) {
+      const v = part[k]!;
+      if (width === 2) {
+        codes[c] = CHAR_BASE + (v >>> CHAR_BITS);
+        codes[c + 1] = CHAR_BASE + (v & CHAR_MASK);
+      } else {
+        const high = Math.floor(v / 2 ** (2 * CHAR_BITS));
+        const low = v - high * 2 ** (2 * CHAR_BITS);
+        codes[c] = CHAR_BASE + high;
+        codes[c + 1] = CHAR_BASE + (low >>> CHAR_BITS);
+        codes[c + 2] = CHAR_BASE + (low & CHAR_MASK);
+      }
+    }
+    rows.set(r, Object.freeze({ zoneId: zone.id, width, blockBits, entries: UTF16.decode(codes) }));
+  }
+  return { bits, rows };
+}
+
+/** Stores a zone's owner index (see {@link ownerRows}); returns its prefix bits. @internal */
+export async function putOwnerRows(tx: StorageTransaction, zone: { readonly id: string }, blocks: readonly RecordsetBlock[], ownerHashes: Uint32Array): Promise<number> {
+  const { bits, rows } = ownerRows(zone, blocks, ownerHashes);
+  for (const [prefix, row] of rows) await tx.put(RECORDSET_OWNERS, ownerRowId(zone.id, prefix), row, ownerRowKeys(row));
+  return bits;
 }
 
 /** Removes a zone's owner rows. @internal */
@@ -145,28 +202,29 @@ export async function dropOwnerRows(tx: StorageTransaction, zoneId: string): Pro
   }
 }
 
-/** The numbers of the imported blocks that may hold recordsets named `name`: one ordered look-up and the rows a run of its hash spans. */
-async function blocksNamed(tx: StorageTransaction, zoneId: string, name: string): Promise<Set<number>> {
-  const h = nameHash(zoneSeed(zoneId), name);
-  const out = new Set<number>();
-  let after: IndexPosition = { key: tupleKey(zoneId, h), id: '' };
-  for (;;) {
-    const e = (await tx.range(RECORDSET_OWNERS, OWNERS_BY_ZONE, { prefix: tupleKey(zoneId), after, limit: 1 }))[0];
-    if (e === undefined) return out;
-    const { entries, width } = checkedRow(e.id, e.value, zoneId);
-    const n = entries.length / width;
-    let lo = 0;
-    let hi = n;
-    while (lo < hi) {
-      const mid = (lo + hi) >>> 1;
-      if (hashAt(entries, width, mid) < h) lo = mid + 1;
-      else hi = mid;
-    }
-    for (; lo < n && hashAt(entries, width, lo) === h; lo++) out.add(blockAt(entries, width, lo));
-    // A run of the hash that reaches the row's end may go on in the next row (keyed by the same hash).
-    if (lo < n) return out;
-    after = { key: e.key, id: e.id };
+/** The numbers of the imported blocks that may hold recordsets named `name`: one row read and a binary search. @internal */
+export async function blocksNamed(tx: StorageTransaction, zone: Zone, name: string): Promise<number[]> {
+  const stored = await tx.get(RECORDSET_ZONES, zone.id);
+  if (stored === undefined) return [];
+  const { ownerBits } = checkedImportedZone(zone.id, stored);
+  const hash = entryHash(zoneSeed(zone.id), ownerNameHash(name, zone.name));
+  const rowId = ownerRowId(zone.id, ownerBits === 0 ? 0 : hash >>> (32 - ownerBits));
+  const value = await tx.get(RECORDSET_OWNERS, rowId);
+  if (value === undefined) return [];
+  const { entries, width, blockBits } = checkedRow(rowId, value, zone.id);
+  const key = (ownerBits === 0 ? hash : (hash << ownerBits) >>> 0) >>> (32 - Math.min(32 - ownerBits, width * CHAR_BITS - blockBits));
+  const n = entries.length / width;
+  const keyOf = (k: number): number => Math.floor(entryAt(entries, width, k) / 2 ** blockBits);
+  let lo = 0;
+  let hi = n;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if (keyOf(mid) < key) lo = mid + 1;
+    else hi = mid;
   }
+  const out: number[] = [];
+  for (; lo < n && keyOf(lo) === key; lo++) out.push(entryAt(entries, width, lo) % 2 ** blockBits);
+  return out;
 }
 
 /**
@@ -178,9 +236,9 @@ async function blocksNamed(tx: StorageTransaction, zoneId: string, name: string)
 export async function typesAtName(tx: StorageTransaction, zone: Zone, name: string): Promise<string[]> {
   const out: string[] = [];
   const take = (b: RecordsetBlock): void => {
-    for (let i = 0; i < b.names.length; i++) if (b.names[i] === name) out.push(b.types[i]!);
+    for (let i = 0; i < b.names.length; i++) if (b.names[i] === name) out.push(typeAt(b, i));
   };
-  for (const n of await blocksNamed(tx, zone.id, name)) {
+  for (const n of await blocksNamed(tx, zone, name)) {
     const rowId = blockRowId(zone.id, n);
     const stored = await tx.get(RECORDSETS, rowId);
     if (stored !== undefined) take(checkedBlock(rowId, stored, zone.id));

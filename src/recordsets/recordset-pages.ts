@@ -7,7 +7,7 @@ import type { IndexPosition, StorageTransaction } from '../ports/storage.js';
 import type { DnsDeps } from '../zones/deps.js';
 import type { Zone } from '../zones/zone.js';
 import { zoneRepository as zones } from '../zones/zone-store.js';
-import { BLOCK_INDEXES, findId, IMPORTED_ZONES, RECORDSET_ZONES, checkedBlock, checkedImportedZone, idAt, isWritten, managedCount, managedRecordsets, presentRecordset, RECORDSETS, writesPending, writtenKey, type RecordsetBlock, type RecordsetBody } from './recordset.js';
+import { BLOCK_INDEXES, findId, IMPORTED_ZONES, RECORDSET_ZONES, checkedBlock, checkedImportedZone, idAt, isWritten, managedCount, managedRecordsets, presentRecordset, RECORDSETS, typeAt, writesPending, writtenKey, type RecordsetBlock, type RecordsetBody } from './recordset.js';
 import { blockAt, findRecordset } from './recordset-store.js';
 
 /** Imported blocks read per range call while filling a page (a block may hold a single recordset). */
@@ -109,7 +109,7 @@ async function importedById(tx: StorageTransaction, zone: Zone, dir: 'asc' | 'de
 
 /** The value a per-recordset sort key reads straight from a block's columns (name, type, ttl). */
 function columnValue(sortKey: string, b: RecordsetBlock, i: number): FieldValue {
-  return sortKey === 'name' ? b.names[i]! : sortKey === 'type' ? b.types[i]! : b.ttls[i]!;
+  return sortKey === 'name' ? b.names[i]! : sortKey === 'type' ? typeAt(b, i) : b.ttls[i]!;
 }
 
 /**

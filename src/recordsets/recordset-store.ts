@@ -11,8 +11,10 @@ import {
   idAt,
   importedZoneKeys,
   packIds,
+  packTypes,
   RECORDSET_ZONES,
   RECORDSETS,
+  typeAt,
   writtenRowId,
   zoneBlocks,
   type ImportedZone,
@@ -49,7 +51,7 @@ export function rowAt(b: RecordsetBlock, i: number): RecordsetRow {
   return {
     id: idAt(b, i),
     name: b.names[i]!,
-    type: b.types[i]!,
+    type: typeAt(b, i),
     ttl: b.ttls[i]!,
     records: b.data.slice(i === 0 ? 0 : b.ends[i - 1]!, b.ends[i]),
     meta: b.meta?.[i] ?? null,
@@ -89,7 +91,7 @@ function makeBlock(zoneId: string, projectId: string, createdAt: number, rows: r
     createdAt,
     ...packIds(rows.map((r) => r.id)),
     names: Object.freeze(rows.map((r) => r.name)),
-    types: Object.freeze(rows.map((r) => r.type)),
+    ...packTypes(rows.map((r) => r.type)),
     ttls: Object.freeze(rows.map((r) => r.ttl)),
     ends: Object.freeze(ends),
     data: Object.freeze(data),
@@ -127,13 +129,20 @@ export async function removeRecordset(tx: StorageTransaction, placed: PlacedBloc
 
 /**
  * Stores the blocks an import or a transfer from a master made for a zone (which holds no other
- * imported ones), their owner index, and the zone's row for the cross-zone list.
+ * imported ones), their owner index (from `ownerHashes`, the plan's), and the zone's row for the
+ * cross-zone list.
  * @internal
  */
-export async function storeImported(tx: StorageTransaction, zone: { readonly id: string; readonly projectId: string }, createdAt: number, blocks: readonly RecordsetBlock[]): Promise<void> {
+export async function storeImported(
+  tx: StorageTransaction,
+  zone: { readonly id: string; readonly name: string; readonly projectId: string },
+  createdAt: number,
+  blocks: readonly RecordsetBlock[],
+  ownerHashes: Uint32Array,
+): Promise<void> {
   for (let n = 0; n < blocks.length; n++) await tx.put(RECORDSETS, blockRowId(zone.id, n), blocks[n]!, blockKeys(blocks[n]!));
-  const ownerRows = await putOwnerRows(tx, zone.id, blocks);
-  const row: ImportedZone = Object.freeze({ zoneId: zone.id, projectId: zone.projectId, createdAt, ownerRows });
+  const ownerBits = await putOwnerRows(tx, zone, blocks, ownerHashes);
+  const row: ImportedZone = Object.freeze({ zoneId: zone.id, projectId: zone.projectId, createdAt, ownerBits });
   await tx.put(RECORDSET_ZONES, zone.id, row, importedZoneKeys(row));
 }
 

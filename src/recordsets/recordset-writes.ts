@@ -18,7 +18,7 @@ import { canSee } from '../zones/zone-policy.js';
 import type { Zone } from '../zones/zone.js';
 import { zoneRepository } from '../zones/zone-store.js';
 import { parseRecordsetBody, type RecordsetInput } from './recordset-input.js';
-import { managedCount, managedRecordsets, presentRecordset, RECORDSET_FILTERS, type RecordsetBlock, type RecordsetBody, type RecordsetMeta } from './recordset.js';
+import { managedCount, managedRecordsets, packTypes, presentRecordset, RECORDSET_FILTERS, type RecordsetBlock, type RecordsetBody, type RecordsetMeta } from './recordset.js';
 import { typesAtName } from './name-directory.js';
 import { findRecordset, putWritten, removeRecordset, rowAt, type PlacedBlock, type RecordsetRow } from './recordset-store.js';
 import { zoneRecordsets } from './recordset-commands.js';
@@ -38,7 +38,7 @@ function present(deps: DnsDeps, zone: Zone, row: RecordsetRow): RecordsetBody {
     ids: [row.id],
     idWidth: 0,
     names: [row.name],
-    types: [row.type],
+    ...packTypes([row.type]),
     ttls: [row.ttl],
     ends: [row.records.length],
     data: row.records,

@@ -77,7 +77,13 @@ export interface RecordsetBlock {
   /** The length of every id when `ids` is one string. */
   readonly idWidth: number;
   readonly names: readonly string[];
-  readonly types: readonly string[];
+  /** The block's types, each once: `typeCodes` numbers them. */
+  readonly typeNames: readonly string[];
+  /**
+   * Per recordset, its type as a character: `TYPE_CODE_BASE` + its index in `typeNames` (see
+   * {@link typeAt}). A character a recordset, against 8 bytes for a slot of an array of types.
+   */
+  readonly typeCodes: string;
   readonly ttls: readonly (number | null)[];
   /** Where each recordset's records end in `data` (cumulative counts). */
   readonly ends: readonly number[];
@@ -103,6 +109,26 @@ export interface RecordsetMeta {
   readonly action: 'CREATE' | 'UPDATE' | 'NONE';
   /** The zone serial the write made: the write is served once the zone is ACTIVE at or past it. */
   readonly serial: number;
+}
+
+/** What `RecordsetBlock.typeCodes` adds to a type's index: printable, and one byte up to 223 types. @internal */
+export const TYPE_CODE_BASE = 0x20;
+
+/** The type of a block's `i`-th recordset. @internal */
+export const typeAt = (b: RecordsetBlock, i: number): string => b.typeNames[b.typeCodes.charCodeAt(i) - TYPE_CODE_BASE]!;
+
+/** A type column as a block stores it (`typeNames` and `typeCodes`), from one type per recordset. @internal */
+export function packTypes(types: readonly string[]): { typeNames: readonly string[]; typeCodes: string } {
+  const typeNames: string[] = [];
+  const codes = new Uint16Array(types.length);
+  for (let i = 0; i < types.length; i++) {
+    const t = types[i]!;
+    // A block holds a handful of types: a scan finds one faster than a map (and its strings are shared, so compare by reference first).
+    let k = typeNames.indexOf(t);
+    if (k < 0) k = typeNames.push(t) - 1;
+    codes[i] = TYPE_CODE_BASE + k;
+  }
+  return { typeNames: Object.freeze(typeNames), typeCodes: String.fromCharCode.apply(null, codes as unknown as number[]) };
 }
 
 /** Index: the imported blocks of a zone, keyed by (zone, last id) (written ones are in `BLOCK_INDEXES.written`). @internal */
@@ -155,8 +181,8 @@ export interface ImportedZone {
   readonly zoneId: string;
   readonly projectId: string;
   readonly createdAt: number;
-  /** How many rows of the owner index (`name-directory.ts`) the zone's imported blocks have. */
-  readonly ownerRows: number;
+  /** The prefix bits of the zone's owner index (`name-directory.ts`): it has up to 2^ownerBits rows. */
+  readonly ownerBits: number;
 }
 
 /** Index keys of an {@link ImportedZone} row. @internal */
@@ -215,7 +241,7 @@ export function blockKeys(b: RecordsetBlock): Record<string, string> {
     [BLOCK_INDEXES.created]: writtenKey('created_at', z, m.createdAt, last),
     [BLOCK_INDEXES.updated]: writtenKey('updated_at', z, m.updatedAt, last),
     [BLOCK_INDEXES.name]: writtenKey('name', z, b.names[0]!, last),
-    [BLOCK_INDEXES.type]: writtenKey('type', z, b.types[0]!, last),
+    [BLOCK_INDEXES.type]: writtenKey('type', z, typeAt(b, 0), last),
     [BLOCK_INDEXES.ttl]: writtenKey('ttl', z, b.ttls[0]!, last),
     [BLOCK_INDEXES.status]: writtenKey('status', z, m.action === 'NONE' ? 0 : 1, last),
   };
@@ -363,7 +389,7 @@ export function presentRecordset(b: RecordsetBlock, i: number, zone: Zone, baseU
     project_id: zone.projectId,
     name: b.names[i]!,
     zone_name: zone.name,
-    type: b.types[i]!,
+    type: typeAt(b, i),
     records: b.data.slice(i === 0 ? 0 : b.ends[i - 1]!, b.ends[i]),
     ttl: b.ttls[i]!,
     ...state,
@@ -431,10 +457,15 @@ function blockProblem(value: unknown): string | undefined {
   if (typeof b.zoneId !== 'string') return 'zoneId is not a string';
   if (typeof b.projectId !== 'string') return 'projectId is not a string';
   if (!isInteger(b.createdAt)) return 'createdAt is not an integer';
-  if (!isStringArray(b.names) || !isStringArray(b.types) || !isStringArray(b.data)) return 'names, types or data is not an array of strings';
+  if (!isStringArray(b.names) || !isStringArray(b.typeNames) || !isStringArray(b.data)) return 'names, typeNames or data is not an array of strings';
   const names = b.names as readonly string[];
   const n = names.length;
-  if ((b.types as readonly string[]).length !== n) return 'types and names differ in length';
+  if (typeof b.typeCodes !== 'string' || b.typeCodes.length !== n) return 'typeCodes is not one type per recordset';
+  const kinds = (b.typeNames as readonly string[]).length;
+  for (let i = 0; i < n; i++) {
+    const code = b.typeCodes.charCodeAt(i) - TYPE_CODE_BASE;
+    if (code < 0 || code >= kinds) return 'typeCodes names a type typeNames does not hold';
+  }
   const { ttls, ends, ids, idWidth } = b;
   if (!Array.isArray(ttls) || ttls.length !== n || !ttls.every((t) => t === null || isInteger(t))) return 'ttls is not one TTL or null per recordset';
   if (!Array.isArray(ends) || ends.length !== n) return 'ends is not one end per recordset';
@@ -473,7 +504,7 @@ export function checkedBlock(rowId: string, value: unknown, zoneId?: string): Re
   return b;
 }
 
-const importedZoneProblem = shapeCheck({ zoneId: isString, projectId: isString, createdAt: isInteger, ownerRows: isInteger });
+const importedZoneProblem = shapeCheck({ zoneId: isString, projectId: isString, createdAt: isInteger, ownerBits: isInteger });
 
 /**
  * An {@link ImportedZone} row read back under `zoneId`, checked: its fields, and filed under the
@@ -484,6 +515,8 @@ export function checkedImportedZone(zoneId: string, value: unknown): ImportedZon
   const problem = importedZoneProblem(value);
   if (problem !== undefined) throw new CorruptValue(RECORDSET_ZONES, zoneId, problem);
   const row = value as ImportedZone;
+  // More prefix bits than rows an index of a billion owners has: not a value an import wrote.
+  if (row.ownerBits < 0 || row.ownerBits > 24) throw new CorruptValue(RECORDSET_ZONES, zoneId, 'ownerBits is out of range');
   if (row.zoneId !== zoneId) throw new CorruptValue(RECORDSET_ZONES, zoneId, `it names zone ${row.zoneId.slice(0, 100)}`);
   return row;
 }

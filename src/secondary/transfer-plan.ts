@@ -1,4 +1,5 @@
 import { IMPORT_READING, planColumns, type ImportPlan } from '../imports/convert.js';
+import { ownerNameHash } from '../recordsets/name-directory.js';
 import type { RecordsetColumns } from '../recordsets/blocks.js';
 import { COLUMN_MASK, COLUMN_SHIFT } from '../zonefile/columns.js';
 import { parseColumns } from '../zonefile/parse.js';
@@ -153,6 +154,7 @@ export class TransferCollector {
       ok: {
         ...plan,
         blocks: [apexBlock, ...plan.blocks],
+        ownerHashes: Uint32Array.from([...names.map((n) => ownerNameHash(n, this.#origin)), ...plan.ownerHashes]),
         recordsetCount: plan.recordsetCount + names.length,
         recordCount: plan.recordCount + data.length,
         largestRecordset: Math.max(plan.largestRecordset, data.length - 1),

@@ -166,7 +166,7 @@ export function zoneXfrHandler(deps: DnsDeps, options: ZoneImportOptions = {}): 
         const now = deps.clock();
         await removeRecordsets(tx, current.id);
         const blocks = buildBlocks(current.id, current.projectId, toMicros(now), drawSortedIds(p.recordsetCount, deps.ids), p.blocks);
-        await storeImported(tx, current, toMicros(now), blocks);
+        await storeImported(tx, current, toMicros(now), blocks, p.ownerHashes);
         const next = transferred(deps, current, p, now);
         await saveAndPush(deps, uow, next, 'update', 'UPDATE');
       }

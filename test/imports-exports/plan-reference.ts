@@ -7,6 +7,7 @@
 import { emailFromRname, IMPORT_MESSAGES, IMPORT_READING, undefinedError, type ImportPlan, type ImportReader } from '../../src/imports/convert.js';
 import { SocketAddress } from 'node:net';
 import { blockBounds, type RecordsetColumns } from '../../src/recordsets/blocks.js';
+import { ownerNameHash } from '../../src/recordsets/name-directory.js';
 import { RecordColumns } from '../../src/zonefile/columns.js';
 import type { ParsedZone, ZoneRecord } from '../../src/zonefile/index.js';
 import { ORIGIN_NOT_FIRST, parse } from '../../src/zonefile/parse.js';
@@ -115,6 +116,7 @@ export function referencePlan(parsed: ParsedZone, allowed: ReadonlySet<string>, 
       retry: Number(fields[4]),
       expire: Number(fields[5]),
       blocks,
+      ownerHashes: Uint32Array.from(all, (set) => ownerNameHash(set.name, parsed.origin)),
       recordsetCount: all.length,
       recordCount: all.reduce((n, s) => n + s.data.length, 0),
       largestRecordset: all.reduce((n, s) => Math.max(n, s.data.length), 0),

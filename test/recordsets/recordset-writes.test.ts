@@ -182,7 +182,7 @@ describe('recordset writes', () => {
     expect(((await dns.recordsets.listAll(bob))._unsafeUnwrap() as { recordsets: unknown[] }).recordsets).toEqual([]);
   });
 
-  it('a snapshot whose blocks are of the earlier layout (no project) is refused as another version, a spoiled one as not a block', async () => {
+  it('a snapshot whose blocks are of an earlier layout (no project, an array of types) is refused as another version, a spoiled one as not a block', async () => {
     const dns = service();
     const z = await zoneOf(dns);
     (await dns.recordsets.create(alice, z, { name: 'www.example.com.', type: 'TXT', records: ['"v=1"'] }))._unsafeUnwrap();
@@ -195,6 +195,9 @@ describe('recordset writes', () => {
     });
     const older = withBlocks(({ projectId: _dropped, ...rest }) => rest);
     expect(() => createDnsService({ from: older })).toThrow(/taken by another version/);
+    // Types in an array of their own, as blocks held them before `typeCodes`.
+    const arrays = withBlocks(({ typeNames, typeCodes: _codes, ...rest }) => ({ ...rest, types: typeNames }));
+    expect(() => createDnsService({ from: arrays })).toThrow(/taken by another version/);
     const spoiled = withBlocks((b) => ({ ...b, names: 7 }));
     expect(() => createDnsService({ from: spoiled })).toThrow(/a recordset block that is not one \(.*names/);
   });
@@ -315,15 +318,15 @@ describe('recordset writes', () => {
     expect(() => createDnsService({ from: snap })).not.toThrow();
     const zones = snap.collections['dns.recordset_zones']!;
     expect(zones).toHaveLength(1);
-    const older = {
-      ...snap,
-      collections: { ...snap.collections, 'dns.recordset_zones': zones.map((r) => {
-        const { ownerRows: _dropped, ...rest } = r.value as Record<string, unknown>;
-        return { ...r, value: rest };
-      }) },
-    };
-    const { [RECORDSET_OWNERS]: _rows, ...withoutRows } = older.collections;
-    expect(() => createDnsService({ from: { ...older, collections: withoutRows } })).toThrow(/taken by another version/);
+    // The earlier layout: no owner rows, and the zone's row does not count them.
+    const collections: Record<string, readonly unknown[]> = { ...snap.collections };
+    delete collections[RECORDSET_OWNERS];
+    collections['dns.recordset_zones'] = zones.map((r) => {
+      const { ownerBits: _dropped, ...rest } = r.value as Record<string, unknown>;
+      return { ...r, value: rest };
+    });
+    const older = { ...snap, collections } as typeof snap;
+    expect(() => createDnsService({ from: older })).toThrow(/taken by another version/);
   });
 
   it('blocks split and stay ordered: every written recordset is found, listed and paged (model)', async () => {
