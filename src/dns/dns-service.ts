@@ -3,7 +3,7 @@ import { memoryStorage } from '../adapters/memory/memory-storage.js';
 import { DEFAULT_ZONE_QUOTAS, getDnsQuotas, resetDnsQuotas, setDnsQuotas, type ZoneQuotaLimits } from '../dns-quotas/index.js';
 import type { Storage } from '../ports/storage.js';
 import { getRecordset, listRecordsets, type RecordsetList } from '../recordsets/recordset-commands.js';
-import { ownerRowKeys, RECORDSET_OWNERS, type OwnerRow } from '../recordsets/name-directory.js';
+import { ownerRowKeys, RECORDSET_OWNERS, type OwnerRow } from '../recordsets/owner-index.js';
 import { removeRecordsets } from '../recordsets/recordset-store.js';
 import { createRecordset, deleteRecordset, listAllRecordsets, updateRecordset } from '../recordsets/recordset-writes.js';
 import { blockKeys, importedZoneKeys, checkedBlock, isCurrentLayout, moveRecordsets, RECORDSET_ZONES, RECORDSETS, type ImportedZone, type RecordsetBlock, type RecordsetBody } from '../recordsets/recordset.js';

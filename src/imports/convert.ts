@@ -1,4 +1,5 @@
 import { blockBounds, type RecordsetColumns } from '../recordsets/blocks.js';
+import { TYPE_CODE_BASE } from '../recordsets/recordset.js';
 import { COLUMN_MASK, COLUMN_SHIFT, type RecordColumns } from '../zonefile/columns.js';
 import { parseIPv6 } from '../zonefile/codec.js';
 import { ORIGIN_NOT_FIRST, parseColumns } from '../zonefile/parse.js';
@@ -66,6 +67,9 @@ const REFUSED = -1;
 /** FNV-1a's offset basis as an int32, as the owner table stores hashes (the origin itself hashes no character). */
 const FNV_BASIS = 0x811c9dc5 | 0;
 
+/** Turns a block's type codes into its `typeCodes` string. */
+const CODES = new TextDecoder('utf-16le');
+
 /** Records in a recordset from which duplicates are found with a set rather than by a walk. */
 const BIG_SET = 32;
 
@@ -82,7 +86,7 @@ export interface ImportPlan {
   readonly blocks: readonly RecordsetColumns[];
   /**
    * Per recordset, in the blocks' order: the hash of its owner name that the owner table
-   * computed (`ownerNameHash` in recordsets/name-directory.ts), which the owner index reuses.
+   * computed (`ownerNameHash` in recordsets/owner-index.ts), which the owner index reuses.
    */
   readonly ownerHashes: Uint32Array;
   readonly recordsetCount: number;
@@ -430,6 +434,7 @@ function recordsetBlocks(sets: ImportRecordsets, owners: ImportOwners): { blocks
   for (let i = 0; i < sets.count; i++) sizes[i] = sets.size[order[i]!]!;
   const bounds = blockBounds(sizes, sets.count);
   const blocks: RecordsetColumns[] = [];
+  const localType = new Int32Array(sets.typeNames.length);
   let largest = 0;
   for (let b = 0; b + 1 < bounds.length; b++) {
     const from = bounds[b]!;
@@ -437,7 +442,10 @@ function recordsetBlocks(sets: ImportRecordsets, owners: ImportOwners): { blocks
     let size = 0;
     for (let i = from; i < to; i++) size += sizes[i]!;
     const names = new Array<string>(to - from);
-    const types = new Array<string>(to - from);
+    // The block's types as `packTypes` makes them, from the import's type numbers (no string compared).
+    const typeNames: string[] = [];
+    localType.fill(-1);
+    const codes = new Uint16Array(to - from);
     const ttls = new Array<number | null>(to - from);
     const ends = new Array<number>(to - from);
     const data = new Array<string>(size);
@@ -447,14 +455,16 @@ function recordsetBlocks(sets: ImportRecordsets, owners: ImportOwners): { blocks
       const set = order[i]!;
       // Recordsets of one owner share their name's string (the owner's first spelling).
       names[j] = sets.name[set]!;
-      types[j] = sets.typeNames[sets.type[set]!]!;
+      const t = sets.type[set]!;
+      if (localType[t] === -1) localType[t] = typeNames.push(sets.typeNames[t]!) - 1;
+      codes[j] = TYPE_CODE_BASE + localType[t]!;
       const min = sets.min[set]!;
       ttls[j] = min === 0 ? null : min;
       for (let k = sets.head[set]!; k >= 0; k = sets.next[k]!) data[at++] = sets.dataAt(k);
       ends[j] = at;
       if (sizes[i]! > largest) largest = sizes[i]!;
     }
-    blocks.push({ names, types, ttls, ends, data });
+    blocks.push({ names, typeNames, typeCodes: CODES.decode(codes), ttls, ends, data });
   }
   return { blocks, largest, hashes };
 }

@@ -1,4 +1,4 @@
-import { packIds, packTypes, type RecordsetBlock } from './recordset.js';
+import { packIds, type RecordsetBlock } from './recordset.js';
 
 /**
  * Most recordsets in one block. A get or a page reads whole blocks: small enough that this stays
@@ -13,7 +13,9 @@ export const BLOCK_RECORDS = 1024;
 /** The recordsets of one block in creation order, in columns, before they have ids. @internal */
 export interface RecordsetColumns {
   readonly names: readonly string[];
-  readonly types: readonly string[];
+  /** The types of the block, each once, and per recordset its type's index as a character (see `packTypes`). */
+  readonly typeNames: readonly string[];
+  readonly typeCodes: string;
   readonly ttls: readonly (number | null)[];
   /** Where each recordset's records end in `data` (cumulative counts). */
   readonly ends: readonly number[];
@@ -64,7 +66,8 @@ export function buildBlocks(zoneId: string, projectId: string, createdAt: number
         createdAt,
         ...packIds(ids.slice(from, to)),
         names: Object.freeze(cols.names),
-        ...packTypes(cols.types),
+        typeNames: Object.freeze(cols.typeNames),
+        typeCodes: cols.typeCodes,
         ttls: Object.freeze(cols.ttls),
         ends: Object.freeze(cols.ends),
         data: Object.freeze(cols.data),
@@ -111,8 +114,9 @@ function countingPass(keys: Uint32Array, shift: number, from: Uint32Array, to: U
 /**
  * The positions of `keys` in ascending key order, equal keys in position order: a least
  * significant digit radix sort, two passes of 16 bits.
+ * @internal
  */
-function radixOrder(keys: Uint32Array): Uint32Array {
+export function radixOrder(keys: Uint32Array): Uint32Array {
   const n = keys.length;
   const positions = new Uint32Array(n);
   for (let i = 0; i < n; i++) positions[i] = i;

@@ -1,7 +1,7 @@
 import type { IndexPosition, StorageTransaction } from '../ports/storage.js';
 import { tupleKey } from '../shared/keys.js';
 import type { Zone } from '../zones/zone.js';
-import { dropOwnerRows, putOwnerRows } from './name-directory.js';
+import { dropOwnerRows, putOwnerRows } from './owner-index.js';
 import {
   BLOCK_INDEXES,
   blockKeys,

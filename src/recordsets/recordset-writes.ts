@@ -19,7 +19,7 @@ import type { Zone } from '../zones/zone.js';
 import { zoneRepository } from '../zones/zone-store.js';
 import { parseRecordsetBody, type RecordsetInput } from './recordset-input.js';
 import { managedCount, managedRecordsets, packTypes, presentRecordset, RECORDSET_FILTERS, type RecordsetBlock, type RecordsetBody, type RecordsetMeta } from './recordset.js';
-import { typesAtName } from './name-directory.js';
+import { typesAtName } from './owner-index.js';
 import { findRecordset, putWritten, removeRecordset, rowAt, type PlacedBlock, type RecordsetRow } from './recordset-store.js';
 import { zoneRecordsets } from './recordset-commands.js';
 import { allPage } from './recordset-pages.js';

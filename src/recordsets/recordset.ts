@@ -114,6 +114,9 @@ export interface RecordsetMeta {
 /** What `RecordsetBlock.typeCodes` adds to a type's index: printable, and one byte up to 223 types. @internal */
 export const TYPE_CODE_BASE = 0x20;
 
+/** Turns type codes into a `typeCodes` string. */
+const CODES = new TextDecoder('utf-16le');
+
 /** The type of a block's `i`-th recordset. @internal */
 export const typeAt = (b: RecordsetBlock, i: number): string => b.typeNames[b.typeCodes.charCodeAt(i) - TYPE_CODE_BASE]!;
 
@@ -128,7 +131,7 @@ export function packTypes(types: readonly string[]): { typeNames: readonly strin
     if (k < 0) k = typeNames.push(t) - 1;
     codes[i] = TYPE_CODE_BASE + k;
   }
-  return { typeNames: Object.freeze(typeNames), typeCodes: String.fromCharCode.apply(null, codes as unknown as number[]) };
+  return { typeNames: Object.freeze(typeNames), typeCodes: CODES.decode(codes) };
 }
 
 /** Index: the imported blocks of a zone, keyed by (zone, last id) (written ones are in `BLOCK_INDEXES.written`). @internal */
@@ -181,7 +184,7 @@ export interface ImportedZone {
   readonly zoneId: string;
   readonly projectId: string;
   readonly createdAt: number;
-  /** The prefix bits of the zone's owner index (`name-directory.ts`): it has up to 2^ownerBits rows. */
+  /** The prefix bits of the zone's owner index (`owner-index.ts`): it has up to 2^ownerBits rows. */
   readonly ownerBits: number;
 }
 

@@ -1,5 +1,6 @@
 import { IMPORT_READING, planColumns, type ImportPlan } from '../imports/convert.js';
-import { ownerNameHash } from '../recordsets/name-directory.js';
+import { ownerNameHash } from '../recordsets/owner-index.js';
+import { packTypes } from '../recordsets/recordset.js';
 import type { RecordsetColumns } from '../recordsets/blocks.js';
 import { COLUMN_MASK, COLUMN_SHIFT } from '../zonefile/columns.js';
 import { parseColumns } from '../zonefile/parse.js';
@@ -149,7 +150,7 @@ export class TransferCollector {
       ttls.push(min === 0 ? null : min);
       ends.push(data.length);
     }
-    const apexBlock: RecordsetColumns = { names, types, ttls, ends, data };
+    const apexBlock: RecordsetColumns = { names, ...packTypes(types), ttls, ends, data };
     return {
       ok: {
         ...plan,

@@ -359,7 +359,7 @@ export function abandonZone(deps: DnsDeps, ctx: unknown, id: unknown): ResultAsy
 
 /**
  * Removes a zone and everything stored under it, through the removers the wiring lists in
- * `deps.zoneChildren` (recordset blocks, the recordset name directory), so this layer needs to
+ * `deps.zoneChildren` (recordset blocks and their owner index), so this layer needs to
  * know none of them.
  * @internal
  */

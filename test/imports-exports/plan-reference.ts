@@ -7,7 +7,8 @@
 import { emailFromRname, IMPORT_MESSAGES, IMPORT_READING, undefinedError, type ImportPlan, type ImportReader } from '../../src/imports/convert.js';
 import { SocketAddress } from 'node:net';
 import { blockBounds, type RecordsetColumns } from '../../src/recordsets/blocks.js';
-import { ownerNameHash } from '../../src/recordsets/name-directory.js';
+import { ownerNameHash } from '../../src/recordsets/owner-index.js';
+import { packTypes } from '../../src/recordsets/recordset.js';
 import { RecordColumns } from '../../src/zonefile/columns.js';
 import type { ParsedZone, ZoneRecord } from '../../src/zonefile/index.js';
 import { ORIGIN_NOT_FIRST, parse } from '../../src/zonefile/parse.js';
@@ -104,7 +105,7 @@ export function referencePlan(parsed: ParsedZone, allowed: ReadonlySet<string>, 
     const part = all.slice(bounds[b], bounds[b + 1]);
     const ends: number[] = [];
     for (const s of part) ends.push((ends[ends.length - 1] ?? 0) + s.data.length);
-    blocks.push({ names: part.map((s) => s.name), types: part.map((s) => s.type), ttls: part.map((s) => (s.ttl === 0 ? null : s.ttl)), ends, data: part.flatMap((s) => s.data) });
+    blocks.push({ names: part.map((s) => s.name), ...packTypes(part.map((s) => s.type)), ttls: part.map((s) => (s.ttl === 0 ? null : s.ttl)), ends, data: part.flatMap((s) => s.data) });
   }
   const fields = soa.rdata.split(' ');
   return {

@@ -8,7 +8,7 @@ import { describe, expect, it } from 'vitest';
 import { createDnsService, memoryStorage, type DnsService, type RequestContext, type Storage, type StorageTransaction } from '../../src/index.js';
 import { manualClock, scriptedMaster, seededRandom, sequentialIds } from '../../src/testing/index.js';
 import { BLOCK_RECORDSETS } from '../../src/recordsets/blocks.js';
-import { RECORDSET_OWNERS } from '../../src/recordsets/name-directory.js';
+import { RECORDSET_OWNERS } from '../../src/recordsets/owner-index.js';
 import { RECORDSETS } from '../../src/recordsets/recordset.js';
 
 /** Counts the values of each collection a transaction reads (got, or handed out by a range). */

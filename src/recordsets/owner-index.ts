@@ -3,6 +3,7 @@ import { CorruptValue } from '../shared/command.js';
 import { tupleKey } from '../shared/keys.js';
 import { isInteger, isString, shapeCheck } from '../shared/stored.js';
 import type { Zone } from '../zones/zone.js';
+import { radixOrder } from './blocks.js';
 import { BLOCK_INDEXES, blockRowId, checkedBlock, checkedImportedZone, RECORDSET_ZONES, RECORDSETS, typeAt, type RecordsetBlock } from './recordset.js';
 
 /**
@@ -121,8 +122,8 @@ function layout(entries: number, blocks: number): { bits: number; blockBits: num
  * The owner index of a zone's imported blocks (`blocks[n]` is stored as block `n`): one entry per
  * owner of each block (an import stores an owner's recordsets together), from the owner hashes
  * the import computed (`ownerHashes`: one per recordset, in the blocks' order), and its prefix
- * bits (the zone's row for the cross-zone list keeps them). One counting pass into rows and a
- * native sort of each: O(recordsets), no name read.
+ * bits (the zone's row for the cross-zone list keeps them). A radix sort of the entries' hashes
+ * and one pass: O(recordsets), no name read.
  * @internal
  */
 export function ownerRows(zone: { readonly id: string }, blocks: readonly RecordsetBlock[], ownerHashes: Uint32Array): { bits: number; rows: Map<number, OwnerRow> } {
@@ -137,39 +138,29 @@ export function ownerRows(zone: { readonly id: string }, blocks: readonly Record
   }
   const { bits, blockBits, width, keyBits } = layout(count, blocks.length);
   const seed = zoneSeed(zone.id);
-  const rowOf = new Uint32Array(count);
-  // Entries of two characters (30 bits) are sorted as 32-bit integers; wider ones as doubles.
-  const packed = width === 2 ? new Uint32Array(count) : new Float64Array(count);
-  const sizes = new Uint32Array((1 << bits) + 1);
-  const keyShift = 32 - keyBits;
-  const blockScale = 2 ** blockBits;
+  const hashes = new Uint32Array(count);
+  const numbers = new Uint32Array(count);
   let e = 0;
   for (let n = 0, at = 0; n < blocks.length; n++) {
     for (let i = 0, size = blocks[n]!.names.length; i < size; i++, at++) {
       if (i > 0 && ownerHashes[at] === ownerHashes[at - 1]) continue;
-      const hash = entryHash(seed, ownerHashes[at]!);
-      const row = bits === 0 ? 0 : hash >>> (32 - bits);
-      const key = (bits === 0 ? hash : (hash << bits) >>> 0) >>> keyShift;
-      rowOf[e] = row;
-      packed[e++] = key * blockScale + n;
-      sizes[row + 1] = sizes[row + 1]! + 1;
+      hashes[e] = entryHash(seed, ownerHashes[at]!);
+      numbers[e++] = n;
     }
   }
-  for (let r = 1; r < sizes.length; r++) sizes[r] = sizes[r]! + sizes[r - 1]!;
-  const sorted = width === 2 ? new Uint32Array(count) : new Float64Array(count);
-  const next = sizes.slice();
-  for (let k = 0; k < count; k++) {
-    const r = rowOf[k]!;
-    sorted[next[r]!] = packed[k]!;
-    next[r] = next[r]! + 1;
-  }
+  // In hash order, a row's entries (its top bits) are together and in key order (the next bits).
+  const order = radixOrder(hashes);
   const rows = new Map<number, OwnerRow>();
-  for (let r = 0; r < 1 << bits; r++) {
-    const part = sorted.subarray(sizes[r], sizes[r + 1]).sort();
-    if (part.length === 0) continue;
-    const codes = new Uint16Array(part.length * width);
-    for (let k = 0, c = 0; k < part.length; k++, c += width) {
-      const v = part[k]!;
+  const keyShift = 32 - keyBits;
+  const blockScale = 2 ** blockBits;
+  for (let from = 0; from < count; ) {
+    const row = bits === 0 ? 0 : hashes[order[from]!]! >>> (32 - bits);
+    let to = from + 1;
+    while (to < count && (bits === 0 ? 0 : hashes[order[to]!]! >>> (32 - bits)) === row) to++;
+    const codes = new Uint16Array((to - from) * width);
+    for (let k = from, c = 0; k < to; k++, c += width) {
+      const h = hashes[order[k]!]!;
+      const v = (((bits === 0 ? h : (h << bits) >>> 0) >>> keyShift) * blockScale) + numbers[order[k]!]!;
       if (width === 2) {
         codes[c] = CHAR_BASE + (v >>> CHAR_BITS);
         codes[c + 1] = CHAR_BASE + (v & CHAR_MASK);
@@ -181,7 +172,8 @@ export function ownerRows(zone: { readonly id: string }, blocks: readonly Record
         codes[c + 2] = CHAR_BASE + (low & CHAR_MASK);
       }
     }
-    rows.set(r, Object.freeze({ zoneId: zone.id, width, blockBits, entries: UTF16.decode(codes) }));
+    rows.set(row, Object.freeze({ zoneId: zone.id, width, blockBits, entries: UTF16.decode(codes) }));
+    from = to;
   }
   return { bits, rows };
 }
