@@ -283,6 +283,17 @@ class ImportRecordsets {
    * node), so a node's recordsets are created in the order of their last records.
    */
   readonly lastAt: Int32Array;
+  /** Per recordset: its owner's number. */
+  readonly ownerOf: Int32Array;
+  /**
+   * Whether creation order (recordset numbers) is already the real service's order (see
+   * `nodeOrder`): each owner's recordsets made one after another, owners in the order they
+   * first occur, and only an owner's newest recordset given records later. The usual file, where
+   * the reordering is then skipped.
+   */
+  inNodeOrder = true;
+  /** The owner of the newest recordset. */
+  private lastOwner = -1;
   /** Per record: the next one of its recordset, or -1. */
   readonly next: Int32Array;
   readonly typeNames: string[] = [];
@@ -305,6 +316,7 @@ class ImportRecordsets {
     this.tail = new Int32Array(total);
     this.nextOfOwner = new Int32Array(total);
     this.lastAt = new Int32Array(total);
+    this.ownerOf = new Int32Array(total);
     this.next = new Int32Array(total).fill(-1);
   }
 
@@ -338,9 +350,14 @@ class ImportRecordsets {
     }
     const ttl = columns.ttls[index]!;
     if (set < 0) {
+      // Another owner's recordset came between this owner's, or this owner occurred before the
+      // owner of the newest recordset: the owners' order is not creation order.
+      if (owner !== this.lastOwner && (last >= 0 || owner < this.lastOwner)) this.inNodeOrder = false;
+      this.lastOwner = owner;
       set = this.count++;
       this.name[set] = owners.spelled[owner]!;
       this.lastAt[set] = index;
+      this.ownerOf[set] = owner;
       this.type[set] = typeId;
       this.min[set] = ttl;
       this.nextOfOwner[set] = -1;
@@ -353,6 +370,8 @@ class ImportRecordsets {
       return;
     }
     if (ttl < this.min[set]!) this.min[set] = ttl;
+    // A record for an owner's older recordset moves it after the owner's newer ones.
+    if (this.nextOfOwner[set] !== -1) this.inNodeOrder = false;
     this.lastAt[set] = index;
     const type = columns.types[index]!;
     if (type === TYPE_CNAME) {
@@ -399,12 +418,12 @@ class ImportRecordsets {
 /**
  * The recordsets in the order the real service creates them: dnspython's nodes in the order their
  * owners first occur, and each node's recordsets in the order of their last records (see
- * `ImportRecordsets.lastAt`). Recordset numbers are in the order each (owner, type) first occurs:
- * the same order when every owner's records come in one run of one type after another.
+ * `ImportRecordsets.lastAt`); null when that is creation order already (`inNodeOrder`).
+ * Recordset numbers are in the order each (owner, type) first occurs.
  */
-function nodeOrder(sets: ImportRecordsets, owners: ImportOwners): { order: Int32Array; hashes: Uint32Array } {
+function nodeOrder(sets: ImportRecordsets, owners: ImportOwners): Int32Array | null {
+  if (sets.inNodeOrder) return null;
   const order = new Int32Array(sets.count);
-  const hashes = new Uint32Array(sets.count);
   const { lastAt, nextOfOwner } = sets;
   let at = 0;
   for (let owner = 0; owner < owners.count; owner++) {
@@ -418,22 +437,25 @@ function nodeOrder(sets: ImportRecordsets, owners: ImportOwners): { order: Int32
       }
       order[k] = set;
     }
-    hashes.fill(owners.hashes[owner]!, start, at);
   }
-  return { order, hashes };
+  return order;
 }
 
 /**
  * The third stage of {@link planColumns}: the recordsets in creation order (see {@link nodeOrder})
- * cut into the storage's blocks, each field in a parallel array. Also the size of the largest
- * recordset.
+ * cut into the storage's blocks, each field in a parallel array; the size of the largest
+ * recordset; and each recordset's owner hash, for the owner index.
  */
 function recordsetBlocks(sets: ImportRecordsets, owners: ImportOwners): { blocks: RecordsetColumns[]; largest: number; hashes: Uint32Array } {
-  const { order, hashes } = nodeOrder(sets, owners);
-  const sizes = new Int32Array(sets.count);
-  for (let i = 0; i < sets.count; i++) sizes[i] = sets.size[order[i]!]!;
+  const order = nodeOrder(sets, owners);
+  let sizes: Int32Array = sets.size;
+  if (order !== null) {
+    sizes = new Int32Array(sets.count);
+    for (let i = 0; i < sets.count; i++) sizes[i] = sets.size[order[i]!]!;
+  }
   const bounds = blockBounds(sizes, sets.count);
   const blocks: RecordsetColumns[] = [];
+  const hashes = new Uint32Array(sets.count);
   const localType = new Int32Array(sets.typeNames.length);
   let largest = 0;
   for (let b = 0; b + 1 < bounds.length; b++) {
@@ -452,9 +474,10 @@ function recordsetBlocks(sets: ImportRecordsets, owners: ImportOwners): { blocks
     let at = 0;
     for (let i = from; i < to; i++) {
       const j = i - from;
-      const set = order[i]!;
+      const set = order === null ? i : order[i]!;
       // Recordsets of one owner share their name's string (the owner's first spelling).
       names[j] = sets.name[set]!;
+      hashes[i] = owners.hashes[sets.ownerOf[set]!]!;
       const t = sets.type[set]!;
       if (localType[t] === -1) localType[t] = typeNames.push(sets.typeNames[t]!) - 1;
       codes[j] = TYPE_CODE_BASE + localType[t]!;
