@@ -230,7 +230,7 @@ export async function typesAtName(tx: StorageTransaction, zone: Zone, name: stri
   const take = (b: RecordsetBlock): void => {
     for (let i = 0; i < b.names.length; i++) if (b.names[i] === name) out.push(typeAt(b, i));
   };
-  for (const n of await blocksNamed(tx, zone, name)) {
+  for (const n of new Set(await blocksNamed(tx, zone, name))) {
     const rowId = blockRowId(zone.id, n);
     const stored = await tx.get(RECORDSETS, rowId);
     if (stored !== undefined) take(checkedBlock(rowId, stored, zone.id));

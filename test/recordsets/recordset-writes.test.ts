@@ -5,39 +5,13 @@
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { createDnsService, memoryStorage, type DnsService, type RequestContext, type Storage, type StorageTransaction } from '../../src/index.js';
+import { createDnsService, memoryStorage, type DnsService, type RequestContext } from '../../src/index.js';
+import { countingStorage } from './counting-storage.js';
 import { manualClock, scriptedMaster, seededRandom, sequentialIds } from '../../src/testing/index.js';
 import { BLOCK_RECORDSETS } from '../../src/recordsets/blocks.js';
 import { RECORDSET_OWNERS } from '../../src/recordsets/owner-index.js';
 import { RECORDSETS } from '../../src/recordsets/recordset.js';
 
-/** Counts the values of each collection a transaction reads (got, or handed out by a range). */
-function readCounting(inner: Storage): Storage & { reads: Map<string, number> } {
-  const reads = new Map<string, number>();
-  const add = (c: string, n: number): void => void reads.set(c, (reads.get(c) ?? 0) + n);
-  return {
-    reads,
-    transaction: (work) =>
-      inner.transaction((tx: StorageTransaction) =>
-        work({
-          get: async (c, id) => {
-            const v = await tx.get(c, id);
-            if (v !== undefined) add(c, 1);
-            return v;
-          },
-          put: (c, id, v, k) => tx.put(c, id, v, k),
-          delete: (c, id) => tx.delete(c, id),
-          count: (c, i, p) => tx.count(c, i, p),
-          scan: (c, a, l) => tx.scan(c, a, l),
-          range: async (c, i, q) => {
-            const out = await tx.range(c, i, q);
-            add(c, out.length);
-            return out;
-          },
-        }),
-      ),
-  };
-}
 
 const alice: RequestContext = { projectId: 'alice', roles: ['member'] };
 const bob: RequestContext = { projectId: 'bob', roles: ['member'] };
@@ -253,7 +227,7 @@ describe('recordset writes', () => {
       for (const t of types) lines.push(`${label} IN ${t} ${t === 'A' ? '192.0.2.1' : t === 'TXT' ? '"t"' : t === 'MX' ? '10 mx.example.' : 'target.example.'}`);
       model.set(`${label}.big.test.`, types);
     }
-    const storage = readCounting(memoryStorage());
+    const storage = countingStorage(memoryStorage());
     const dns = createDnsService({ storage, ids: sequentialIds(), quotas: { zone_recordsets: -1, zone_records: -1 } });
     const imp = (await dns.imports.create(alice, lines.join('\n'), 'text/dns'))._unsafeUnwrap();
     await dns.tasks.settle();
