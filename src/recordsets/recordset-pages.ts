@@ -35,9 +35,11 @@ function writtenIndex(sortKey: string, zone: Zone): { index: string; keyOf: (r: 
       return { index: BLOCK_INDEXES.ttl, keyOf: (r) => writtenKey(sortKey, z, r.ttl, r.id) };
     case 'status':
       // In an ACTIVE zone every written recordset is ACTIVE (a zone's serial never goes back, so
-      // it is past every write's), as in a zone being deleted: id order. Otherwise a written
-      // recordset is ACTIVE when it had no records to serve and shows the zone's status else,
-      // which always sorts after ACTIVE: the index's 0/1 is that order.
+      // it is past every write's), as in a zone being deleted: id order. In a pending zone never
+      // served yet, a written recordset is ACTIVE when it had no records to serve and shows the
+      // zone's status else, which always sorts after ACTIVE: the index's 0/1 is that order. (A
+      // pending zone served before holds served writes too: its status pages are sorted whole,
+      // see `mixedStatuses`.)
       if (!writesPending(zone)) return byId;
       return { index: BLOCK_INDEXES.status, keyOf: (r) => writtenKey(sortKey, z, r.status === 'ACTIVE' ? 0 : 1, r.id) };
     default:

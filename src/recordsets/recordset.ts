@@ -304,9 +304,7 @@ const SERVED = Object.freeze({ status: 'ACTIVE', action: 'NONE' });
 
 /**
  * Whether the zone is being deleted (not yet gone). The real service leaves every recordset as
- * it was then: a zone is almost always served when it is deleted, so they show as served (a write
- * the pool had not yet served when the zone was deleted would show PENDING there; no state here
- * tells that case apart).
+ * it was then: served, or waiting when the pool had not served its write (see `unserved`).
  */
 const deleting = (zone: Zone): boolean => zone.action === 'DELETE' && zone.status !== 'DELETED';
 
@@ -317,8 +315,19 @@ const deleting = (zone: Zone): boolean => zone.action === 'DELETE' && zone.statu
  */
 const createdWithZone = (zone: Zone): { status: string; action: string } => (zone.action === 'CREATE' || zone.status === 'DELETED' ? status(zone) : SERVED);
 
-/** Status and action of the SOA recordset: every change of the zone rewrites it (its serial), so it follows the zone, but not into a delete. */
-const soaState = (zone: Zone): { status: string; action: string } => (deleting(zone) ? SERVED : status(zone));
+/**
+ * Whether the pool has not served serial `serial` of a PRIMARY zone that it served before (its
+ * writes raise the serial; a SECONDARY zone's leave the master's, which tells nothing).
+ */
+const unserved = (zone: Zone, serial: number): boolean => zone.type === 'PRIMARY' && zone.servedSerial !== undefined && serial > zone.servedSerial;
+
+/**
+ * Status and action of the SOA recordset: every change of the zone rewrites it (its serial), so it
+ * follows the zone, but not into a delete, which leaves it as it was (waiting, when a raise of
+ * the serial had not been served).
+ */
+const soaState = (zone: Zone): { status: string; action: string } =>
+  deleting(zone) ? (unserved(zone, zone.serial) ? { status: 'PENDING', action: 'UPDATE' } : SERVED) : status(zone);
 
 /**
  * Whether the written recordsets of a zone that wait for the pool show the zone's status (else
@@ -371,13 +380,32 @@ export function managedRecordsets(zone: Zone, pool: PoolConfig, baseUrl: string)
 }
 
 /**
+ * Whether the pool served a write before the zone's current change: a PRIMARY zone's writes
+ * raise its serial, so one at or below the last serial served was served (a SECONDARY zone's
+ * writes leave the serial as the master's, which tells nothing).
+ */
+const servedBefore = (zone: Zone, m: RecordsetMeta): boolean => zone.type === 'PRIMARY' && zone.servedSerial !== undefined && !unserved(zone, m.serial);
+
+/**
+ * Whether a pending zone may hold written recordsets that are served (see `servedBefore`) beside
+ * pending ones: then the index of written recordsets by status, which tells only writes of no
+ * records (served) from others, does not give a `status` page's order.
+ * @internal
+ */
+export const mixedStatuses = (zone: Zone): boolean => zone.status !== 'ACTIVE' && zone.status !== 'DELETED' && zone.type === 'PRIMARY' && zone.servedSerial !== undefined;
+
+/**
  * Status and action of a written recordset, from its own write and the zone's state: pending
- * until the zone has been served at (or past) the serial the write made, failed with the zone.
+ * until the zone has been served at (or past) the serial the write made, then served for good
+ * (a later change that waits leaves it so, as the real service marks its row), failed with the
+ * zone.
  */
 function writtenState(m: RecordsetMeta, zone: Zone): { status: string; action: string } {
   if (m.action === 'NONE') return SERVED;
   if (zone.status === 'DELETED') return { status: 'DELETED', action: zone.action };
-  if (deleting(zone) || (zone.status === 'ACTIVE' && zone.serial >= m.serial)) return SERVED;
+  // A delete leaves every recordset as it was: a write the pool had not served stays waiting.
+  if (deleting(zone)) return unserved(zone, m.serial) ? { status: 'PENDING', action: m.action } : SERVED;
+  if ((zone.status === 'ACTIVE' && zone.serial >= m.serial) || servedBefore(zone, m)) return SERVED;
   return { status: zone.status === 'ERROR' ? 'ERROR' : 'PENDING', action: m.action };
 }
 

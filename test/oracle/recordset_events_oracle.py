@@ -5,7 +5,8 @@ Runs the designate oracle (../../../shared/tools/designate-oracle/serve.py: the 
 service in-process, the worker's pool pushes played by settle_all) through a fixed scenario:
 a zone created and served, a recordset created, changed, described and deleted (each write then
 served), the zone's TTL changed and served, the zone deleted, then a zone imported and served,
-a recordset created in it and one of its imported recordsets changed (each then served). After each step it records the event types central
+a recordset created in it and one of its imported recordsets changed (each then served), then
+a recordset created and the zone deleted before it was served. After each step it records the event types central
 notified, the zone's status, action, serial and version, and every recordset's name, type,
 status, action and version, as the v2 API would show them.
 
@@ -112,5 +113,11 @@ o.svc.update_recordset(ctx, www)
 step('imported recordset update', zid)
 o.settle_all()
 step('imported update served', zid)
+
+# A write, then the zone deleted before the pool served the write.
+late = parse({'name': 'late.imp.test.', 'type': 'TXT', 'records': ['"late"']}, objects.RecordSet())
+o.svc.create_recordset(ctx, zid, late)
+o.svc.delete_zone(ctx, zid)
+step('zone delete with a write waiting', zid)
 
 sys.stdout.write(json.dumps(out, indent=1) + '\n')

@@ -303,6 +303,30 @@ describe('recordset writes', () => {
     expect(() => createDnsService({ from: older })).toThrow(/taken by another version/);
   });
 
+  it('a served write stays ACTIVE while a later one waits; status pages sort such a zone whole', async () => {
+    const dns = createDnsService({ tasks: 'manual', clock: manualClock('2026-01-01T00:00:00Z'), ids: sequentialIds(), random: seededRandom(1) });
+    const z = await zoneOf(dns);
+    await dns.tasks.settle();
+    const served = (await dns.recordsets.create(alice, z, { name: 'a.example.com.', type: 'A', records: ['192.0.2.1'] }))._unsafeUnwrap();
+    const empty = (await dns.recordsets.create(alice, z, { name: 'e.example.com.', type: 'TXT', records: [] }))._unsafeUnwrap();
+    await dns.tasks.settle();
+    const waiting = (await dns.recordsets.create(alice, z, { name: 'b.example.com.', type: 'A', records: ['192.0.2.2'] }))._unsafeUnwrap();
+    const state = async (id: string): Promise<string> => {
+      const r = (await dns.recordsets.get(alice, z, id))._unsafeUnwrap();
+      return `${r.status}/${r.action}`;
+    };
+    expect([await state(served.id), await state(empty.id), await state(waiting.id)]).toEqual(['ACTIVE/NONE', 'ACTIVE/NONE', 'PENDING/CREATE']);
+    for (const sort_dir of ['asc', 'desc']) {
+      const page = (await dns.recordsets.list(alice, z, { sort_key: 'status', sort_dir }))._unsafeUnwrap();
+      // What a filter matching everything answers: the whole zone sorted as the list sorts.
+      const whole = (await dns.recordsets.list(alice, z, { sort_key: 'status', sort_dir, name: '*' }))._unsafeUnwrap();
+      expect(page.recordsets.map((r) => `${r.name} ${r.status}`)).toEqual(whole.recordsets.map((r) => `${r.name} ${r.status}`));
+      expect(page.recordsets.filter((r) => r.status === 'PENDING').map((r) => r.name).sort()).toEqual(['b.example.com.', 'example.com.']);
+    }
+    await dns.tasks.settle();
+    expect(await state(waiting.id)).toBe('ACTIVE/NONE');
+  });
+
   it('blocks split and stay ordered: every written recordset is found, listed and paged (model)', async () => {
     await fc.assert(
       fc.asyncProperty(fc.array(fc.tuple(fc.integer({ min: 0, max: 2 }), fc.nat(10_000)), { minLength: 1, maxLength: 40 }), async (ops) => {
