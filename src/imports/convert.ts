@@ -82,7 +82,7 @@ export interface ImportPlan {
   readonly serial: number;
   readonly retry: number;
   readonly expire: number;
-  /** The recordsets to store, in creation order (first appearance of their owner and type), cut into blocks. */
+  /** The recordsets to store, in the order the real service creates them (see `nodeOrder`), cut into blocks. */
   readonly blocks: readonly RecordsetColumns[];
   /**
    * Per recordset, in the blocks' order: the hash of its owner name that the owner table

@@ -14,6 +14,7 @@ import type { ListSpec } from '../shared/list-query.js';
 import { enqueueTask, finishTask, type StoredTask } from '../shared/tasks.js';
 import { toMicros } from '../shared/time.js';
 import { insertZone } from '../zones/zone-commands.js';
+import type { Zone } from '../zones/zone.js';
 import { zoneRepository } from '../zones/zone-store.js';
 import { canSee } from '../zones/zone-policy.js';
 import { withImportedCounts } from '../zones/zone-lifecycle.js';
@@ -163,6 +164,29 @@ function creationMessage(error: ApiError): string {
 }
 
 /**
+ * The real service creates an imported zone's SOA and NS recordsets before the file's, and lists
+ * recordsets by created_at, then id: SOA, NS, then the file's. Here they all share the zone's
+ * created_at, so the ids decide: of the SOA's, the NS's and the drawn ones (ascending), the two
+ * smallest go to the SOA and the NS, the others, still ascending, to the file's recordsets.
+ * O(recordsets), no id drawn twice.
+ */
+function managedFirst(zone: Zone, drawn: readonly string[]): { managed: Pick<Zone, 'soaRecordsetId' | 'nsRecordsetId'>; imported: readonly string[] } {
+  const own = [zone.soaRecordsetId, zone.nsRecordsetId].filter((id): id is string => id !== null).sort();
+  if (own.length === 0 || drawn.length === 0 || own[own.length - 1]! < drawn[0]!) {
+    return { managed: { soaRecordsetId: zone.soaRecordsetId, nsRecordsetId: zone.nsRecordsetId }, imported: drawn };
+  }
+  // One merge of the two ascending lists: its first ids go to the SOA and NS, the rest in order.
+  const first: string[] = [];
+  const imported = new Array<string>(drawn.length);
+  for (let i = 0, j = 0, k = 0; k < own.length + drawn.length; k++) {
+    const next = j >= own.length || (i < drawn.length && drawn[i]! < own[j]!) ? drawn[i++]! : own[j++]!;
+    if (k < own.length) first.push(next);
+    else imported[k - own.length] = next;
+  }
+  return { managed: { soaRecordsetId: first[0]!, nsRecordsetId: zone.nsRecordsetId === null ? null : first[1]! }, imported };
+}
+
+/**
  * The task that processes an import: parse, convert, then create the zone and every recordset in
  * one transaction (or nothing), and write the outcome.
  *
@@ -251,9 +275,10 @@ export function importTaskHandler(deps: DnsDeps, options: ZoneImportOptions = {}
       if (checkZoneQuota(quotas, 'zone_records', p.recordCount).isErr()) return err(failure(IMPORT_MESSAGES.quota));
       const perSet = quotas.recordset_records;
       if (perSet >= 0 && p.largestRecordset > perSet) return err(failure(IMPORT_MESSAGES.quota));
-      const blocks = buildBlocks(zone.id, zone.projectId, zone.createdAt, drawSortedIds(p.recordsetCount, deps.ids), p.blocks);
+      const ids = managedFirst(zone, drawSortedIds(p.recordsetCount, deps.ids));
+      const blocks = buildBlocks(zone.id, zone.projectId, zone.createdAt, ids.imported, p.blocks);
       await storeImported(tx, zone, zone.createdAt, blocks, p.ownerHashes);
-      const counted = withImportedCounts(zone, p.recordsetCount, p.recordCount);
+      const counted: Zone = Object.freeze({ ...withImportedCounts(zone, p.recordsetCount, p.recordCount), ...ids.managed });
       await zoneRepository.put(tx, counted);
       await finish(uow, current, 'COMPLETE', `${zone.name} imported`, zone.id);
       await finishTask(tx, task);

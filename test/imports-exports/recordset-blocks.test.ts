@@ -87,6 +87,18 @@ describe('recordsets stored in blocks', () => {
     void zoneId;
   });
 
+  it('lists SOA and NS first whatever the ids, then the file in creation order (as the real service)', async () => {
+    for (const seed of ['first-a', 'first-b', 'first-c', 'mixed-first']) {
+      const { deps, zoneId, all } = await importedZone(seed, 300);
+      const page = (await listRecordsets(deps, alice, zoneId, { limit: '5' }))._unsafeUnwrap() as Page;
+      expect(page.recordsets.map((r) => r.type).slice(0, 2)).toEqual(['SOA', 'NS']);
+      expect(page.recordsets[2]!.name).toBe('h0.example.com.');
+      // Every id is still that of one recordset, SOA and NS included.
+      expect(new Set(all.map((r) => r.id)).size).toBe(all.length);
+      expect((await getRecordset(deps, alice, zoneId, page.recordsets[0]!.id))._unsafeUnwrap().type).toBe('SOA');
+    }
+  });
+
   for (const [sortKey, sortDir, ids] of [
     ['created_at', 'asc', 'uuids'],
     ['created_at', 'desc', 'uuids'],

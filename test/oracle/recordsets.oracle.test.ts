@@ -370,10 +370,9 @@ describe.skipIf(!available)('recordset writes against the real API', () => {
     const zoneId = ((await dns.imports.get(ctxOf(owner), mine.id))._unsafeUnwrap() as { zone_id: string }).zone_id;
     expect(theirs.status).toBe('COMPLETE');
     await settle();
-    // Default order (created_at, then id): dnspython's nodes in the order their owners first
-    // occur, a node's recordsets in the order of their last records, each named as its owner
-    // was first written. SOA and NS come first there (created first); here too, with ids that
-    // rise (the ids of an import's other recordsets are drawn after them).
+    // Default order (created_at, then id): SOA and NS (created first there, given the smallest
+    // ids here), then dnspython's nodes in the order their owners first occur, a node's
+    // recordsets in the order of their last records, each named as its owner was first written.
     const t = await real.call(owner, 'GET', `/v2/zones/${theirs.zone_id!}/recordsets`);
     expect(await ours(dns.recordsets.list(ctxOf(owner), zoneId))).toBe(reduce(t.status, t.body));
   });
