@@ -173,12 +173,14 @@ class ImportOwners implements OwnerKeys {
   /** Per owner: its first recordset (-1 before it has one), for the recordset stage. */
   readonly firstSet: Int32Array;
   /**
-   * Per owner: its name as first written. dnspython keeps one node per owner, named as the owner
-   * was first written, and the real service names every recordset of the node so.
+   * The owners first written otherwise than in lower case, with that spelling: dnspython keeps
+   * one node per owner, named as the owner was first written, and the real service names every
+   * recordset of the node so. Only those: the others' first spelling is their key (an array of
+   * a slot per record would cost the garbage collector a scan of it).
    */
-  readonly spelled: string[];
-  /** Per owner: the owner table's hash of its name (see `ownerNameHash`), for the owner index. */
-  readonly hashes: Int32Array;
+  private readonly mixedCase = new Map<number, string>();
+  /** The owner table's hash of the last name looked up (see `ownerNameHash`), for the owner index. */
+  hash = 0;
   private readonly lowerOrigin: string;
   private readonly suffix: string;
   // The previous look-up, as written and as found: runs of one owner (the usual layout, and every
@@ -193,8 +195,11 @@ class ImportOwners implements OwnerKeys {
     this.table = new OwnerTable(this, records, false, counter);
     this.keys = new Array<string>(records);
     this.firstSet = new Int32Array(records).fill(-1);
-    this.spelled = new Array<string>(records);
-    this.hashes = new Int32Array(records);
+  }
+
+  /** Owner `owner`'s name as first written. */
+  spelled(owner: number): string {
+    return this.mixedCase.size === 0 ? this.keys[owner]! : (this.mixedCase.get(owner) ?? this.keys[owner]!);
   }
 
   /** How many owners have been numbered (0 … count - 1, in the order they first occur). */
@@ -247,9 +252,9 @@ class ImportOwners implements OwnerKeys {
       owner = this.table.lookup(0, h, true);
       if (owner === fresh) {
         this.keys[owner] = lower;
-        this.spelled[owner] = name;
-        this.hashes[owner] = h;
+        if (lower !== name) this.mixedCase.set(owner, name);
       }
+      this.hash = h;
     }
     this.prevName = name;
     this.prevOwner = owner;
@@ -283,8 +288,8 @@ class ImportRecordsets {
    * node), so a node's recordsets are created in the order of their last records.
    */
   readonly lastAt: Int32Array;
-  /** Per recordset: its owner's number. */
-  readonly ownerOf: Int32Array;
+  /** Per recordset: its owner's hash (`ImportOwners.hash`). */
+  readonly ownerHash: Uint32Array;
   /**
    * Whether creation order (recordset numbers) is already the real service's order (see
    * `nodeOrder`): each owner's recordsets made one after another, owners in the order they
@@ -316,7 +321,7 @@ class ImportRecordsets {
     this.tail = new Int32Array(total);
     this.nextOfOwner = new Int32Array(total);
     this.lastAt = new Int32Array(total);
-    this.ownerOf = new Int32Array(total);
+    this.ownerHash = new Uint32Array(total);
     this.next = new Int32Array(total).fill(-1);
   }
 
@@ -355,9 +360,9 @@ class ImportRecordsets {
       if (owner !== this.lastOwner && (last >= 0 || owner < this.lastOwner)) this.inNodeOrder = false;
       this.lastOwner = owner;
       set = this.count++;
-      this.name[set] = owners.spelled[owner]!;
+      this.name[set] = owners.spelled(owner);
       this.lastAt[set] = index;
-      this.ownerOf[set] = owner;
+      this.ownerHash[set] = owners.hash;
       this.type[set] = typeId;
       this.min[set] = ttl;
       this.nextOfOwner[set] = -1;
@@ -455,7 +460,8 @@ function recordsetBlocks(sets: ImportRecordsets, owners: ImportOwners): { blocks
   }
   const bounds = blockBounds(sizes, sets.count);
   const blocks: RecordsetColumns[] = [];
-  const hashes = new Uint32Array(sets.count);
+  // Each recordset's owner hash in the blocks' order: the recordsets' own when that is theirs.
+  const hashes = order === null ? sets.ownerHash.subarray(0, sets.count) : new Uint32Array(sets.count);
   const localType = new Int32Array(sets.typeNames.length);
   let largest = 0;
   for (let b = 0; b + 1 < bounds.length; b++) {
@@ -477,7 +483,7 @@ function recordsetBlocks(sets: ImportRecordsets, owners: ImportOwners): { blocks
       const set = order === null ? i : order[i]!;
       // Recordsets of one owner share their name's string (the owner's first spelling).
       names[j] = sets.name[set]!;
-      hashes[i] = owners.hashes[sets.ownerOf[set]!]!;
+      if (order !== null) hashes[i] = sets.ownerHash[set]!;
       const t = sets.type[set]!;
       if (localType[t] === -1) localType[t] = typeNames.push(sets.typeNames[t]!) - 1;
       codes[j] = TYPE_CODE_BASE + localType[t]!;

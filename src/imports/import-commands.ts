@@ -175,15 +175,20 @@ function managedFirst(zone: Zone, drawn: readonly string[]): { managed: Pick<Zon
   if (own.length === 0 || drawn.length === 0 || own[own.length - 1]! < drawn[0]!) {
     return { managed: { soaRecordsetId: zone.soaRecordsetId, nsRecordsetId: zone.nsRecordsetId }, imported: drawn };
   }
-  // One merge of the two ascending lists: its first ids go to the SOA and NS, the rest in order.
-  const first: string[] = [];
-  const imported = new Array<string>(drawn.length);
-  for (let i = 0, j = 0, k = 0; k < own.length + drawn.length; k++) {
-    const next = j >= own.length || (i < drawn.length && drawn[i]! < own[j]!) ? drawn[i++]! : own[j++]!;
-    if (k < own.length) first.push(next);
-    else imported[k - own.length] = next;
+  // The managed ids put in their places (binary searches, then the array's own moves), then the two smallest taken.
+  const all = drawn.slice();
+  for (let j = own.length - 1; j >= 0; j--) {
+    let lo = 0;
+    let hi = drawn.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >>> 1;
+      if (drawn[mid]! < own[j]!) lo = mid + 1;
+      else hi = mid;
+    }
+    all.splice(lo, 0, own[j]!);
   }
-  return { managed: { soaRecordsetId: first[0]!, nsRecordsetId: zone.nsRecordsetId === null ? null : first[1]! }, imported };
+  const first = all.splice(0, own.length);
+  return { managed: { soaRecordsetId: first[0]!, nsRecordsetId: zone.nsRecordsetId === null ? null : first[1]! }, imported: all };
 }
 
 /**

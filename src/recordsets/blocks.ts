@@ -114,9 +114,8 @@ function countingPass(keys: Uint32Array, shift: number, from: Uint32Array, to: U
 /**
  * The positions of `keys` in ascending key order, equal keys in position order: a least
  * significant digit radix sort, two passes of 16 bits.
- * @internal
  */
-export function radixOrder(keys: Uint32Array): Uint32Array {
+function radixOrder(keys: Uint32Array): Uint32Array {
   const n = keys.length;
   const positions = new Uint32Array(n);
   for (let i = 0; i < n; i++) positions[i] = i;

@@ -3,7 +3,6 @@ import { CorruptValue } from '../shared/command.js';
 import { tupleKey } from '../shared/keys.js';
 import { isInteger, isString, shapeCheck } from '../shared/stored.js';
 import type { Zone } from '../zones/zone.js';
-import { radixOrder } from './blocks.js';
 import { BLOCK_INDEXES, blockRowId, checkedBlock, checkedImportedZone, RECORDSET_ZONES, RECORDSETS, typeAt, type RecordsetBlock } from './recordset.js';
 
 /**
@@ -14,8 +13,8 @@ import { BLOCK_INDEXES, blockRowId, checkedBlock, checkedImportedZone, RECORDSET
  * One entry per owner of each block: a hash of the name and the block's number, packed into a
  * string (two characters of 15 bits, three in a zone of more than 2^18 blocks). The hash's top
  * `bits` choose the entry's row (2^bits rows, about {@link ROW_ENTRIES} entries each, fetched by
- * id), the next ones sort the entries of a row. A name's blocks are one row read and a binary
- * search away, and each block read tells by its names which of its recordsets are the name's: a
+ * id), the next ones are kept in the entry. A name's blocks are one row read and scanned (a few
+ * microseconds) away, and each block read tells by its names which of its recordsets are the name's: a
  * hash shared by other names, or an entry left behind by a recordset since changed or deleted
  * through the API (the index is never rewritten), costs a block read and never a wrong answer.
  * Recordsets written through the API are found by their own index by name
@@ -40,7 +39,7 @@ const CHAR_MASK = (1 << CHAR_BITS) - 1;
 /** Turns character codes into a string, ten times faster than `String.fromCharCode(...codes)`. */
 const UTF16 = new TextDecoder('utf-16le');
 
-/** One row of the owner index: the entries of one top-`bits` hash prefix, ascending, `width` characters each. @internal */
+/** One row of the owner index: the entries of one top-`bits` hash prefix, `width` characters each, in block order. @internal */
 export interface OwnerRow {
   readonly zoneId: string;
   /** Characters per entry. */
@@ -122,8 +121,8 @@ function layout(entries: number, blocks: number): { bits: number; blockBits: num
  * The owner index of a zone's imported blocks (`blocks[n]` is stored as block `n`): one entry per
  * owner of each block (an import stores an owner's recordsets together), from the owner hashes
  * the import computed (`ownerHashes`: one per recordset, in the blocks' order), and its prefix
- * bits (the zone's row for the cross-zone list keeps them). A radix sort of the entries' hashes
- * and one pass: O(recordsets), no name read.
+ * bits (the zone's row for the cross-zone list keeps them). Passes over the hashes that put
+ * each entry in its row: O(recordsets), no name read, no sort.
  * @internal
  */
 export function ownerRows(zone: { readonly id: string }, blocks: readonly RecordsetBlock[], ownerHashes: Uint32Array): { bits: number; rows: Map<number, OwnerRow> } {
@@ -138,43 +137,43 @@ export function ownerRows(zone: { readonly id: string }, blocks: readonly Record
   }
   const { bits, blockBits, width, keyBits } = layout(count, blocks.length);
   const seed = zoneSeed(zone.id);
-  const hashes = new Uint32Array(count);
-  const numbers = new Uint32Array(count);
-  let e = 0;
+  const keyShift = 32 - keyBits;
+  const blockScale = 2 ** blockBits;
+  // Two passes over the entries, each hashing them again rather than keeping them: the first
+  // counts each row's entries, the second writes them into their row's characters.
+  const sizes = new Uint32Array(1 << bits);
   for (let n = 0, at = 0; n < blocks.length; n++) {
     for (let i = 0, size = blocks[n]!.names.length; i < size; i++, at++) {
       if (i > 0 && ownerHashes[at] === ownerHashes[at - 1]) continue;
-      hashes[e] = entryHash(seed, ownerHashes[at]!);
-      numbers[e++] = n;
+      const row = bits === 0 ? 0 : entryHash(seed, ownerHashes[at]!) >>> (32 - bits);
+      sizes[row] = sizes[row]! + 1;
     }
   }
-  // In hash order, a row's entries (its top bits) are together and in key order (the next bits).
-  const order = radixOrder(hashes);
-  const rows = new Map<number, OwnerRow>();
-  const keyShift = 32 - keyBits;
-  const blockScale = 2 ** blockBits;
-  for (let from = 0; from < count; ) {
-    const row = bits === 0 ? 0 : hashes[order[from]!]! >>> (32 - bits);
-    let to = from + 1;
-    while (to < count && (bits === 0 ? 0 : hashes[order[to]!]! >>> (32 - bits)) === row) to++;
-    const codes = new Uint16Array((to - from) * width);
-    for (let k = from, c = 0; k < to; k++, c += width) {
-      const h = hashes[order[k]!]!;
-      const v = (((bits === 0 ? h : (h << bits) >>> 0) >>> keyShift) * blockScale) + numbers[order[k]!]!;
+  const codes = Array.from(sizes, (n) => new Uint16Array(n * width));
+  const fill = new Uint32Array(1 << bits);
+  for (let n = 0, at = 0; n < blocks.length; n++) {
+    for (let i = 0, size = blocks[n]!.names.length; i < size; i++, at++) {
+      if (i > 0 && ownerHashes[at] === ownerHashes[at - 1]) continue;
+      const h = entryHash(seed, ownerHashes[at]!);
+      const row = bits === 0 ? 0 : h >>> (32 - bits);
+      const v = ((bits === 0 ? h : (h << bits) >>> 0) >>> keyShift) * blockScale + n;
+      const into = codes[row]!;
+      const c = fill[row]!;
+      fill[row] = c + width;
       if (width === 2) {
-        codes[c] = CHAR_BASE + (v >>> CHAR_BITS);
-        codes[c + 1] = CHAR_BASE + (v & CHAR_MASK);
+        into[c] = CHAR_BASE + (v >>> CHAR_BITS);
+        into[c + 1] = CHAR_BASE + (v & CHAR_MASK);
       } else {
         const high = Math.floor(v / 2 ** (2 * CHAR_BITS));
         const low = v - high * 2 ** (2 * CHAR_BITS);
-        codes[c] = CHAR_BASE + high;
-        codes[c + 1] = CHAR_BASE + (low >>> CHAR_BITS);
-        codes[c + 2] = CHAR_BASE + (low & CHAR_MASK);
+        into[c] = CHAR_BASE + high;
+        into[c + 1] = CHAR_BASE + (low >>> CHAR_BITS);
+        into[c + 2] = CHAR_BASE + (low & CHAR_MASK);
       }
     }
-    rows.set(row, Object.freeze({ zoneId: zone.id, width, blockBits, entries: UTF16.decode(codes) }));
-    from = to;
   }
+  const rows = new Map<number, OwnerRow>();
+  for (let r = 0; r < codes.length; r++) if (sizes[r]! > 0) rows.set(r, Object.freeze({ zoneId: zone.id, width, blockBits, entries: UTF16.decode(codes[r]) }));
   return { bits, rows };
 }
 
@@ -194,7 +193,7 @@ export async function dropOwnerRows(tx: StorageTransaction, zoneId: string): Pro
   }
 }
 
-/** The numbers of the imported blocks that may hold recordsets named `name`: one row read and a binary search. @internal */
+/** The numbers of the imported blocks that may hold recordsets named `name`: one row read and scanned. @internal */
 export async function blocksNamed(tx: StorageTransaction, zone: Zone, name: string): Promise<number[]> {
   const stored = await tx.get(RECORDSET_ZONES, zone.id);
   if (stored === undefined) return [];
@@ -205,17 +204,13 @@ export async function blocksNamed(tx: StorageTransaction, zone: Zone, name: stri
   if (value === undefined) return [];
   const { entries, width, blockBits } = checkedRow(rowId, value, zone.id);
   const key = (ownerBits === 0 ? hash : (hash << ownerBits) >>> 0) >>> (32 - Math.min(32 - ownerBits, width * CHAR_BITS - blockBits));
-  const n = entries.length / width;
-  const keyOf = (k: number): number => Math.floor(entryAt(entries, width, k) / 2 ** blockBits);
-  let lo = 0;
-  let hi = n;
-  while (lo < hi) {
-    const mid = (lo + hi) >>> 1;
-    if (keyOf(mid) < key) lo = mid + 1;
-    else hi = mid;
-  }
+  // A row holds about ROW_ENTRIES entries whatever the zone's size: a scan of it is O(1).
+  const scale = 2 ** blockBits;
   const out: number[] = [];
-  for (; lo < n && keyOf(lo) === key; lo++) out.push(entryAt(entries, width, lo) % 2 ** blockBits);
+  for (let k = 0, n = entries.length / width; k < n; k++) {
+    const v = entryAt(entries, width, k);
+    if (Math.floor(v / scale) === key) out.push(v % scale);
+  }
   return out;
 }
 
