@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import pg from 'pg';
 import type { Pool, PoolClient, QueryConfig, QueryResult, QueryResultRow } from 'pg';
-import type { IndexKeys, RangeQuery, RangeRequest, Storage, StorageTransaction, StoredEntry, StoredRow } from '../ports/storage.js';
+import type { IndexKeys, RangeQuery, RangeRequest, Storage, StorageLock, StorageTransaction, StoredEntry, StoredRow } from '../ports/storage.js';
 import { decodeKey, encodeKey, prefixEnd } from './key-codec.js';
 import { migrate, PART, tables, type Tables } from './schema.js';
 
@@ -153,6 +153,29 @@ interface Attempt {
   failure: Error | undefined;
   /** An `insert` was answered `true` before the server checked the id was free (see `transactionOn`). */
   speculated: boolean;
+  /**
+   * The named locks of the transaction (advisory lock key to exclusive), kept across attempts:
+   * each attempt takes them all before its snapshot, and `lock` adds to them.
+   */
+  readonly locks: Map<string, boolean>;
+  /** The locks this attempt holds (or will take with its first message). */
+  readonly held: Map<string, boolean>;
+  /** Running alone: nothing else runs, so named locks are not taken. */
+  readonly alone: boolean;
+  /** The first call was a covering `lock` (see {@link StorageTransaction.lock}): REPEATABLE READ. */
+  covering: boolean;
+  /** `lock` has been called in this attempt. */
+  locked: boolean;
+}
+
+/**
+ * A `lock` came after the attempt's snapshot: the attempt is given up and `work` run again with
+ * the locks taken first. Not a failure: no backoff, and the locks are kept.
+ */
+class Relock extends Error {
+  constructor() {
+    super('zoneward/postgres: a lock was asked for after the first read; running the transaction again with it taken first');
+  }
 }
 
 /** SQLSTATE of a unique violation: how a speculative insert finds out the id was taken. */
@@ -217,6 +240,8 @@ export function postgresStorage(options: PostgresStorageOptions): PostgresStorag
 
   const run = async <T>(work: (tx: StorageTransaction) => Promise<T>): Promise<T> => {
     let speculate = true;
+    const locks = new Map<string, boolean>();
+    let relocks = 0;
     for (let attempt = 1; ; attempt++) {
       const client = await pool.connect();
       const session = sessionOf(client);
@@ -229,7 +254,7 @@ export function postgresStorage(options: PostgresStorageOptions): PostgresStorag
       client.on('error', onError);
       let outcome: Outcome<T>;
       try {
-        outcome = await once(client, session, sql, work, attempt >= aloneFrom ? aloneWait : undefined, speculate);
+        outcome = await once(client, session, sql, work, attempt >= aloneFrom ? aloneWait : undefined, speculate, locks);
       } catch (error) {
         // Only a dead connection or a failed BEGIN/COMMIT/ROLLBACK/unlock gets here: the client may
         // still be inside a transaction or hold the exclusive lock, so drop it rather than reuse it.
@@ -242,6 +267,10 @@ export function postgresStorage(options: PostgresStorageOptions): PostgresStorag
         client.release(died);
       }
       if (outcome.ok) return outcome.value;
+      if (outcome.cause instanceof Relock && relocks++ < attempts) {
+        attempt--;
+        continue;
+      }
       const code = sqlState(outcome.cause) ?? '';
       if (outcome.speculated && code === UNIQUE_VIOLATION && speculate) {
         // An insert answered `true` for an id that was taken: run again, asking the server first,
@@ -330,23 +359,50 @@ async function once<T>(
   work: (tx: StorageTransaction) => Promise<T>,
   aloneWaitMs: number | undefined,
   speculate: boolean,
+  locks: Map<string, boolean>,
 ): Promise<Outcome<T>> {
   const alone = aloneWaitMs !== undefined && (await lockAlone(client, sql, aloneWaitMs));
-  const unlock = alone ? `; ${sql.unlock}` : '';
   // Alone, every other transaction waits on this one: if its `work` stalls (awaits something
   // that hangs), the server ends the session after `aloneWaitMs` idle, which frees the lock. That
   // only holds inside a transaction, so alone (the rare, slow path) BEGIN is sent at once.
   if (alone) await client.query(`BEGIN ISOLATION LEVEL SERIALIZABLE; SET LOCAL idle_in_transaction_session_timeout = ${aloneWaitMs}`);
-  const begin = alone ? undefined : `BEGIN ISOLATION LEVEL SERIALIZABLE; ${sql.lockShared}`;
-  const attempt: Attempt = { open: true, failure: undefined, speculated: false };
-  const { tx, commit, begun, check } = transactionOn(client, session, sql, attempt, begin, speculate);
+  const attempt: Attempt = {
+    open: true,
+    failure: undefined,
+    speculated: false,
+    locks,
+    held: alone ? new Map<string, boolean>() : new Map(locks),
+    alone,
+    covering: false,
+    locked: false,
+  };
+  // What ends the transaction's session-level locks (see `opening`), once they were sent.
+  let unlocks: string | undefined = alone ? sql.unlock : undefined;
+  /**
+   * BEGIN, built when the first statement goes out (named locks asked for until then go with it).
+   * Without named locks: SERIALIZABLE, holding the schema's lock shared for the transaction. With
+   * them: the schema's lock and then the named ones, in key order (so lockers cannot deadlock
+   * each other), taken at session level in a transaction of their own that ends before BEGIN, so
+   * the snapshot (taken by the first statement after BEGIN) is younger than every lock; they are
+   * released with COMMIT or ROLLBACK, in the same message.
+   */
+  const opening = (): string => {
+    if (attempt.held.size === 0) return `BEGIN ISOLATION LEVEL SERIALIZABLE; ${sql.lockShared}`;
+    const keys = [...attempt.held.keys()].sort();
+    const fn = (k: string, take: boolean): string => `pg_advisory_${take ? '' : 'un'}lock${attempt.held.get(k)! ? '' : '_shared'}(${k})`;
+    unlocks = `SELECT ${sql.sessionUnlockShared}, ${keys.map((k) => fn(k, false)).join(', ')}`;
+    const level = attempt.covering ? 'REPEATABLE READ' : 'SERIALIZABLE';
+    return `BEGIN; SELECT ${sql.sessionLockShared}, ${keys.map((k) => fn(k, true)).join(', ')}; COMMIT; BEGIN ISOLATION LEVEL ${level}`;
+  };
+  const { tx, commit, begun, check } = transactionOn(client, session, sql, attempt, alone ? undefined : opening, speculate);
+  const unlock = (): string => (unlocks === undefined ? '' : `; ${unlocks}`);
   let outcome: Outcome<T>;
   try {
     const value = await work(tx);
     // `work` swallowed a failed statement; PostgreSQL would turn the COMMIT into a ROLLBACK
     // silently, so say so instead of reporting success.
     if (attempt.failure !== undefined) throw attempt.failure;
-    await commit(`COMMIT${unlock}`, alone ? sql.unlock : undefined);
+    await commit(() => `COMMIT${unlock()}`, alone ? sql.unlock : undefined);
     return { ok: true, value };
   } catch (error) {
     // `work` may have failed because an insert answered `true` wrongly: find out before judging.
@@ -356,7 +412,7 @@ async function once<T>(
   }
   // Also after a failed COMMIT message: a put before COMMIT may have failed, leaving the
   // transaction open; when COMMIT itself failed, there is none and ROLLBACK only warns.
-  if (await begun()) await client.query(`ROLLBACK${unlock}`);
+  if (await begun()) await client.query(`ROLLBACK${unlock()}`);
   else if (alone) await client.query(sql.unlock);
   return outcome;
 }
@@ -401,6 +457,11 @@ interface Statements {
   readonly lock: string;
   readonly lockShared: string;
   readonly unlock: string;
+  /** The schema's lock, shared, at session level (the call only, for a SELECT list). */
+  readonly sessionLockShared: string;
+  readonly sessionUnlockShared: string;
+  /** The advisory lock key of a named lock, as an SQL literal. */
+  lockKey(name: string): string;
   readonly get: Statement;
   readonly put: Statement;
   readonly insert: Statement;
@@ -439,6 +500,9 @@ function statements(t: Tables): Statements {
     lock: `SELECT pg_advisory_lock(${key})`,
     lockShared: `SELECT pg_advisory_xact_lock_shared(${key})`,
     unlock: `SELECT pg_advisory_unlock(${key})`,
+    sessionLockShared: `pg_advisory_lock_shared(${key})`,
+    sessionUnlockShared: `pg_advisory_unlock_shared(${key})`,
+    lockKey: (name) => lockKey(t.tag, name),
     get: statement(`SELECT value FROM ${t.rows} WHERE collection = $1 AND id = $2`, true),
     // One statement for a whole batch of puts (see `transactionOn`), ids unique within it.
     // Entries a value keeps are left alone (ON CONFLICT DO NOTHING writes nothing), so a status
@@ -544,6 +608,29 @@ function statements(t: Tables): Statements {
   };
 }
 
+/**
+ * The advisory lock key of a named lock of a schema: two int4 (64 bits of a hash of the name), a
+ * key space of its own beside the schema's single-key lock. Two names sharing a key only make
+ * their holders take turns when they need not, never the other way round.
+ */
+function lockKey(tag: string, name: string): string {
+  // Two 32-bit FNV-1a variants over the UTF-16 code units; cheap, and enough to keep names apart.
+  let a = 0x811c9dc5;
+  let b = 0x9747b28c;
+  const feed = (s: string): void => {
+    for (let i = 0; i < s.length; i++) {
+      const c = s.charCodeAt(i);
+      a = Math.imul(a ^ c, 0x01000193);
+      b = Math.imul(b ^ c, 0x5bd1e995);
+      b ^= b >>> 15;
+    }
+  };
+  feed(tag);
+  feed('\u0000');
+  feed(name);
+  return `${a | 0}, ${b | 0}`;
+}
+
 /** A `json` argument (a plain string argument is `text`). */
 class JsonText {
   constructor(readonly text: string) {}
@@ -636,18 +723,18 @@ function transactionOn(
   session: Session,
   sql: Statements,
   attempt: Attempt,
-  begin: string | undefined,
+  begin: (() => string) | undefined,
   speculate: boolean,
 ): {
   tx: StorageTransaction;
-  commit: (end: string, instead: string | undefined) => Promise<void>;
+  commit: (end: () => string, instead: string | undefined) => Promise<void>;
   begun: () => Promise<boolean>;
   check: () => Promise<void>;
 } {
   // One message at a time, in call order, even when `work` starts several calls at once.
   let tail: Promise<unknown> = Promise.resolve();
   let pending = new Map<string, PendingPut>();
-  let opening: string | undefined = begin;
+  let opening: (() => string) | undefined = begin;
   let sent = false;
   // The plan_cache_mode the statements built so far leave the transaction in (built in send order).
   let generic = false;
@@ -700,7 +787,7 @@ function transactionOn(
       if (!attempt.open) throw new Error('storage transaction used after it ended');
       if (attempt.failure !== undefined) throw attempt.failure;
       try {
-        if (opening !== undefined) await client.query(opening);
+        if (opening !== undefined) await client.query(opening());
         opening = undefined;
         await client.query({ text, values, types: TYPES });
       } catch (error) {
@@ -723,8 +810,12 @@ function transactionOn(
     return `PREPARE ${s.name} AS ${s.text}; ${run}`;
   };
 
-  /** Sends the statements as one message, after the ones queued before; answers the last one's rows. */
-  const send = <R extends QueryResultRow>(statements: string[]): Promise<R[]> => {
+  /**
+   * Sends the statements as one message, after the ones queued before; answers the last one's
+   * rows. A function is called when the message is built, after BEGIN: COMMIT's unlocks depend on
+   * the locks BEGIN took.
+   */
+  const send = <R extends QueryResultRow>(statements: (string | (() => string))[]): Promise<R[]> => {
     sent = true;
     const next = tail.then(async () => {
       // Queued before the attempt ended but not sent: after ROLLBACK it would run on its own,
@@ -732,9 +823,9 @@ function transactionOn(
       if (!attempt.open) throw new Error('storage transaction used after it ended');
       // After a failure PostgreSQL refuses everything but ROLLBACK; say why, without a round trip.
       if (attempt.failure !== undefined) throw attempt.failure;
-      if (opening !== undefined) statements.unshift(opening);
+      if (opening !== undefined) statements.unshift(opening());
       opening = undefined;
-      const text = statements.join(';\n');
+      const text = statements.map((st) => (typeof st === 'string' ? st : st())).join(';\n');
       try {
         const result = (await client.query<R>({ text, types: TYPES })) as unknown as QueryResult<R> | QueryResult<R>[];
         return Array.isArray(result) ? result[result.length - 1]!.rows : result.rows;
@@ -859,6 +950,29 @@ function transactionOn(
           : await query<{ n: string }>(sql.count, [collection, index, start, countDepth(prefix), end]);
       return Number(rows[0]?.n ?? 0);
     },
+    lock(locks: readonly StorageLock[], covering = false): Promise<void> {
+      if (!attempt.open) return Promise.reject(new Error('storage transaction used after it ended'));
+      const first = !attempt.locked && !sent && pending.size === 0;
+      attempt.locked = true;
+      let missing = false;
+      for (const l of locks) {
+        const key = sql.lockKey(l.name);
+        const exclusive = l.exclusive || attempt.locks.get(key) === true;
+        if (attempt.locks.get(key) !== exclusive) attempt.locks.set(key, exclusive);
+        if (attempt.alone || attempt.held.get(key) === true || (attempt.held.has(key) && !exclusive)) continue;
+        attempt.held.set(key, exclusive);
+        missing = true;
+      }
+      // Nothing sent yet: the locks go with BEGIN, before the snapshot.
+      if (!sent) {
+        if (first && covering) attempt.covering = true;
+        return Promise.resolve();
+      }
+      if (!missing) return Promise.resolve();
+      // The snapshot may be older than the locks: give the attempt up and run again, locks first.
+      attempt.failure ??= new Relock();
+      return Promise.reject(attempt.failure);
+    },
     async scan(collection, after, limit): Promise<readonly StoredRow[]> {
       if (!(limit > 0)) return [];
       const n = Number.isFinite(limit) ? Math.floor(limit) : null;
@@ -874,7 +988,7 @@ function transactionOn(
    * Sends what is still buffered with `end` (COMMIT), or, when the transaction never reached the
    * server, nothing but `instead` (if any).
    */
-  const commit = async (end: string, instead: string | undefined): Promise<void> => {
+  const commit = async (end: () => string, instead: string | undefined): Promise<void> => {
     const puts = takePuts();
     if (!sent && puts.length === 0 && opening !== undefined) {
       attempt.open = false;

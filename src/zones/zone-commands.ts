@@ -118,6 +118,7 @@ export async function insertZone(
   input: NewZone,
 ): Promise<Result<{ zone: Zone; task: StoredTask | undefined }, ApiError>> {
   const { tx } = uow;
+  await zones.lockName(tx, input.name, [input.projectId]);
   const quotas = await readZoneQuotas(tx, input.projectId, deps.quotaDefaults);
   // An unlimited quota needs no count of what the project owns.
   if (quotas.zones >= 0) {
@@ -211,6 +212,9 @@ export function createZone(deps: DnsDeps, ctx: unknown, body: unknown): ResultAs
     // create_zone: admin or owner, the owner being the caller's own project, which it must have.
     authorize: (caller) => requireProject(caller),
     transaction: async (uow, caller, input) => {
+      // Before any read, and covering: what a create reads is guarded by these locks, so an
+      // adapter may leave out its own read tracking (docs/postgres.md).
+      await zones.lockName(uow.tx, input.name, [caller.projectId!], true);
       const inserted = await insertZone(deps, uow, caller, {
         projectId: caller.projectId!,
         name: input.name,
@@ -332,6 +336,7 @@ export function deleteZone(deps: DnsDeps, ctx: unknown, id: unknown): ResultAsyn
       safeTry(async function* () {
         const zone = yield* await visibleZone(uow.tx, caller, zoneId);
         yield* authorizeZone('delete_zone', deps.forbiddenStatus, caller, zone.projectId);
+        await zones.lockName(uow.tx, zone.name, []);
         if (await zones.hasSubzones(uow.tx, zone.id)) return err(zoneHasSubzone());
         const next = markedForDeletion(zone, deps.clock());
         await saveAndPush(deps, uow, next, 'delete', 'DELETE');
@@ -349,6 +354,7 @@ export function abandonZone(deps: DnsDeps, ctx: unknown, id: unknown): ResultAsy
     transaction: (uow, caller, zoneId) =>
       safeTry(async function* () {
         const zone = yield* await visibleZone(uow.tx, caller, zoneId);
+        await zones.lockName(uow.tx, zone.name, []);
         if (await zones.hasSubzones(uow.tx, zone.id)) return err(zoneHasSubzone());
         await removeZone(deps, uow.tx, zone);
         emitZoneEvent(deps, uow, 'delete', softDeleted(zone));
@@ -364,6 +370,7 @@ export function abandonZone(deps: DnsDeps, ctx: unknown, id: unknown): ResultAsy
  * @internal
  */
 export async function removeZone(deps: DnsDeps, tx: StorageTransaction, zone: Zone): Promise<void> {
+  await zones.lockName(tx, zone.name, []);
   for (const remove of deps.zoneChildren) await remove(tx, zone.id);
   await zones.remove(tx, zone.id);
 }
