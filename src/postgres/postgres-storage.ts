@@ -386,13 +386,13 @@ async function once<T>(
    * the snapshot (taken by the first statement after BEGIN) is younger than every lock; they are
    * released with COMMIT or ROLLBACK, in the same message.
    */
-  const opening = (): string => {
-    if (attempt.held.size === 0) return `BEGIN ISOLATION LEVEL SERIALIZABLE; ${sql.lockShared}`;
+  const opening = (): string[] => {
+    if (attempt.held.size === 0) return ['BEGIN ISOLATION LEVEL SERIALIZABLE', sql.lockShared];
     const keys = [...attempt.held.keys()].sort();
     const fn = (k: string, take: boolean): string => `pg_advisory_${take ? '' : 'un'}lock${attempt.held.get(k)! ? '' : '_shared'}(${k})`;
     unlocks = `SELECT ${sql.sessionUnlockShared}, ${keys.map((k) => fn(k, false)).join(', ')}`;
     const level = attempt.covering ? 'REPEATABLE READ' : 'SERIALIZABLE';
-    return `BEGIN; SELECT ${sql.sessionLockShared}, ${keys.map((k) => fn(k, true)).join(', ')}; COMMIT; BEGIN ISOLATION LEVEL ${level}`;
+    return ['BEGIN', `SELECT ${sql.sessionLockShared}, ${keys.map((k) => fn(k, true)).join(', ')}`, 'COMMIT', `BEGIN ISOLATION LEVEL ${level}`];
   };
   const { tx, commit, begun, check } = transactionOn(client, session, sql, attempt, alone ? undefined : opening, speculate);
   const unlock = (): string => (unlocks === undefined ? '' : `; ${unlocks}`);
@@ -402,7 +402,7 @@ async function once<T>(
     // `work` swallowed a failed statement; PostgreSQL would turn the COMMIT into a ROLLBACK
     // silently, so say so instead of reporting success.
     if (attempt.failure !== undefined) throw attempt.failure;
-    await commit(() => `COMMIT${unlock()}`, alone ? sql.unlock : undefined);
+    await commit(() => (unlocks === undefined ? ['COMMIT'] : ['COMMIT', unlocks]), alone ? sql.unlock : undefined);
     return { ok: true, value };
   } catch (error) {
     // `work` may have failed because an insert answered `true` wrongly: find out before judging.
@@ -660,8 +660,9 @@ function literal(v: Arg): string {
   }
   if (Buffer.isBuffer(v)) return `E'\\\\x${v.toString('hex')}'::bytea`;
   if (v instanceof JsonText) return `${quote(v.text)}::json`;
-  // An empty ARRAY[] has no type; '{}' takes the parameter's.
-  return v.length === 0 ? `'{}'` : `ARRAY[${v.map(literal).join(',')}]`;
+  // An empty ARRAY[] has no type, and ARRAY[NULL] is text[]; an untyped '{…}' takes the parameter's.
+  if (v.every((e) => e === null)) return `'{${v.map(() => 'NULL').join(',')}}'`;
+  return `ARRAY[${v.map(literal).join(',')}]`;
 }
 
 const execute = (s: Statement, args: readonly Arg[]): string => `EXECUTE ${s.name}(${args.map(literal).join(', ')})`;
@@ -678,6 +679,13 @@ function indexEntries(keys: IndexKeys): { names: string[]; encoded: Buffer[] } {
     encoded.push(encodeKey(key));
   }
   return { names, encoded };
+}
+
+/** One call's share of a message: its statements and who waits for its last one's rows. */
+interface Part {
+  readonly statements: readonly (string | (() => string[]))[];
+  readonly resolve: (rows: QueryResultRow[]) => void;
+  readonly reject: (error: unknown) => void;
 }
 
 /** A put waiting to be sent: its row and its entries. */
@@ -723,18 +731,20 @@ function transactionOn(
   session: Session,
   sql: Statements,
   attempt: Attempt,
-  begin: (() => string) | undefined,
+  begin: (() => string[]) | undefined,
   speculate: boolean,
 ): {
   tx: StorageTransaction;
-  commit: (end: () => string, instead: string | undefined) => Promise<void>;
+  commit: (end: () => string[], instead: string | undefined) => Promise<void>;
   begun: () => Promise<boolean>;
   check: () => Promise<void>;
 } {
   // One message at a time, in call order, even when `work` starts several calls at once.
   let tail: Promise<unknown> = Promise.resolve();
+  // The calls of the message not yet sent: calls made before it goes join it (see `send`).
+  let gathering: Part[] | undefined;
   let pending = new Map<string, PendingPut>();
-  let opening: (() => string) | undefined = begin;
+  let opening: (() => string[]) | undefined = begin;
   let sent = false;
   // The plan_cache_mode the statements built so far leave the transaction in (built in send order).
   let generic = false;
@@ -748,6 +758,7 @@ function transactionOn(
     const all = [...pending.values()];
     pending = new Map();
     const out: string[] = [];
+    gathering = undefined; // bound statements go after the message gathered so far; later calls after them
     for (const [s, batch] of [
       [sql.create, all.filter((p) => p.isNew)],
       [sql.put, all.filter((p) => !p.isNew)],
@@ -755,7 +766,7 @@ function transactionOn(
       if (batch.length >= BULK) {
         for (let from = 0; from < batch.length; from += BULK_BATCH) sendBound(s.text, putArgs(batch.slice(from, from + BULK_BATCH)));
       } else {
-        for (let from = 0; from < batch.length; from += BATCH) out.push(statementText(s, putArgs(batch.slice(from, from + BATCH))));
+        for (let from = 0; from < batch.length; from += BATCH) out.push(...statementText(s, putArgs(batch.slice(from, from + BATCH))));
       }
     }
     return out;
@@ -782,12 +793,13 @@ function transactionOn(
    */
   const sendBound = (text: string, args: readonly (string[] | Buffer[] | JsonText[] | number)[]): void => {
     sent = true;
+    gathering = undefined;
     const values = args.map((a) => (Array.isArray(a) ? a.map((v: string | Buffer | JsonText) => (v instanceof JsonText ? v.text : v)) : a));
     const next = tail.then(async () => {
       if (!attempt.open) throw new Error('storage transaction used after it ended');
       if (attempt.failure !== undefined) throw attempt.failure;
       try {
-        if (opening !== undefined) await client.query(opening());
+        if (opening !== undefined) await client.query(opening().join(';\n'));
         opening = undefined;
         await client.query({ text, values, types: TYPES });
       } catch (error) {
@@ -798,51 +810,77 @@ function transactionOn(
     tail = next.catch(() => undefined);
   };
 
-  /** `EXECUTE`, preceded by the `PREPARE` this connection still lacks. */
-  const statementText = (s: Statement, args: readonly Arg[]): string => {
-    let run = execute(s, args);
+  /** `EXECUTE`, preceded by the `PREPARE` this connection still lacks: one statement each. */
+  const statementText = (s: Statement, args: readonly Arg[]): string[] => {
+    const run = execute(s, args); // first: it throws on an argument no literal can carry, before anything is marked prepared
+    const out: string[] = [];
     if (s.generic !== generic) {
       generic = s.generic;
-      run = `SET LOCAL plan_cache_mode = ${generic ? 'force_generic_plan' : 'auto'}; ${run}`;
+      out.push(`SET LOCAL plan_cache_mode = ${generic ? 'force_generic_plan' : 'auto'}`);
     }
-    if (session.prepared.has(s.name)) return run;
-    session.prepared.add(s.name);
-    return `PREPARE ${s.name} AS ${s.text}; ${run}`;
+    if (!session.prepared.has(s.name)) {
+      session.prepared.add(s.name);
+      out.push(`PREPARE ${s.name} AS ${s.text}`);
+    }
+    out.push(run);
+    return out;
   };
 
   /**
-   * Sends the statements as one message, after the ones queued before; answers the last one's
-   * rows. A function is called when the message is built, after BEGIN: COMMIT's unlocks depend on
-   * the locks BEGIN took.
+   * Sends the statements (one SQL statement each) after the messages queued before, and answers
+   * the last one's rows. Calls made before that message goes out (`work` starting several reads
+   * at once, e.g. with `Promise.all`) join it: one round trip for all of them, each answered
+   * from its own last statement. A function is called when the message is built, after BEGIN:
+   * COMMIT's unlocks depend on the locks BEGIN took.
    */
-  const send = <R extends QueryResultRow>(statements: (string | (() => string))[]): Promise<R[]> => {
+  const send = <R extends QueryResultRow>(statements: (string | (() => string[]))[]): Promise<R[]> => {
     sent = true;
-    const next = tail.then(async () => {
-      // Queued before the attempt ended but not sent: after ROLLBACK it would run on its own,
-      // outside any transaction, and commit.
-      if (!attempt.open) throw new Error('storage transaction used after it ended');
-      // After a failure PostgreSQL refuses everything but ROLLBACK; say why, without a round trip.
-      if (attempt.failure !== undefined) throw attempt.failure;
-      if (opening !== undefined) statements.unshift(opening());
-      opening = undefined;
-      const text = statements.map((st) => (typeof st === 'string' ? st : st())).join(';\n');
-      try {
-        const result = (await client.query<R>({ text, types: TYPES })) as unknown as QueryResult<R> | QueryResult<R>[];
-        return Array.isArray(result) ? result[result.length - 1]!.rows : result.rows;
-      } catch (error) {
-        if (text.includes('PREPARE ')) session.unsure = true;
-        attempt.failure ??= toError(error);
-        throw error;
+    return new Promise<R[]>((resolve, reject) => {
+      const part: Part = { statements, resolve: resolve as Part['resolve'], reject };
+      if (gathering !== undefined) {
+        gathering.push(part);
+        return;
       }
+      const parts = [part];
+      gathering = parts;
+      tail = tail.then(async () => {
+        if (gathering === parts) gathering = undefined;
+        try {
+          // Queued before the attempt ended but not sent: after ROLLBACK it would run on its own,
+          // outside any transaction, and commit.
+          if (!attempt.open) throw new Error('storage transaction used after it ended');
+          // After a failure PostgreSQL refuses everything but ROLLBACK; say why, without a round trip.
+          if (attempt.failure !== undefined) throw attempt.failure;
+          const texts: string[] = [];
+          if (opening !== undefined) texts.push(...opening());
+          opening = undefined;
+          const ends: number[] = [];
+          for (const p of parts) {
+            for (const st of p.statements) texts.push(...(typeof st === 'string' ? [st] : st()));
+            ends.push(texts.length - 1);
+          }
+          const text = texts.join(';\n');
+          let results: QueryResult<QueryResultRow>[];
+          try {
+            const result = (await client.query({ text, types: TYPES })) as unknown as QueryResult<QueryResultRow> | QueryResult<QueryResultRow>[];
+            results = Array.isArray(result) ? result : [result];
+          } catch (error) {
+            if (text.includes('PREPARE ')) session.unsure = true;
+            attempt.failure ??= toError(error);
+            throw error;
+          }
+          parts.forEach((p, k) => p.resolve(results[ends[k]!]!.rows));
+        } catch (error) {
+          for (const p of parts) p.reject(error);
+        }
+      });
     });
-    tail = next.catch(() => undefined);
-    return next;
   };
 
   const query = <R extends QueryResultRow>(s: Statement, args: readonly Arg[]): Promise<R[]> => {
     if (!attempt.open) return Promise.reject(new Error('storage transaction used after it ended'));
     try {
-      return send<R>([...takePuts(), statementText(s, args)]);
+      return send<R>([...takePuts(), ...statementText(s, args)]);
     } catch (error) {
       // Puts may have left the buffer unsent: the transaction must not commit.
       attempt.failure ??= toError(error);
@@ -988,7 +1026,7 @@ function transactionOn(
    * Sends what is still buffered with `end` (COMMIT), or, when the transaction never reached the
    * server, nothing but `instead` (if any).
    */
-  const commit = async (end: () => string, instead: string | undefined): Promise<void> => {
+  const commit = async (end: () => string[], instead: string | undefined): Promise<void> => {
     const puts = takePuts();
     if (!sent && puts.length === 0 && opening !== undefined) {
       attempt.open = false;
