@@ -194,6 +194,12 @@ const UNIQUE_VIOLATION = '23505';
  * exclusive advisory lock every other transaction of the schema holds shared), so heavy
  * contention slows commands down but does not fail them.
  *
+ * {@link StorageTransaction.lock} takes named locks as advisory locks before the transaction's
+ * snapshot (a lock asked for after the first read runs `work` again with it first); a
+ * transaction whose first call is a covering `lock` runs at `REPEATABLE READ` instead, without
+ * predicate locks (docs/postgres.md, "Isolation and retries", says why that stays serializable
+ * for a zone create).
+ *
  * Schema (see docs/postgres.md): `zoneward_rows(collection, id, value json)` and
  * `zoneward_index(collection, index_name, key, id)` whose primary key is the index order; keys
  * and ids are `bytea` in an encoding whose byte order is JS string order, since keys contain
@@ -201,7 +207,8 @@ const UNIQUE_VIOLATION = '23505';
  * once before use.
  *
  * Costs differ from the memory adapter: every read is a round trip (BEGIN travels with the first,
- * puts are buffered and travel with the next read or with COMMIT, `rangeMany` is one statement);
+ * puts are buffered and travel with the next read or with COMMIT, `rangeMany` is one statement,
+ * reads started together share one message);
  * `count` is O(1) for the counts the schema keeps (all zones, a project's zones) and reads the
  * entries it counts otherwise (a B-tree in PostgreSQL has no subtree counts); `offset` paging
  * reads the skipped entries (O(offset)), so marker paging (`after`) is the way to page deep.
@@ -446,9 +453,10 @@ interface Statement {
   /**
    * Runs with a generic plan (`plan_cache_mode`, set for the transaction when it changes). For
    * the point reads and writes of a create, a custom plan per execution (what PostgreSQL picks
-   * for them, whose arguments are arrays) cost a third of a create's server time here; ranges and
-   * counts keep custom plans, since a generic plan for an unbounded LIMIT read a whole index
-   * (an all-projects list page at 100,000 zones: 1.4 ms custom, 17 ms generic).
+   * for them, whose arguments are arrays) cost a third of a create's server time here; ranges
+   * keep custom plans, since a generic plan for an unbounded LIMIT read a whole index (an
+   * all-projects list page at 100,000 zones: 1.4 ms custom, 17 ms generic). Counts are generic
+   * too, so a create's reads switch the mode once.
    */
   readonly generic: boolean;
 }
@@ -575,12 +583,12 @@ function statements(t: Tables): Statements {
         WHEN EXISTS (SELECT 1 FROM ${t.counted} c WHERE $1::text LIKE c.collection_like AND c.index_name = $2 AND c.depth = $4::smallint)
         THEN (SELECT coalesce(sum(n), 0) FROM ${t.counts} WHERE collection = $1 AND index_name = $2 AND part = $3)
         ELSE (SELECT count(*) FROM ${t.index} WHERE collection = $1 AND index_name = $2 AND key >= $3 AND key < $5)
-      END AS n`),
+      END AS n`, true),
     countAll: statement(`SELECT CASE
         WHEN EXISTS (SELECT 1 FROM ${t.counted} c WHERE $1::text LIKE c.collection_like AND c.index_name = $2 AND c.depth = 0)
         THEN (SELECT coalesce(sum(n), 0) FROM ${t.counts} WHERE collection = $1 AND index_name = $2 AND part = ''::bytea)
         ELSE (SELECT count(*) FROM ${t.index} WHERE collection = $1 AND index_name = $2)
-      END AS n`),
+      END AS n`, true),
     // Several ascending prefix ranges in one statement: one index range scan each.
     ranges: statement(`SELECT q.n, x.key, x.id, x.value
       FROM unnest($1::text[], $2::text[], $3::bytea[], $4::bytea[], $5::bigint[]) WITH ORDINALITY AS q(collection, index_name, lo, hi, lim, n)
