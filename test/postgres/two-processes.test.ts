@@ -127,6 +127,32 @@ describe.skipIf(PG_URL === undefined)(`two processes on one database${PG_URL ===
     }
   });
 
+  it('transfer accepts racing creates into one project from two processes: the zones quota holds', async () => {
+    // An accept (SERIALIZABLE) and a create (REPEATABLE READ, no predicate locks) both count the
+    // project's zones against its quota; only the project's lock, which both take, keeps them apart.
+    const schema = freshSchemaName();
+    const storage = postgresStorage({ pool: testPool(), schema });
+    await storage.migrate();
+    const dns = createDnsService({ storage, tasks: 'manual', quotas: { zones: 100 } });
+    const owner = { projectId: 'p-o', roles: ['member'] };
+    const offers: { id: string; key: string }[] = [];
+    for (let n = 0; n < 8; n++) {
+      const zone = unwrap(await dns.zones.create(owner, { name: `q${n}.com.`, email: 'admin@example.com' }));
+      const request = unwrap(await dns.transferRequests.create(owner, zone.id, {}));
+      offers.push({ id: request.id, key: request.key! });
+    }
+    await dns.tasks.settle();
+    const quota = 6;
+    const worker = (args: object) => ({ url: PG_URL, schema, project: 'p-q', zonesQuota: quota, tasks: 'manual', ...args });
+    const names = Array.from({ length: 8 }, (_, n) => `c${n}.org.`);
+    const [accepted, created] = await race([worker({ offers: shuffle(offers, 7) }), worker({ names: shuffle(names, 8) })]);
+    const all = [...accepted!, ...created!];
+    expect(all.filter((o) => o.ok)).toHaveLength(quota);
+    expect(all.filter((o) => !o.ok).map((o) => o.type)).toEqual(Array(all.length - quota).fill('over_quota'));
+    const listed = (await dns.zones.list({ projectId: 'p-q', roles: ['member'] }))._unsafeUnwrap() as { metadata: { total_count: number } };
+    expect(listed.metadata.total_count).toBe(quota);
+  });
+
   it('accepts of the same transfer requests from two processes: each zone moves once, to the winner; the loser is told the request was used', async () => {
     const schema = freshSchemaName();
     const storage = postgresStorage({ pool: testPool(), schema });
