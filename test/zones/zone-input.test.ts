@@ -16,8 +16,8 @@ import {
   validateZone,
   type ZoneInput,
   type ZoneLimits,
-} from '../../src/zones/zone-input.js';
-import type { Zone } from '../../src/zones/zone.js';
+} from '../../src/domain/zone-input.js';
+import type { Zone } from '../../src/domain/zone.js';
 
 const VALUE = 'Provided object is not valid. Got a ValueError error with message ';
 const ATTRIBUTE = 'Provided object is not valid. Got an AttributeError with message ';

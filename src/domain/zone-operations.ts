@@ -1,7 +1,7 @@
 import { err, ok, safeTry, type Result, type ResultAsync } from 'neverthrow';
 import type { DnsDeps, NameserversBody } from './deps.js';
 import { listOwned, type ListEnvelope } from '../shared/list-command.js';
-import { checkZoneQuota, readZoneQuotas } from '../dns-quotas/index.js';
+import { checkZoneQuota, readZoneQuotas } from './zone-quotas.js';
 import type { StorageTransaction } from '../ports/storage.js';
 import type { ApiError } from '../shared/api-error.js';
 import { command, type UnitOfWork } from '../shared/command.js';

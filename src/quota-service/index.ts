@@ -10,6 +10,6 @@ export type {
   QuotaServiceOptions,
   QuotaSnapshot,
 } from './quota-service.js';
-export type { ConfiguredQuotas, QuotaKind, QuotaValues } from './quota-values.js';
-export { effectiveLimit, exceedsQuota, isUnconstrained } from './engine.js';
-export { quotaExceeded } from './quota-errors.js';
+export type { ConfiguredQuotas, QuotaKind, QuotaValues } from '../quotas/quota-values.js';
+export { effectiveLimit, exceedsQuota, isUnconstrained } from '../shared/quota-engine.js';
+export { quotaExceeded } from '../quotas/quota-errors.js';

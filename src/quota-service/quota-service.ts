@@ -4,14 +4,16 @@ import type { Storage, StorageTransaction } from '../ports/storage.js';
 import type { ApiError } from '../shared/api-error.js';
 import { command as runCommand, CorruptValue, corruptValue, runInTransaction, storageFailure, type CommandEnv, type CommandSteps } from '../shared/command.js';
 import { requireProject, type RequestContext } from '../shared/context.js';
-import { effectiveLimit, exceedsQuota } from './engine.js';
-import { normalisePage, pageLinks } from './paging.js';
-import { parseProjectQuotas } from './parse-project-quotas.js';
-import { isProjectId } from './project-id.js';
-import { invalidEnforceArguments, invalidProjectId, projectQuotasNotFound, quotaExceeded } from './quota-errors.js';
-import { authorizeQuota } from './quota-policy.js';
-import { quotaRecordRepository as store, type StoredRecord } from './quota-store.js';
-import { QUOTA_KINDS, isQuotaKind, perKind, type ConfiguredQuotas, type QuotaKind, type QuotaValues } from './quota-values.js';
+import { effectiveLimit, exceedsQuota } from '../shared/quota-engine.js';
+import { normalisePage, pageLinks } from '../quotas/paging.js';
+import { parseProjectQuotas } from '../quotas/parse-project-quotas.js';
+import { isProjectId } from '../shared/project-id.js';
+import { invalidEnforceArguments, invalidProjectId, projectQuotasNotFound, quotaExceeded } from '../quotas/quota-errors.js';
+import { authorizeQuota } from '../quotas/quota-policy.js';
+import { quotaRecordRepository as store, type StoredRecord } from '../quotas/quota-store.js';
+import { QUOTA_KINDS, isQuotaKind, perKind, type ConfiguredQuotas, type ProjectQuotasRecord, type QuotaKind, type QuotaValues } from '../quotas/quota-values.js';
+
+export type { ProjectQuotasRecord } from '../quotas/quota-values.js';
 
 /**
  * Options of {@link createQuotaService}.
@@ -53,18 +55,6 @@ export interface QuotaSnapshot {
   readonly version: 1;
   /** Every configured record, in first-creation order (the list order). */
   readonly projectQuotas: readonly ProjectQuotasRecord[];
-}
-
-/**
- * One configured record as the list shows it.
- *
- * @category Quotas
- */
-export interface ProjectQuotasRecord {
-  /** The project the record belongs to. */
-  readonly project_id: string;
-  /** Its configured values; `null` where the default applies. */
-  readonly project_quotas: ConfiguredQuotas;
 }
 
 /**
