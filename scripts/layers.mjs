@@ -61,7 +61,9 @@ const refusal = (from, to) => {
   return LAYERS[from].includes(to) ? undefined : 'not declared in scripts/layers.mjs';
 };
 
-const root = resolve(dirname(fileURLToPath(import.meta.url)), '..', 'src');
+// `--root <dir>` checks another tree laid out like src/ (the test of the rules uses it).
+const rootArg = process.argv.indexOf('--root');
+const root = rootArg > 0 ? resolve(process.argv[rootArg + 1]) : resolve(dirname(fileURLToPath(import.meta.url)), '..', 'src');
 const files = [];
 const walk = (dir) => {
   for (const name of readdirSync(dir)) {
@@ -78,12 +80,13 @@ const folderOf = (file) => {
   return rel.length === 1 ? '.' : rel.slice(0, rel[0] === 'adapters' ? 2 : 1).join('/');
 };
 
-const IMPORT = /^\s*(?:import|export)\s[^'"]*?from\s+['"](\.[^'"]+)['"]/gm;
+// `import … from`, `export … from`, a bare `import './x.js'` and a dynamic `import('./x.js')`.
+const IMPORT = /^\s*(?:import|export)\s[^'"]*?from\s+['"](\.[^'"]+)['"]|^\s*import\s+['"](\.[^'"]+)['"]|\bimport\(\s*['"](\.[^'"]+)['"]\s*\)/gm;
 const edges = new Map(); // folder -> Map(folder -> [file -> file])
 for (const file of files) {
   const text = readFileSync(file, 'utf8');
   for (const m of text.matchAll(IMPORT)) {
-    const target = resolve(dirname(file), m[1].replace(/\.js$/, '.ts'));
+    const target = resolve(dirname(file), (m[1] ?? m[2] ?? m[3]).replace(/\.js$/, '.ts'));
     const from = folderOf(file);
     const to = folderOf(target);
     if (from === to) continue;

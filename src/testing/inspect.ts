@@ -4,7 +4,7 @@ import { effectiveZoneQuotas, storedOverrides, DEFAULT_ZONE_QUOTAS, type ZoneQuo
 import { EXPORTS, exportRepository, presentExport, type ZoneExportBody } from '../exports/zone-export.js';
 import { IMPORTS, importRepository, presentImport, type ZoneImportBody } from '../imports/zone-import.js';
 import type { Storage, StoredRow } from '../ports/storage.js';
-import type { QuotaSnapshot, ProjectQuotasRecord } from '../quota-service/quota-service.js';
+import type { QuotaSnapshot, ProjectQuotasRecord } from '../quota-service/index.js';
 import { quotaRecordRepository } from '../quotas/quota-store.js';
 import { checkedBlock, idAt, managedRecordsets, presentRecordset, type RecordsetBlock, type RecordsetBody } from '../domain/recordset.js';
 import { checked, type Collection } from '../shared/stored.js';
