@@ -45,7 +45,7 @@ const WIRING = {
   http: ['dns', 'quota-service', 'shared'],
   axfr: ['secondary', 'zonefile'],
   testing: ['domain', 'exports', 'imports', 'ports', 'quota-service', 'quotas', 'secondary', 'shared', 'transfers', 'zonefile'],
-  '.': ['adapters/memory', 'dns', 'dns-quotas', 'domain', 'exports', 'imports', 'ports', 'quota-service', 'recordsets', 'shared', 'transfers'],
+  '.': ['adapters/memory', 'dns', 'dns-quotas', 'domain', 'exports', 'imports', 'ports', 'quota-service', 'recordsets', 'shared', 'transfers', 'zones'],
 };
 
 /** Why `from` may not import `to`, or undefined when it may. */

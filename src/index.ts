@@ -20,8 +20,9 @@ export type { Nameserver, NameserversBody, PoolConfig, PoolTargetPort } from './
 export type { ServiceSnapshot } from './shared/snapshot.js';
 export type { ListEnvelope } from './shared/list-command.js';
 export type { SelfLink, ZoneAction, ZoneBody, ZoneStatus, ZoneType } from './domain/zone.js';
-export type { ZoneList } from './domain/zone-operations.js';
-export type { ZoneCreateInput, ZoneLimits, ZoneUpdateInput } from './domain/zone-input.js';
+export type { ZoneList } from './zones/zone-commands.js';
+export type { ZoneCreateInput, ZoneUpdateInput } from './zones/zone-input.js';
+export type { ZoneLimits } from './domain/zone-rules.js';
 export type { MasterAddress, MasterPort, MasterRecord, TransferLimits } from './ports/master.js';
 export type { RecordsetBody } from './domain/recordset.js';
 export type { RecordsetList } from './recordsets/recordset-commands.js';

@@ -13,18 +13,10 @@ import type { ListQuery } from '../shared/list-query.js';
 import { taskCollection, TaskRunner, TASKS } from '../shared/tasks.js';
 import { isUuidLike, uuidV4Source } from '../shared/uuid.js';
 import { abort, invalidIdSource, restoreFailed } from '../shared/command.js';
-import {
-  abandonZone,
-  createZone,
-  deleteZone,
-  getZone,
-  listZones,
-  updateZone,
-  ZONE_PUSH,
-  zoneNameservers,
-  type ZoneList,
-} from '../domain/zone-operations.js';
-import { DEFAULT_ZONE_LIMITS, type ZoneCreateInput, type ZoneLimits, type ZoneUpdateInput } from '../domain/zone-input.js';
+import { abandonZone, createZone, deleteZone, getZone, listZones, updateZone, zoneNameservers, type ZoneList } from '../zones/zone-commands.js';
+import { ZONE_PUSH } from '../domain/zone-operations.js';
+import { DEFAULT_ZONE_LIMITS, type ZoneLimits } from '../domain/zone-rules.js';
+import type { ZoneCreateInput, ZoneUpdateInput } from '../zones/zone-input.js';
 import type { RequestBody } from '../shared/body.js';
 import { zonePushHandler } from '../zones/zone-push.js';
 import type { Zone, ZoneBody } from '../domain/zone.js';

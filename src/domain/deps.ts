@@ -1,7 +1,7 @@
 import type { CommandEnv } from '../shared/command.js';
 import type { EventBus } from '../shared/events.js';
 import type { TaskRunner } from '../shared/tasks.js';
-import type { ZoneLimits } from './zone-input.js';
+import type { ZoneLimits } from './zone-rules.js';
 import type { ZoneQuotaLimits } from './zone-quotas.js';
 import type { ZoneBody } from './zone.js';
 import type { MasterPort } from '../ports/master.js';

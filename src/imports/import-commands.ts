@@ -8,7 +8,7 @@ import type { ApiError } from '../shared/api-error.js';
 import { command, runInTransaction, type UnitOfWork } from '../shared/command.js';
 import { uuidParam } from '../shared/errors.js';
 import { emptyRequestBody } from '../shared/validation.js';
-import { checkNameSyntax, emailProblem } from '../domain/zone-input.js';
+import { checkNameSyntax, emailProblem } from '../domain/zone-rules.js';
 import { requireProject, type Caller } from '../shared/context.js';
 import type { ListSpec } from '../shared/list-query.js';
 import { enqueueTask, finishTask, type StoredTask } from '../shared/tasks.js';

@@ -10,7 +10,7 @@ import type { Caller } from '../shared/context.js';
 import { listArray, parseListQuery, type ListSpec } from '../shared/list-query.js';
 import { formatTimestamp, toMicros } from '../shared/time.js';
 import { isUuidLike } from '../shared/uuid.js';
-import { checkTtlFloor } from '../domain/zone-input.js';
+import { checkTtlFloor } from '../domain/zone-rules.js';
 import { saveAndPush, zoneIdParam } from '../domain/zone-operations.js';
 import { updated } from '../domain/zone-lifecycle.js';
 import { zoneNotFound } from '../domain/zone-errors.js';

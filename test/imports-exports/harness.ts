@@ -14,8 +14,8 @@ import type { Storage } from '../../src/ports/storage.js';
 import { getRecordset, listRecordsets } from '../../src/recordsets/recordset-commands.js';
 import type { DnsEvent } from '../../src/shared/events.js';
 import { manualClock, sequentialIds } from '../../src/testing/index.js';
-import { createZone, deleteZone, getZone } from '../../src/domain/zone-operations.js';
-import type { ZoneLimits } from '../../src/domain/zone-input.js';
+import { createZone, deleteZone, getZone } from '../../src/zones/zone-commands.js';
+import type { ZoneLimits } from '../../src/domain/zone-rules.js';
 
 
 /** The workplace's zone generator, beside the repository (`../shared/tools`). */

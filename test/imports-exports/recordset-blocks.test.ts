@@ -15,7 +15,7 @@ import { BLOCK_RECORDS, BLOCK_RECORDSETS, drawSortedIds } from '../../src/domain
 import { getRecordset, listRecordsets } from '../../src/recordsets/recordset-commands.js';
 import type { RecordsetBody } from '../../src/domain/recordset.js';
 import { inspectDns, manualClock, seededRandom, sequentialIds } from '../../src/testing/index.js';
-import { deleteZone } from '../../src/domain/zone-operations.js';
+import { deleteZone } from '../../src/zones/zone-commands.js';
 import { RECORDSETS } from '../../src/domain/recordset.js';
 
 const alice = { projectId: 'alice', roles: ['member'] };

@@ -9,7 +9,7 @@ import type { RequestContext } from '../../src/shared/context.js';
 import type { DnsEvent } from '../../src/shared/events.js';
 import { manualClock, seededRandom, sequentialIds } from '../../src/testing/index.js';
 import { createTransferAcceptCommands, createTransferRequestCommands } from '../../src/transfers/index.js';
-import { createZone, deleteZone, getZone, listZones } from '../../src/domain/zone-operations.js';
+import { createZone, deleteZone, getZone, listZones } from '../../src/zones/zone-commands.js';
 
 export interface HarnessOptions {
   storage?: Storage;
