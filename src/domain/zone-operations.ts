@@ -1,7 +1,7 @@
 import { err, ok, safeTry, type Result, type ResultAsync } from 'neverthrow';
 import type { DnsDeps, NameserversBody } from './deps.js';
 import { listOwned, type ListEnvelope } from '../shared/list-command.js';
-import { checkZoneQuota, readZoneQuotas } from './zone-quotas.js';
+import { checkZoneQuota, readZoneQuotas, type ZoneQuotaLimits } from './zone-quotas.js';
 import type { StorageTransaction } from '../ports/storage.js';
 import type { ApiError } from '../shared/api-error.js';
 import { command, type UnitOfWork } from '../shared/command.js';
@@ -22,7 +22,7 @@ import {
 } from './zone-errors.js';
 import { authorizeZone, canSee, nameAcrossProjects } from './zone-policy.js';
 import { presentZone, type Zone, type ZoneAction, type ZoneBody } from './zone.js';
-import { zoneRepository as zones } from './zone-store.js';
+import { zoneRepository as zones, type NameNeighbourhood } from './zone-store.js';
 import { checkTtlFloor, checkZoneName, nullTtl, parseZoneBody, validateZone, type ZoneInput } from './zone-input.js';
 import { applyReport, markedForDeletion, softDeleted, updated } from './zone-lifecycle.js';
 
@@ -118,10 +118,26 @@ export async function insertZone(
   input: NewZone,
 ): Promise<Result<{ zone: Zone; task: StoredTask | undefined }, ApiError>> {
   const { tx } = uow;
-  const quotas = await readZoneQuotas(tx, input.projectId, deps.quotaDefaults);
-  // An unlimited quota needs no count of what the project owns.
+  // Over a database (an adapter with locks) the reads go at once, in one round trip, the count
+  // too although only a quota needs it; the memory adapter reads one after another, and the count
+  // only when needed, which is cheaper there. Checked in the real service's order either way.
+  let quotas: ZoneQuotaLimits;
+  let counted: number | undefined;
+  let around: NameNeighbourhood;
+  if (tx.lock !== undefined) {
+    await zones.lockName(tx, input.name, [input.projectId]);
+    [quotas, counted, around] = await Promise.all([
+      readZoneQuotas(tx, input.projectId, deps.quotaDefaults),
+      zones.countOfProject(tx, input.projectId),
+      zones.neighbourhood(tx, input.name),
+    ]);
+  } else {
+    quotas = await readZoneQuotas(tx, input.projectId, deps.quotaDefaults);
+    around = await zones.neighbourhood(tx, input.name);
+  }
+  const { same, below, ancestors } = around;
   if (quotas.zones >= 0) {
-    const owned = await zones.countOfProject(tx, input.projectId);
+    const owned = counted ?? (await zones.countOfProject(tx, input.projectId));
     const zq = checkZoneQuota(quotas, 'zones', owned + 1);
     if (zq.isErr()) return err(zq.error);
   }
@@ -133,7 +149,6 @@ export async function insertZone(
   }
 
   const pool = deps.defaultPool;
-  const { same, below, ancestors } = await zones.neighbourhood(tx, input.name);
   const owned = nameAcrossProjects(input.projectId, { same, ancestors, below }, deps.forbiddenStatus);
   if (owned.isErr()) return err(owned.error);
   if (same.some((z) => z.poolId === pool.id)) return err(duplicateZone());
@@ -211,6 +226,9 @@ export function createZone(deps: DnsDeps, ctx: unknown, body: unknown): ResultAs
     // create_zone: admin or owner, the owner being the caller's own project, which it must have.
     authorize: (caller) => requireProject(caller),
     transaction: async (uow, caller, input) => {
+      // Before any read, and covering: what a create reads is guarded by these locks, so an
+      // adapter may leave out its own read tracking (docs/postgres.md).
+      if (uow.tx.lock !== undefined) await zones.lockName(uow.tx, input.name, [caller.projectId!], true);
       const inserted = await insertZone(deps, uow, caller, {
         projectId: caller.projectId!,
         name: input.name,
@@ -332,6 +350,7 @@ export function deleteZone(deps: DnsDeps, ctx: unknown, id: unknown): ResultAsyn
       safeTry(async function* () {
         const zone = yield* await visibleZone(uow.tx, caller, zoneId);
         yield* authorizeZone('delete_zone', deps.forbiddenStatus, caller, zone.projectId);
+        await zones.lockName(uow.tx, zone.name, []);
         if (await zones.hasSubzones(uow.tx, zone.id)) return err(zoneHasSubzone());
         const next = markedForDeletion(zone, deps.clock());
         await saveAndPush(deps, uow, next, 'delete', 'DELETE');
@@ -349,6 +368,7 @@ export function abandonZone(deps: DnsDeps, ctx: unknown, id: unknown): ResultAsy
     transaction: (uow, caller, zoneId) =>
       safeTry(async function* () {
         const zone = yield* await visibleZone(uow.tx, caller, zoneId);
+        await zones.lockName(uow.tx, zone.name, []);
         if (await zones.hasSubzones(uow.tx, zone.id)) return err(zoneHasSubzone());
         await removeZone(deps, uow.tx, zone);
         emitZoneEvent(deps, uow, 'delete', softDeleted(zone));
@@ -364,6 +384,7 @@ export function abandonZone(deps: DnsDeps, ctx: unknown, id: unknown): ResultAsy
  * @internal
  */
 export async function removeZone(deps: DnsDeps, tx: StorageTransaction, zone: Zone): Promise<void> {
+  await zones.lockName(tx, zone.name, []);
   for (const remove of deps.zoneChildren) await remove(tx, zone.id);
   await zones.remove(tx, zone.id);
 }
