@@ -11,8 +11,8 @@
  * ZONEWARD_PG_BENCH_REPEATS times (default 3), pgbench and creates alternating, so the ratios
  * compare figures taken under the same load; the table shows the median and the range.
  *
- * Run as `node --import tsx bench/postgres.bench.ts worker <schema> <tag> <count> <inFlight>`, it is
- * one of the two processes: it creates zones in that schema and prints creates/s and retries.
+ * Run as `node --import tsx bench/postgres.bench.ts worker <schema> <tag> <count> <inFlight> <first>`, it is
+ * one of the two processes: it creates zones in that schema (from project number `first` on) and prints creates/s and retries.
  */
 import { execFileSync, spawn } from 'node:child_process';
 import { readdirSync, readFileSync } from 'node:fs';
@@ -64,14 +64,14 @@ async function creates(dns: DnsService, tag: string, count: number, inFlight: nu
 
 if (process.argv[2] === 'worker') {
   // One of the two processes: its own pool and service on the shared schema.
-  const [schema, tag, count, inFlight] = process.argv.slice(3) as [string, string, string, string];
+  const [schema, tag, count, inFlight, first] = process.argv.slice(3) as [string, string, string, string, string];
   const pool = new pg.Pool({ connectionString: URL, max: Number(inFlight) + 1 });
   let retries = 0;
   const storage = postgresStorage({ pool, schema, onRetry: () => retries++ });
   const dns = service(storage);
   // Wait for the parent's go, so both processes start together.
   await new Promise<void>((resolve) => process.stdin.once('data', () => resolve()));
-  const rate = await creates(dns, tag, Number(count), Number(inFlight));
+  const rate = await creates(dns, tag, Number(count), Number(inFlight), Number(first));
   process.stdout.write(JSON.stringify({ rate, retries }));
   await pool.end();
   process.exit(0);
@@ -112,8 +112,11 @@ function pgbench(clients: number): number {
 /** Two worker processes, each with `inFlight` creates at once; answers their summed creates/s and retries. */
 async function twoProcesses(schema: string, tag: string, count: number, inFlight: number): Promise<{ rate: number; retries: number }> {
   const script = fileURLToPath(import.meta.url);
+  // The second process starts half way round the projects: started together, the two would
+  // otherwise create in the same project at the same moment, which (a project's zone count being
+  // read against its quota) is a real conflict that one process's creates in flight never have.
   const children = ['a', 'b'].map((side) =>
-    spawn(process.execPath, ['--import', 'tsx', script, 'worker', schema, `${tag}${side}`, String(count), String(inFlight)], {
+    spawn(process.execPath, ['--import', 'tsx', script, 'worker', schema, `${tag}${side}`, String(count), String(inFlight), String(side === 'a' ? 0 : PROJECTS / 2)], {
       stdio: ['pipe', 'pipe', 'inherit'],
       env: process.env,
     }),
@@ -278,7 +281,8 @@ zones over ${f(PROJECTS)} projects, quota off, a local PostgreSQL on the same ma
 fsync off). For each size the database is filled by restoring the memory service's snapshot, then VACUUM ANALYZE.
 pgbench runs TPC-B (\`pgbench -n -c N -j min(N,2) -T ${PGBENCH_SECONDS}\`, scale 10) against the same server, alternating
 with ${f(CREATES)} timed creates: ${REPEATS} rounds, median (min–max). "2 processes" are two OS processes sharing the
-schema, each with its own pool, with 1 (2 in all) and ${IN_FLIGHT / 2} (${IN_FLIGHT} in all) creates in flight; their rates are summed.
+schema, each with its own pool, with 1 (2 in all) and ${IN_FLIGHT / 2} (${IN_FLIGHT} in all) creates in flight, the second one starting
+half way round the projects (as one process's creates in flight, they never create in one project at once); their rates are summed.
 Retries: serialization failures retried during the ${f(CREATES)} creates with ${IN_FLIGHT} in flight (by SQLSTATE, this
 process over the whole run: ${[...retryCodes].map(([c, n]) => `${c} × ${f(n)}`).join(', ') || 'none'}). Load average at the end: ${loadavg}.
 

@@ -12,7 +12,7 @@ export type { RequestContext } from './shared/context.js';
 export type { RequestBody } from './shared/body.js';
 export type { DnsEvent, DnsEventListener } from './shared/events.js';
 export type { ListQuery } from './shared/list-query.js';
-export type { IndexKeys, IndexPosition, RangeQuery, RangeRequest, Storage, StorageTransaction, StoredEntry, StoredRow } from './ports/storage.js';
+export type { IndexKeys, IndexPosition, RangeQuery, RangeRequest, Storage, StorageLock, StorageTransaction, StoredEntry, StoredRow } from './ports/storage.js';
 export { memoryStorage } from './adapters/memory/memory-storage.js';
 export { createDnsService } from './dns/dns-service.js';
 export type { DnsService, DnsServiceOptions } from './dns/dns-service.js';

@@ -1,6 +1,6 @@
 import { err, ok, type Result } from 'neverthrow';
 import type { DnsDeps } from './deps.js';
-import { checkZoneQuota, readZoneQuotas } from './zone-quotas.js';
+import { checkZoneQuota, readZoneQuotas, type ZoneQuotaLimits } from './zone-quotas.js';
 import type { StorageTransaction } from '../ports/storage.js';
 import type { ApiError } from '../shared/api-error.js';
 import type { UnitOfWork } from '../shared/command.js';
@@ -11,7 +11,7 @@ import { toMicros, unixSeconds } from '../shared/time.js';
 import { duplicateZone, noServersConfigured, zoneNotFound } from './zone-errors.js';
 import { canSee, nameAcrossProjects } from './zone-policy.js';
 import { presentZone, type Zone, type ZoneAction } from './zone.js';
-import { zoneRepository as zones } from './zone-store.js';
+import { zoneRepository as zones, type NameNeighbourhood } from './zone-store.js';
 import { checkTtlFloor, checkZoneName, nullTtl } from './zone-rules.js';
 import { applyReport, softDeleted, updated } from './zone-lifecycle.js';
 
@@ -111,10 +111,26 @@ export async function insertZone(
   input: NewZone,
 ): Promise<Result<{ zone: Zone; task: StoredTask | undefined }, ApiError>> {
   const { tx } = uow;
-  const quotas = await readZoneQuotas(tx, input.projectId, deps.quotaDefaults);
-  // An unlimited quota needs no count of what the project owns.
+  // Over a database (an adapter with locks) the reads go at once, in one round trip, the count
+  // too although only a quota needs it; the memory adapter reads one after another, and the count
+  // only when needed, which is cheaper there. Checked in the real service's order either way.
+  let quotas: ZoneQuotaLimits;
+  let counted: number | undefined;
+  let around: NameNeighbourhood;
+  if (tx.lock !== undefined) {
+    await zones.lockName(tx, input.name, [input.projectId]);
+    [quotas, counted, around] = await Promise.all([
+      readZoneQuotas(tx, input.projectId, deps.quotaDefaults),
+      zones.countOfProject(tx, input.projectId),
+      zones.neighbourhood(tx, input.name),
+    ]);
+  } else {
+    quotas = await readZoneQuotas(tx, input.projectId, deps.quotaDefaults);
+    around = await zones.neighbourhood(tx, input.name);
+  }
+  const { same, below, ancestors } = around;
   if (quotas.zones >= 0) {
-    const owned = await zones.countOfProject(tx, input.projectId);
+    const owned = counted ?? (await zones.countOfProject(tx, input.projectId));
     const zq = checkZoneQuota(quotas, 'zones', owned + 1);
     if (zq.isErr()) return err(zq.error);
   }
@@ -126,7 +142,6 @@ export async function insertZone(
   }
 
   const pool = deps.defaultPool;
-  const { same, below, ancestors } = await zones.neighbourhood(tx, input.name);
   const owned = nameAcrossProjects(input.projectId, { same, ancestors, below }, deps.forbiddenStatus);
   if (owned.isErr()) return err(owned.error);
   if (same.some((z) => z.poolId === pool.id)) return err(duplicateZone());
@@ -188,6 +203,7 @@ export const zoneIdParam = (id: unknown): Result<string, ApiError> => uuidParam(
  * @internal
  */
 export async function removeZone(deps: DnsDeps, tx: StorageTransaction, zone: Zone): Promise<void> {
+  await zones.lockName(tx, zone.name, []);
   for (const remove of deps.zoneChildren) await remove(tx, zone.id);
   await zones.remove(tx, zone.id);
 }

@@ -1,4 +1,4 @@
-import { rangeMany, type IndexKeys, type IndexPosition, type RangeQuery, type RangeRequest, type StorageTransaction } from '../ports/storage.js';
+import { rangeMany, type IndexKeys, type IndexPosition, type RangeQuery, type RangeRequest, type StorageLock, type StorageTransaction } from '../ports/storage.js';
 import { stringPart, tupleKey } from '../shared/keys.js';
 import type { ListScope } from '../shared/list-query.js';
 import {
@@ -147,6 +147,13 @@ const collection: Collection<Zone> = {
 };
 const store = repository(collection);
 
+/** The name keys of every ancestor of a name key, nearest first (a tuple part ends at each U+0000). */
+function ancestorKeys(key: string): string[] {
+  const parents: string[] = [];
+  for (let end = key.length - 2; end > 0; end--) if (key.charCodeAt(end) === 0) parents.push(key.slice(0, end + 1));
+  return parents;
+}
+
 /** Zones whose name key is exactly `key`, in every pool and project. */
 async function withNameKey(tx: StorageTransaction, key: string): Promise<Zone[]> {
   const out: Zone[] = [];
@@ -190,6 +197,24 @@ export const zoneRepository = {
   /** Removes the zone row (its children are the caller's). */
   remove: (tx: StorageTransaction, id: string): Promise<boolean> => store.delete(tx, id),
 
+  /**
+   * Takes the locks that guard what a zone name owns, on an adapter that has locks (docs/postgres.md,
+   * "Isolation and retries"): exclusive on the name, shared on each ancestor name, exclusive on
+   * each of `projects` (whose zone count the caller reads against a quota). Every transaction that
+   * adds or removes a zone, moves it to another project, or decides on what lies around a name
+   * (a create's name checks, a delete's subzone check) or on a project's count takes them, so
+   * such transactions take turns exactly when their names nest or their project is the same.
+   * `covering` only from a create's first call (see {@link StorageTransaction.lock}).
+   */
+  lockName: (tx: StorageTransaction, name: string, projects: readonly string[], covering = false): Promise<void> => {
+    if (tx.lock === undefined) return Promise.resolve();
+    const key = nameKey(name);
+    const locks: StorageLock[] = [{ name: `${ZONES}\u0000name\u0000${key}`, exclusive: true }];
+    for (const parent of ancestorKeys(key)) locks.push({ name: `${ZONES}\u0000name\u0000${parent}`, exclusive: false });
+    for (const project of projects) locks.push({ name: `${ZONES}\u0000project\u0000${project}`, exclusive: true });
+    return tx.lock(locks, covering);
+  },
+
   /** How many zones `projectId` owns. O(log n). */
   countOfProject: (tx: StorageTransaction, projectId: string): Promise<number> => tx.count(ZONES, BY_PROJECT, tupleKey(projectId)),
 
@@ -216,8 +241,7 @@ export const zoneRepository = {
    */
   neighbourhood: async (tx: StorageTransaction, name: string): Promise<NameNeighbourhood> => {
     const key = nameKey(name);
-    const parents: string[] = [];
-    for (let end = key.length - 2; end > 0; end--) if (key.charCodeAt(end) === 0) parents.push(key.slice(0, end + 1));
+    const parents = ancestorKeys(key);
     const byName = (query: RangeQuery): RangeRequest => ({ collection: ZONES, index: BY_NAME, query });
     const [tree = [], ...above] = await rangeMany(tx, [byName({ prefix: key }), ...parents.map((prefix) => byName({ prefix, limit: 2 }))]);
     const same: Zone[] = [];

@@ -77,6 +77,18 @@ export interface RangeRequest {
 }
 
 /**
+ * A named lock of {@link StorageTransaction.lock}: locks of equal names are the same lock.
+ *
+ * @category Ports
+ */
+export interface StorageLock {
+  /** What is locked: any string the core builds (a zone name, a project). */
+  readonly name: string;
+  /** Exclusive locks conflict with every other holder of the name; shared ones only with exclusive ones. */
+  readonly exclusive: boolean;
+}
+
+/**
  * The index keys of a value: index name to key. An index left out (or `undefined`) does not
  * hold the value, which makes partial indexes (e.g. only ACTIVE transfer requests) cheap.
  *
@@ -122,6 +134,22 @@ export interface StorageTransaction {
   rangeMany?(requests: readonly RangeRequest[]): Promise<readonly (readonly StoredEntry[])[]>;
   /** How many entries of one index have keys starting with `prefix`. Cost: O(log n). */
   count(collection: string, index: string, prefix?: string): Promise<number>;
+  /**
+   * Optional: holds named locks until the transaction ends, so that transactions that depend on
+   * the same things take turns. Every read after the call sees all that the transactions which
+   * held a conflicting lock, and ended before this one got it, wrote; an adapter whose view of
+   * the data may be older than the lock (a snapshot taken at an earlier read) runs `work` again
+   * from the start with the locks taken first, so call it before reading where possible.
+   *
+   * `covering`: the caller promises that these locks, together with the rows the transaction
+   * itself writes, cover everything its outcome depends on that another transaction may change
+   * (docs/postgres.md argues it for a zone create); an adapter may then skip its own tracking of
+   * what the transaction reads (SERIALIZABLE's predicate locks) as long as it still refuses to
+   * write over a row changed since the transaction's view was taken. Only a first call, before
+   * any read or write, may say so. An adapter without it runs every transaction alone or
+   * serializable anyway, so nothing is lost: the memory adapter has none.
+   */
+  lock?(locks: readonly StorageLock[], covering?: boolean): Promise<void>;
   /** Values of a collection in id order, a page at a time (`after` = last id seen): for snapshots. */
   scan(collection: string, after: string | undefined, limit: number): Promise<readonly StoredRow[]>;
 }

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import pg from 'pg';
 import type { Pool, PoolClient, QueryConfig, QueryResult, QueryResultRow } from 'pg';
-import type { IndexKeys, RangeQuery, RangeRequest, Storage, StorageTransaction, StoredEntry, StoredRow } from '../ports/storage.js';
+import type { IndexKeys, RangeQuery, RangeRequest, Storage, StorageLock, StorageTransaction, StoredEntry, StoredRow } from '../ports/storage.js';
 import { decodeKey, encodeKey, prefixEnd } from './key-codec.js';
 import { migrate, PART, tables, type Tables } from './schema.js';
 
@@ -153,6 +153,29 @@ interface Attempt {
   failure: Error | undefined;
   /** An `insert` was answered `true` before the server checked the id was free (see `transactionOn`). */
   speculated: boolean;
+  /**
+   * The named locks of the transaction (advisory lock key to exclusive), kept across attempts:
+   * each attempt takes them all before its snapshot, and `lock` adds to them.
+   */
+  readonly locks: Map<string, boolean>;
+  /** The locks this attempt holds (or will take with its first message). */
+  readonly held: Map<string, boolean>;
+  /** Running alone: nothing else runs, so named locks are not taken. */
+  readonly alone: boolean;
+  /** The first call was a covering `lock` (see {@link StorageTransaction.lock}): REPEATABLE READ. */
+  covering: boolean;
+  /** `lock` has been called in this attempt. */
+  locked: boolean;
+}
+
+/**
+ * A `lock` came after the attempt's snapshot: the attempt is given up and `work` run again with
+ * the locks taken first. Not a failure: no backoff, and the locks are kept.
+ */
+class Relock extends Error {
+  constructor() {
+    super('zoneward/postgres: a lock was asked for after the first read; running the transaction again with it taken first');
+  }
 }
 
 /** SQLSTATE of a unique violation: how a speculative insert finds out the id was taken. */
@@ -171,6 +194,12 @@ const UNIQUE_VIOLATION = '23505';
  * exclusive advisory lock every other transaction of the schema holds shared), so heavy
  * contention slows commands down but does not fail them.
  *
+ * {@link StorageTransaction.lock} takes named locks as advisory locks before the transaction's
+ * snapshot (a lock asked for after the first read runs `work` again with it first); a
+ * transaction whose first call is a covering `lock` runs at `REPEATABLE READ` instead, without
+ * predicate locks (docs/postgres.md, "Isolation and retries", says why that stays serializable
+ * for a zone create).
+ *
  * Schema (see docs/postgres.md): `zoneward_rows(collection, id, value json)` and
  * `zoneward_index(collection, index_name, key, id)` whose primary key is the index order; keys
  * and ids are `bytea` in an encoding whose byte order is JS string order, since keys contain
@@ -178,7 +207,8 @@ const UNIQUE_VIOLATION = '23505';
  * once before use.
  *
  * Costs differ from the memory adapter: every read is a round trip (BEGIN travels with the first,
- * puts are buffered and travel with the next read or with COMMIT, `rangeMany` is one statement);
+ * puts are buffered and travel with the next read or with COMMIT, `rangeMany` is one statement,
+ * reads started together share one message);
  * `count` is O(1) for the counts the schema keeps (all zones, a project's zones) and reads the
  * entries it counts otherwise (a B-tree in PostgreSQL has no subtree counts); `offset` paging
  * reads the skipped entries (O(offset)), so marker paging (`after`) is the way to page deep.
@@ -217,6 +247,8 @@ export function postgresStorage(options: PostgresStorageOptions): PostgresStorag
 
   const run = async <T>(work: (tx: StorageTransaction) => Promise<T>): Promise<T> => {
     let speculate = true;
+    const locks = new Map<string, boolean>();
+    let relocks = 0;
     for (let attempt = 1; ; attempt++) {
       const client = await pool.connect();
       const session = sessionOf(client);
@@ -229,7 +261,7 @@ export function postgresStorage(options: PostgresStorageOptions): PostgresStorag
       client.on('error', onError);
       let outcome: Outcome<T>;
       try {
-        outcome = await once(client, session, sql, work, attempt >= aloneFrom ? aloneWait : undefined, speculate);
+        outcome = await once(client, session, sql, work, attempt >= aloneFrom ? aloneWait : undefined, speculate, locks);
       } catch (error) {
         // Only a dead connection or a failed BEGIN/COMMIT/ROLLBACK/unlock gets here: the client may
         // still be inside a transaction or hold the exclusive lock, so drop it rather than reuse it.
@@ -242,6 +274,10 @@ export function postgresStorage(options: PostgresStorageOptions): PostgresStorag
         client.release(died);
       }
       if (outcome.ok) return outcome.value;
+      if (outcome.cause instanceof Relock && relocks++ < attempts) {
+        attempt--;
+        continue;
+      }
       const code = sqlState(outcome.cause) ?? '';
       if (outcome.speculated && code === UNIQUE_VIOLATION && speculate) {
         // An insert answered `true` for an id that was taken: run again, asking the server first,
@@ -330,23 +366,50 @@ async function once<T>(
   work: (tx: StorageTransaction) => Promise<T>,
   aloneWaitMs: number | undefined,
   speculate: boolean,
+  locks: Map<string, boolean>,
 ): Promise<Outcome<T>> {
   const alone = aloneWaitMs !== undefined && (await lockAlone(client, sql, aloneWaitMs));
-  const unlock = alone ? `; ${sql.unlock}` : '';
   // Alone, every other transaction waits on this one: if its `work` stalls (awaits something
   // that hangs), the server ends the session after `aloneWaitMs` idle, which frees the lock. That
   // only holds inside a transaction, so alone (the rare, slow path) BEGIN is sent at once.
   if (alone) await client.query(`BEGIN ISOLATION LEVEL SERIALIZABLE; SET LOCAL idle_in_transaction_session_timeout = ${aloneWaitMs}`);
-  const begin = alone ? undefined : `BEGIN ISOLATION LEVEL SERIALIZABLE; ${sql.lockShared}`;
-  const attempt: Attempt = { open: true, failure: undefined, speculated: false };
-  const { tx, commit, begun, check } = transactionOn(client, session, sql, attempt, begin, speculate);
+  const attempt: Attempt = {
+    open: true,
+    failure: undefined,
+    speculated: false,
+    locks,
+    held: alone ? new Map<string, boolean>() : new Map(locks),
+    alone,
+    covering: false,
+    locked: false,
+  };
+  // What ends the transaction's session-level locks (see `opening`), once they were sent.
+  let unlocks: string | undefined = alone ? sql.unlock : undefined;
+  /**
+   * BEGIN, built when the first statement goes out (named locks asked for until then go with it).
+   * Without named locks: SERIALIZABLE, holding the schema's lock shared for the transaction. With
+   * them: the schema's lock and then the named ones, in key order (so lockers cannot deadlock
+   * each other), taken at session level in a transaction of their own that ends before BEGIN, so
+   * the snapshot (taken by the first statement after BEGIN) is younger than every lock; they are
+   * released with COMMIT or ROLLBACK, in the same message.
+   */
+  const opening = (): string[] => {
+    if (attempt.held.size === 0) return ['BEGIN ISOLATION LEVEL SERIALIZABLE', sql.lockShared];
+    const keys = [...attempt.held.keys()].sort();
+    const fn = (k: string, take: boolean): string => `pg_advisory_${take ? '' : 'un'}lock${attempt.held.get(k)! ? '' : '_shared'}(${k})`;
+    unlocks = `SELECT ${sql.sessionUnlockShared}, ${keys.map((k) => fn(k, false)).join(', ')}`;
+    const level = attempt.covering ? 'REPEATABLE READ' : 'SERIALIZABLE';
+    return ['BEGIN', `SELECT ${sql.sessionLockShared}, ${keys.map((k) => fn(k, true)).join(', ')}`, 'COMMIT', `BEGIN ISOLATION LEVEL ${level}`];
+  };
+  const { tx, commit, begun, check } = transactionOn(client, session, sql, attempt, alone ? undefined : opening, speculate);
+  const unlock = (): string => (unlocks === undefined ? '' : `; ${unlocks}`);
   let outcome: Outcome<T>;
   try {
     const value = await work(tx);
     // `work` swallowed a failed statement; PostgreSQL would turn the COMMIT into a ROLLBACK
     // silently, so say so instead of reporting success.
     if (attempt.failure !== undefined) throw attempt.failure;
-    await commit(`COMMIT${unlock}`, alone ? sql.unlock : undefined);
+    await commit(() => (unlocks === undefined ? ['COMMIT'] : ['COMMIT', unlocks]), alone ? sql.unlock : undefined);
     return { ok: true, value };
   } catch (error) {
     // `work` may have failed because an insert answered `true` wrongly: find out before judging.
@@ -356,7 +419,7 @@ async function once<T>(
   }
   // Also after a failed COMMIT message: a put before COMMIT may have failed, leaving the
   // transaction open; when COMMIT itself failed, there is none and ROLLBACK only warns.
-  if (await begun()) await client.query(`ROLLBACK${unlock}`);
+  if (await begun()) await client.query(`ROLLBACK${unlock()}`);
   else if (alone) await client.query(sql.unlock);
   return outcome;
 }
@@ -390,9 +453,10 @@ interface Statement {
   /**
    * Runs with a generic plan (`plan_cache_mode`, set for the transaction when it changes). For
    * the point reads and writes of a create, a custom plan per execution (what PostgreSQL picks
-   * for them, whose arguments are arrays) cost a third of a create's server time here; ranges and
-   * counts keep custom plans, since a generic plan for an unbounded LIMIT read a whole index
-   * (an all-projects list page at 100,000 zones: 1.4 ms custom, 17 ms generic).
+   * for them, whose arguments are arrays) cost a third of a create's server time here; ranges
+   * keep custom plans, since a generic plan for an unbounded LIMIT read a whole index (an
+   * all-projects list page at 100,000 zones: 1.4 ms custom, 17 ms generic). Counts are generic
+   * too, so a create's reads switch the mode once.
    */
   readonly generic: boolean;
 }
@@ -401,6 +465,11 @@ interface Statements {
   readonly lock: string;
   readonly lockShared: string;
   readonly unlock: string;
+  /** The schema's lock, shared, at session level (the call only, for a SELECT list). */
+  readonly sessionLockShared: string;
+  readonly sessionUnlockShared: string;
+  /** The advisory lock key of a named lock, as an SQL literal. */
+  lockKey(name: string): string;
   readonly get: Statement;
   readonly put: Statement;
   readonly insert: Statement;
@@ -439,6 +508,9 @@ function statements(t: Tables): Statements {
     lock: `SELECT pg_advisory_lock(${key})`,
     lockShared: `SELECT pg_advisory_xact_lock_shared(${key})`,
     unlock: `SELECT pg_advisory_unlock(${key})`,
+    sessionLockShared: `pg_advisory_lock_shared(${key})`,
+    sessionUnlockShared: `pg_advisory_unlock_shared(${key})`,
+    lockKey: (name) => lockKey(t.tag, name),
     get: statement(`SELECT value FROM ${t.rows} WHERE collection = $1 AND id = $2`, true),
     // One statement for a whole batch of puts (see `transactionOn`), ids unique within it.
     // Entries a value keeps are left alone (ON CONFLICT DO NOTHING writes nothing), so a status
@@ -511,12 +583,12 @@ function statements(t: Tables): Statements {
         WHEN EXISTS (SELECT 1 FROM ${t.counted} c WHERE $1::text LIKE c.collection_like AND c.index_name = $2 AND c.depth = $4::smallint)
         THEN (SELECT coalesce(sum(n), 0) FROM ${t.counts} WHERE collection = $1 AND index_name = $2 AND part = $3)
         ELSE (SELECT count(*) FROM ${t.index} WHERE collection = $1 AND index_name = $2 AND key >= $3 AND key < $5)
-      END AS n`),
+      END AS n`, true),
     countAll: statement(`SELECT CASE
         WHEN EXISTS (SELECT 1 FROM ${t.counted} c WHERE $1::text LIKE c.collection_like AND c.index_name = $2 AND c.depth = 0)
         THEN (SELECT coalesce(sum(n), 0) FROM ${t.counts} WHERE collection = $1 AND index_name = $2 AND part = ''::bytea)
         ELSE (SELECT count(*) FROM ${t.index} WHERE collection = $1 AND index_name = $2)
-      END AS n`),
+      END AS n`, true),
     // Several ascending prefix ranges in one statement: one index range scan each.
     ranges: statement(`SELECT q.n, x.key, x.id, x.value
       FROM unnest($1::text[], $2::text[], $3::bytea[], $4::bytea[], $5::bigint[]) WITH ORDINALITY AS q(collection, index_name, lo, hi, lim, n)
@@ -542,6 +614,29 @@ function statements(t: Tables): Statements {
         ORDER BY i.key${dir}, i.id${dir} OFFSET ${offset}${limit}`);
     },
   };
+}
+
+/**
+ * The advisory lock key of a named lock of a schema: two int4 (64 bits of a hash of the name), a
+ * key space of its own beside the schema's single-key lock. Two names sharing a key only make
+ * their holders take turns when they need not, never the other way round.
+ */
+function lockKey(tag: string, name: string): string {
+  // Two 32-bit FNV-1a variants over the UTF-16 code units; cheap, and enough to keep names apart.
+  let a = 0x811c9dc5;
+  let b = 0x9747b28c;
+  const feed = (s: string): void => {
+    for (let i = 0; i < s.length; i++) {
+      const c = s.charCodeAt(i);
+      a = Math.imul(a ^ c, 0x01000193);
+      b = Math.imul(b ^ c, 0x5bd1e995);
+      b ^= b >>> 15;
+    }
+  };
+  feed(tag);
+  feed('\u0000');
+  feed(name);
+  return `${a | 0}, ${b | 0}`;
 }
 
 /** A `json` argument (a plain string argument is `text`). */
@@ -573,8 +668,9 @@ function literal(v: Arg): string {
   }
   if (Buffer.isBuffer(v)) return `E'\\\\x${v.toString('hex')}'::bytea`;
   if (v instanceof JsonText) return `${quote(v.text)}::json`;
-  // An empty ARRAY[] has no type; '{}' takes the parameter's.
-  return v.length === 0 ? `'{}'` : `ARRAY[${v.map(literal).join(',')}]`;
+  // An empty ARRAY[] has no type, and ARRAY[NULL] is text[]; an untyped '{…}' takes the parameter's.
+  if (v.every((e) => e === null)) return `'{${v.map(() => 'NULL').join(',')}}'`;
+  return `ARRAY[${v.map(literal).join(',')}]`;
 }
 
 const execute = (s: Statement, args: readonly Arg[]): string => `EXECUTE ${s.name}(${args.map(literal).join(', ')})`;
@@ -591,6 +687,13 @@ function indexEntries(keys: IndexKeys): { names: string[]; encoded: Buffer[] } {
     encoded.push(encodeKey(key));
   }
   return { names, encoded };
+}
+
+/** One call's share of a message: its statements and who waits for its last one's rows. */
+interface Part {
+  readonly statements: readonly (string | (() => string[]))[];
+  readonly resolve: (rows: QueryResultRow[]) => void;
+  readonly reject: (error: unknown) => void;
 }
 
 /** A put waiting to be sent: its row and its entries. */
@@ -636,18 +739,20 @@ function transactionOn(
   session: Session,
   sql: Statements,
   attempt: Attempt,
-  begin: string | undefined,
+  begin: (() => string[]) | undefined,
   speculate: boolean,
 ): {
   tx: StorageTransaction;
-  commit: (end: string, instead: string | undefined) => Promise<void>;
+  commit: (end: () => string[], instead: string | undefined) => Promise<void>;
   begun: () => Promise<boolean>;
   check: () => Promise<void>;
 } {
   // One message at a time, in call order, even when `work` starts several calls at once.
   let tail: Promise<unknown> = Promise.resolve();
+  // The calls of the message not yet sent: calls made before it goes join it (see `send`).
+  let gathering: Part[] | undefined;
   let pending = new Map<string, PendingPut>();
-  let opening: string | undefined = begin;
+  let opening: (() => string[]) | undefined = begin;
   let sent = false;
   // The plan_cache_mode the statements built so far leave the transaction in (built in send order).
   let generic = false;
@@ -661,6 +766,7 @@ function transactionOn(
     const all = [...pending.values()];
     pending = new Map();
     const out: string[] = [];
+    gathering = undefined; // bound statements go after the message gathered so far; later calls after them
     for (const [s, batch] of [
       [sql.create, all.filter((p) => p.isNew)],
       [sql.put, all.filter((p) => !p.isNew)],
@@ -668,7 +774,7 @@ function transactionOn(
       if (batch.length >= BULK) {
         for (let from = 0; from < batch.length; from += BULK_BATCH) sendBound(s.text, putArgs(batch.slice(from, from + BULK_BATCH)));
       } else {
-        for (let from = 0; from < batch.length; from += BATCH) out.push(statementText(s, putArgs(batch.slice(from, from + BATCH))));
+        for (let from = 0; from < batch.length; from += BATCH) out.push(...statementText(s, putArgs(batch.slice(from, from + BATCH))));
       }
     }
     return out;
@@ -695,12 +801,13 @@ function transactionOn(
    */
   const sendBound = (text: string, args: readonly (string[] | Buffer[] | JsonText[] | number)[]): void => {
     sent = true;
+    gathering = undefined;
     const values = args.map((a) => (Array.isArray(a) ? a.map((v: string | Buffer | JsonText) => (v instanceof JsonText ? v.text : v)) : a));
     const next = tail.then(async () => {
       if (!attempt.open) throw new Error('storage transaction used after it ended');
       if (attempt.failure !== undefined) throw attempt.failure;
       try {
-        if (opening !== undefined) await client.query(opening);
+        if (opening !== undefined) await client.query(opening().join(';\n'));
         opening = undefined;
         await client.query({ text, values, types: TYPES });
       } catch (error) {
@@ -711,47 +818,77 @@ function transactionOn(
     tail = next.catch(() => undefined);
   };
 
-  /** `EXECUTE`, preceded by the `PREPARE` this connection still lacks. */
-  const statementText = (s: Statement, args: readonly Arg[]): string => {
-    let run = execute(s, args);
+  /** `EXECUTE`, preceded by the `PREPARE` this connection still lacks: one statement each. */
+  const statementText = (s: Statement, args: readonly Arg[]): string[] => {
+    const run = execute(s, args); // first: it throws on an argument no literal can carry, before anything is marked prepared
+    const out: string[] = [];
     if (s.generic !== generic) {
       generic = s.generic;
-      run = `SET LOCAL plan_cache_mode = ${generic ? 'force_generic_plan' : 'auto'}; ${run}`;
+      out.push(`SET LOCAL plan_cache_mode = ${generic ? 'force_generic_plan' : 'auto'}`);
     }
-    if (session.prepared.has(s.name)) return run;
-    session.prepared.add(s.name);
-    return `PREPARE ${s.name} AS ${s.text}; ${run}`;
+    if (!session.prepared.has(s.name)) {
+      session.prepared.add(s.name);
+      out.push(`PREPARE ${s.name} AS ${s.text}`);
+    }
+    out.push(run);
+    return out;
   };
 
-  /** Sends the statements as one message, after the ones queued before; answers the last one's rows. */
-  const send = <R extends QueryResultRow>(statements: string[]): Promise<R[]> => {
+  /**
+   * Sends the statements (one SQL statement each) after the messages queued before, and answers
+   * the last one's rows. Calls made before that message goes out (`work` starting several reads
+   * at once, e.g. with `Promise.all`) join it: one round trip for all of them, each answered
+   * from its own last statement. A function is called when the message is built, after BEGIN:
+   * COMMIT's unlocks depend on the locks BEGIN took.
+   */
+  const send = <R extends QueryResultRow>(statements: (string | (() => string[]))[]): Promise<R[]> => {
     sent = true;
-    const next = tail.then(async () => {
-      // Queued before the attempt ended but not sent: after ROLLBACK it would run on its own,
-      // outside any transaction, and commit.
-      if (!attempt.open) throw new Error('storage transaction used after it ended');
-      // After a failure PostgreSQL refuses everything but ROLLBACK; say why, without a round trip.
-      if (attempt.failure !== undefined) throw attempt.failure;
-      if (opening !== undefined) statements.unshift(opening);
-      opening = undefined;
-      const text = statements.join(';\n');
-      try {
-        const result = (await client.query<R>({ text, types: TYPES })) as unknown as QueryResult<R> | QueryResult<R>[];
-        return Array.isArray(result) ? result[result.length - 1]!.rows : result.rows;
-      } catch (error) {
-        if (text.includes('PREPARE ')) session.unsure = true;
-        attempt.failure ??= toError(error);
-        throw error;
+    return new Promise<R[]>((resolve, reject) => {
+      const part: Part = { statements, resolve: resolve as Part['resolve'], reject };
+      if (gathering !== undefined) {
+        gathering.push(part);
+        return;
       }
+      const parts = [part];
+      gathering = parts;
+      tail = tail.then(async () => {
+        if (gathering === parts) gathering = undefined;
+        try {
+          // Queued before the attempt ended but not sent: after ROLLBACK it would run on its own,
+          // outside any transaction, and commit.
+          if (!attempt.open) throw new Error('storage transaction used after it ended');
+          // After a failure PostgreSQL refuses everything but ROLLBACK; say why, without a round trip.
+          if (attempt.failure !== undefined) throw attempt.failure;
+          const texts: string[] = [];
+          if (opening !== undefined) texts.push(...opening());
+          opening = undefined;
+          const ends: number[] = [];
+          for (const p of parts) {
+            for (const st of p.statements) texts.push(...(typeof st === 'string' ? [st] : st()));
+            ends.push(texts.length - 1);
+          }
+          const text = texts.join(';\n');
+          let results: QueryResult<QueryResultRow>[];
+          try {
+            const result = (await client.query({ text, types: TYPES })) as unknown as QueryResult<QueryResultRow> | QueryResult<QueryResultRow>[];
+            results = Array.isArray(result) ? result : [result];
+          } catch (error) {
+            if (text.includes('PREPARE ')) session.unsure = true;
+            attempt.failure ??= toError(error);
+            throw error;
+          }
+          parts.forEach((p, k) => p.resolve(results[ends[k]!]!.rows));
+        } catch (error) {
+          for (const p of parts) p.reject(error);
+        }
+      });
     });
-    tail = next.catch(() => undefined);
-    return next;
   };
 
   const query = <R extends QueryResultRow>(s: Statement, args: readonly Arg[]): Promise<R[]> => {
     if (!attempt.open) return Promise.reject(new Error('storage transaction used after it ended'));
     try {
-      return send<R>([...takePuts(), statementText(s, args)]);
+      return send<R>([...takePuts(), ...statementText(s, args)]);
     } catch (error) {
       // Puts may have left the buffer unsent: the transaction must not commit.
       attempt.failure ??= toError(error);
@@ -859,6 +996,29 @@ function transactionOn(
           : await query<{ n: string }>(sql.count, [collection, index, start, countDepth(prefix), end]);
       return Number(rows[0]?.n ?? 0);
     },
+    lock(locks: readonly StorageLock[], covering = false): Promise<void> {
+      if (!attempt.open) return Promise.reject(new Error('storage transaction used after it ended'));
+      const first = !attempt.locked && !sent && pending.size === 0;
+      attempt.locked = true;
+      let missing = false;
+      for (const l of locks) {
+        const key = sql.lockKey(l.name);
+        const exclusive = l.exclusive || attempt.locks.get(key) === true;
+        if (attempt.locks.get(key) !== exclusive) attempt.locks.set(key, exclusive);
+        if (attempt.alone || attempt.held.get(key) === true || (attempt.held.has(key) && !exclusive)) continue;
+        attempt.held.set(key, exclusive);
+        missing = true;
+      }
+      // Nothing sent yet: the locks go with BEGIN, before the snapshot.
+      if (!sent) {
+        if (first && covering) attempt.covering = true;
+        return Promise.resolve();
+      }
+      if (!missing) return Promise.resolve();
+      // The snapshot may be older than the locks: give the attempt up and run again, locks first.
+      attempt.failure ??= new Relock();
+      return Promise.reject(attempt.failure);
+    },
     async scan(collection, after, limit): Promise<readonly StoredRow[]> {
       if (!(limit > 0)) return [];
       const n = Number.isFinite(limit) ? Math.floor(limit) : null;
@@ -874,7 +1034,7 @@ function transactionOn(
    * Sends what is still buffered with `end` (COMMIT), or, when the transaction never reached the
    * server, nothing but `instead` (if any).
    */
-  const commit = async (end: string, instead: string | undefined): Promise<void> => {
+  const commit = async (end: () => string[], instead: string | undefined): Promise<void> => {
     const puts = takePuts();
     if (!sent && puts.length === 0 && opening !== undefined) {
       attempt.open = false;

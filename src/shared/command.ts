@@ -136,7 +136,7 @@ const guard =
 
 /** Tags every rejection of the adapter so it can be told from a defect in the core. */
 function guardTransaction(tx: StorageTransaction): StorageTransaction {
-  return {
+  const guarded: StorageTransaction = {
     get: guard((c: string, id: string) => tx.get(c, id)),
     put: guard((c, id, value, keys) => tx.put(c, id, value, keys)),
     insert: guard((c, id, value, keys) => insert(tx, c, id, value, keys)),
@@ -146,6 +146,12 @@ function guardTransaction(tx: StorageTransaction): StorageTransaction {
     count: guard((c, index, prefix) => tx.count(c, index, prefix)),
     scan: guard((c: string, after: string | undefined, limit: number) => tx.scan(c, after, limit)),
   };
+  // Only where the adapter has locks, so callers can skip building lock names for one that has none.
+  if (tx.lock !== undefined) {
+    const lock = tx.lock.bind(tx);
+    return { ...guarded, lock: guard((locks, covering) => lock(locks, covering)) };
+  }
+  return guarded;
 }
 
 /**

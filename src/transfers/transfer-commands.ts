@@ -297,6 +297,8 @@ function acceptTransfer(
     const zone = await zones.byId(tx, request.zoneId);
     if (zone === undefined) return err(zoneNotFound());
     if (zone.action === 'DELETE') return err(transferringDeletingZone());
+    // The zone changes project: its name's ownership and the acceptor's count (read below) move.
+    await zones.lockName(tx, zone.name, [acceptor]);
     const quotas = await readZoneQuotas(tx, acceptor, deps.quotaDefaults);
     const owned = await zones.countOfProject(tx, acceptor);
     yield* checkZoneQuota(quotas, 'zones', owned + 1);

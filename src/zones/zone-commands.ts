@@ -48,6 +48,9 @@ export function createZone(deps: DnsDeps, ctx: unknown, body: unknown): ResultAs
     // create_zone: admin or owner, the owner being the caller's own project, which it must have.
     authorize: (caller) => requireProject(caller),
     transaction: async (uow, caller, input) => {
+      // Before any read, and covering: what a create reads is guarded by these locks, so an
+      // adapter may leave out its own read tracking (docs/postgres.md).
+      if (uow.tx.lock !== undefined) await zones.lockName(uow.tx, input.name, [caller.projectId!], true);
       const inserted = await insertZone(deps, uow, caller, {
         projectId: caller.projectId!,
         name: input.name,
@@ -169,6 +172,7 @@ export function deleteZone(deps: DnsDeps, ctx: unknown, id: unknown): ResultAsyn
       safeTry(async function* () {
         const zone = yield* await visibleZone(uow.tx, caller, zoneId);
         yield* authorizeZone('delete_zone', deps.forbiddenStatus, caller, zone.projectId);
+        await zones.lockName(uow.tx, zone.name, []);
         if (await zones.hasSubzones(uow.tx, zone.id)) return err(zoneHasSubzone());
         const next = markedForDeletion(zone, deps.clock());
         await saveAndPush(deps, uow, next, 'delete', 'DELETE');
@@ -186,6 +190,7 @@ export function abandonZone(deps: DnsDeps, ctx: unknown, id: unknown): ResultAsy
     transaction: (uow, caller, zoneId) =>
       safeTry(async function* () {
         const zone = yield* await visibleZone(uow.tx, caller, zoneId);
+        await zones.lockName(uow.tx, zone.name, []);
         if (await zones.hasSubzones(uow.tx, zone.id)) return err(zoneHasSubzone());
         await removeZone(deps, uow.tx, zone);
         emitZoneEvent(deps, uow, 'delete', softDeleted(zone));

@@ -13,7 +13,7 @@ import { randomBytes } from 'node:crypto';
 import pg from 'pg';
 import { afterAll, inject, vi } from 'vitest';
 import type * as MemoryStorageModule from '../../src/adapters/memory/memory-storage.js';
-import { insert, type IndexKeys, type RangeQuery, type Storage, type StorageTransaction } from '../../src/ports/storage.js';
+import { insert, type IndexKeys, type RangeQuery, type Storage, type StorageLock, type StorageTransaction } from '../../src/ports/storage.js';
 import { postgresStorage, type PostgresStorage } from '../../src/postgres/index.js';
 
 vi.mock('../../src/adapters/memory/memory-storage.js', async (importOriginal) => {
@@ -61,6 +61,8 @@ export function isolatedPostgresStorage(): Storage {
     range: (collection: string, index: string, query?: RangeQuery) => tx.range(c(collection), index, query),
     count: (collection: string, index: string, prefix?: string) => tx.count(c(collection), index, prefix),
     scan: (collection: string, after: string | undefined, limit: number) => tx.scan(c(collection), after, limit),
+    // Forwarded, so the suites run the locked paths (a create's REPEATABLE READ, a delete's relock).
+    lock: (locks: readonly StorageLock[], covering?: boolean) => tx.lock!(locks.map((l) => ({ ...l, name: prefix + l.name })), covering),
   });
   return {
     transaction: <T>(work: (tx: StorageTransaction) => Promise<T>): Promise<T> => inner.transaction((tx) => work(wrap(tx))),

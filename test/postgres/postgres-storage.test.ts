@@ -1,6 +1,6 @@
 import { fc } from '@fast-check/vitest';
 import pg from 'pg';
-import { describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { memoryStorage, type IndexKeys, type RangeQuery, type Storage } from '../../src/index.js';
 import { postgresStorage } from '../../src/postgres/index.js';
 import { runStorageConformance } from '../../src/testing/index.js';
@@ -225,6 +225,125 @@ describe.skipIf(PG_URL === undefined)(title('postgresStorage: adapter specifics'
     hung.release();
     await expect(hung.done).rejects.toThrow();
     expect((await normal.transaction((tx) => tx.scan('c', undefined, 10))).map((r) => r.id)).toEqual(['other']);
+  });
+
+  describe('named locks', () => {
+    // Connections of their own, told apart in pg_locks by name: other test files run meanwhile.
+    const app = `zw-locks-${process.pid}`;
+    let own: pg.Pool | undefined;
+    const lockPool = (): pg.Pool => {
+      if (own === undefined) {
+        own = new pg.Pool({ connectionString: PG_URL, max: 4, application_name: app });
+        own.on('error', () => undefined);
+      }
+      return own;
+    };
+    afterAll(async () => own?.end());
+    const fresh = async () => {
+      const storage = postgresStorage({ pool: lockPool(), schema: freshSchemaName() });
+      await storage.migrate();
+      return storage;
+    };
+    const held = (mode: string) => async (): Promise<number> =>
+      (
+        await testPool().query<{ n: number }>(
+          `SELECT count(*)::int AS n FROM pg_locks l JOIN pg_stat_activity a USING (pid) WHERE a.application_name = $1 AND l.granted AND ${mode}`,
+          [app],
+        )
+      ).rows[0]!.n;
+    const advisoryHeld = held("l.locktype = 'advisory'");
+    const siReadLocks = held("l.mode = 'SIReadLock'");
+
+    // The first holds the lock and writes, then waits; the second asks for the lock (before or
+    // after a read of its own) and reads: it must see the first one's write, whatever its snapshot.
+    for (const [label, readFirst, covering] of [
+      ['asked for first, covering (REPEATABLE READ)', false, true],
+      ['asked for first, not covering (SERIALIZABLE)', false, false],
+      ['asked for after a read (the work runs again, lock first)', true, false],
+    ] as const) {
+      it(`a reader after the lock sees what the previous holder wrote: ${label}`, async () => {
+        const s = await fresh();
+        await s.transaction((tx) => tx.put('c', 'n', frozen({ n: 0 }), {}));
+        let release: () => void = () => undefined;
+        const gate = new Promise<void>((r) => (release = r));
+        let holding: () => void = () => undefined;
+        const held = new Promise<void>((r) => (holding = r));
+        const first = s.transaction(async (tx) => {
+          await tx.lock!([{ name: 'example.com.', exclusive: true }], true);
+          await tx.get('c', 'n'); // sent: the lock is held now
+          await tx.put('c', 'n', frozen({ n: 1 }), {});
+          holding();
+          await gate;
+        });
+        await held;
+        let runs = 0;
+        const second = s.transaction(async (tx) => {
+          runs++;
+          if (readFirst) await tx.get('c', 'other');
+          await tx.lock!([{ name: 'example.com.', exclusive: false }], covering);
+          return tx.get('c', 'n');
+        });
+        await new Promise((r) => setTimeout(r, 100));
+        release();
+        await first;
+        expect(await second).toEqual({ n: 1 });
+        expect(runs).toBe(readFirst ? 2 : 1);
+        expect(await advisoryHeld()).toBe(0);
+      });
+    }
+
+    it('shared locks do not wait for each other; a covering transaction takes no predicate locks, another does', async () => {
+      const s = await fresh();
+      await s.transaction((tx) => tx.put('c', 'a', frozen({}), { i: 'k' }));
+      const observed: number[] = [];
+      const inside = (covering: boolean) =>
+        s.transaction(async (tx) => {
+          await tx.lock!([{ name: 'com.', exclusive: false }], covering);
+          await tx.range('c', 'i', { prefix: 'k' });
+          observed.push(await siReadLocks());
+        });
+      let release: () => void = () => undefined;
+      const gate = new Promise<void>((r) => (release = r));
+      const holder = s.transaction(async (tx) => {
+        await tx.lock!([{ name: 'com.', exclusive: false }], true);
+        await tx.get('c', 'a');
+        await gate;
+      });
+      await inside(true); // would wait forever if shared locks conflicted
+      release();
+      await holder;
+      await inside(false);
+      expect(observed[0]).toBe(0);
+      expect(observed[1]).toBeGreaterThan(0);
+    });
+
+    it('gives every lock back after a commit, a rollback and a failed statement', async () => {
+      const s = await fresh();
+      const locks = [
+        { name: 'a', exclusive: true },
+        { name: 'b', exclusive: false },
+      ];
+      await s.transaction(async (tx) => {
+        await tx.lock!(locks, true);
+        await tx.put('c', 'x', frozen({}), {});
+      });
+      expect(await advisoryHeld()).toBe(0);
+      await expect(
+        s.transaction(async (tx) => {
+          await tx.lock!(locks);
+          await tx.get('c', 'x');
+          throw new Error('work failed');
+        }),
+      ).rejects.toThrow('work failed');
+      expect(await advisoryHeld()).toBe(0);
+      await expect(
+        s.transaction(async (tx) => {
+          await tx.lock!(locks);
+          await tx.put('c', 'bad', frozen({}), { ['bad\u0000index']: 'k' });
+        }),
+      ).rejects.toThrow();
+      expect(await advisoryHeld()).toBe(0);
+    });
   });
 
   it('does not commit when work swallows a failed statement', async () => {

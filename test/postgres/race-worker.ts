@@ -1,7 +1,7 @@
 /**
  * One of the processes of test/postgres/two-processes.test.ts: opens its own pool on the shared
  * schema, says `ready`, waits for `go` on stdin, fires every command at once (zone creates of
- * `names`, or transfer accepts of `offers`) and prints one JSON line of outcomes.
+ * `names`, transfer accepts of `offers`, zone deletes of `deletes`) and prints one JSON line of outcomes.
  * Run as `node --import tsx test/postgres/race-worker.ts <json-args>`.
  */
 import { createInterface } from 'node:readline';
@@ -14,6 +14,8 @@ interface Args {
   readonly project: string;
   readonly names?: readonly string[];
   readonly offers?: readonly { readonly id: string; readonly key: string }[];
+  /** Zone ids to delete. */
+  readonly deletes?: readonly string[];
   readonly zonesQuota: number;
   readonly tasks: 'auto' | 'manual';
 }
@@ -39,6 +41,10 @@ const accepts = (args.offers ?? []).map(async (offer) => {
   const r = await dns.transferAccepts.create(ctx, { zone_transfer_request_id: offer.id, key: offer.key });
   return r.isOk() ? { name: offer.id, ok: true, id: r.value.zone_id } : { name: offer.id, ok: false, type: r.error.type };
 });
-const outcomes = await Promise.all([...creates, ...accepts]);
+const deletes = (args.deletes ?? []).map(async (id) => {
+  const r = await dns.zones.delete(ctx, id);
+  return r.isOk() ? { name: id, ok: true, id } : { name: id, ok: false, type: r.error.type };
+});
+const outcomes = await Promise.all([...creates, ...accepts, ...deletes]);
 process.stdout.write(`${JSON.stringify({ started, ended: Date.now(), outcomes })}\n`);
 await storage.close();

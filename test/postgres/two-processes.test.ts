@@ -95,6 +95,64 @@ describe.skipIf(PG_URL === undefined)(`two processes on one database${PG_URL ===
     expect(listed.metadata.total_count).toBe(quota);
   });
 
+  it('subzone creates racing deletes of their parents from two processes: each pair ends as in one order or the other', async () => {
+    // The create of x.pN.com. reads its parent under the name locks (REPEATABLE READ, no predicate
+    // locks); the delete of pN.com. checks for subzones under an exclusive lock on pN.com.
+    // Without those locks both could pass, leaving a zone whose parent is gone.
+    const schema = freshSchemaName();
+    const storage = postgresStorage({ pool: testPool(), schema });
+    await storage.migrate();
+    const dns = createDnsService({ storage, tasks: 'auto', quotas: { zones: 1000 } });
+    const owner = { projectId: 'p-d', roles: ['member'] };
+    const parents: { id: string; name: string }[] = [];
+    for (let n = 0; n < 15; n++) parents.push(unwrap(await dns.zones.create(owner, { name: `p${n}.com.`, email: 'admin@example.com' })));
+    const children = parents.map((p) => `x.${p.name}`);
+    const worker = (args: object) => ({ url: PG_URL, schema, project: 'p-d', zonesQuota: 1000, tasks: 'auto', ...args });
+    const [created, deleted] = await race([worker({ names: shuffle(children, 5) }), worker({ deletes: shuffle(parents.map((p) => p.id), 6) })]);
+    const stored = async (id: string) => storage.transaction((tx) => tx.get('dns.zones', id)) as Promise<{ parentZoneId: string | null } | undefined>;
+    for (const [n, parent] of parents.entries()) {
+      const create = created!.find((o) => o.name === children[n])!;
+      const del = deleted!.find((o) => o.name === parent.id)!;
+      expect(create.ok, `${children[n]}: ${create.type}`).toBe(true);
+      const child = (await stored(create.id!))!;
+      if (del.ok) {
+        // The delete went first: the parent is gone and the child was created without one.
+        expect(await stored(parent.id), parent.name).toBeUndefined();
+        expect(child.parentZoneId, children[n]).toBeNull();
+      } else {
+        // The create went first: the delete saw the subzone.
+        expect(del.type, parent.name).toBe('zone_has_sub_zone');
+        expect(child.parentZoneId, children[n]).toBe(parent.id);
+      }
+    }
+  });
+
+  it('transfer accepts racing creates into one project from two processes: the zones quota holds', async () => {
+    // An accept (SERIALIZABLE) and a create (REPEATABLE READ, no predicate locks) both count the
+    // project's zones against its quota; only the project's lock, which both take, keeps them apart.
+    const schema = freshSchemaName();
+    const storage = postgresStorage({ pool: testPool(), schema });
+    await storage.migrate();
+    const dns = createDnsService({ storage, tasks: 'manual', quotas: { zones: 100 } });
+    const owner = { projectId: 'p-o', roles: ['member'] };
+    const offers: { id: string; key: string }[] = [];
+    for (let n = 0; n < 8; n++) {
+      const zone = unwrap(await dns.zones.create(owner, { name: `q${n}.com.`, email: 'admin@example.com' }));
+      const request = unwrap(await dns.transferRequests.create(owner, zone.id, {}));
+      offers.push({ id: request.id, key: request.key! });
+    }
+    await dns.tasks.settle();
+    const quota = 6;
+    const worker = (args: object) => ({ url: PG_URL, schema, project: 'p-q', zonesQuota: quota, tasks: 'manual', ...args });
+    const names = Array.from({ length: 8 }, (_, n) => `c${n}.org.`);
+    const [accepted, created] = await race([worker({ offers: shuffle(offers, 7) }), worker({ names: shuffle(names, 8) })]);
+    const all = [...accepted!, ...created!];
+    expect(all.filter((o) => o.ok)).toHaveLength(quota);
+    expect(all.filter((o) => !o.ok).map((o) => o.type)).toEqual(Array(all.length - quota).fill('over_quota'));
+    const listed = (await dns.zones.list({ projectId: 'p-q', roles: ['member'] }))._unsafeUnwrap() as { metadata: { total_count: number } };
+    expect(listed.metadata.total_count).toBe(quota);
+  });
+
   it('accepts of the same transfer requests from two processes: each zone moves once, to the winner; the loser is told the request was used', async () => {
     const schema = freshSchemaName();
     const storage = postgresStorage({ pool: testPool(), schema });

@@ -129,7 +129,7 @@ describe('runInTransaction', () => {
     let ran = false;
     const storage: Storage = {
       transaction: async (work) => {
-        await work(undefined as unknown as StorageTransaction);
+        await work({} as StorageTransaction); // never used: the work only registers an effect
         throw failure;
       },
     };
