@@ -18,7 +18,8 @@ const root = join(here, '..');
 const baseline = process.env['ZONEWARD_BASELINE'];
 const ROUNDS = Number(process.env['PIPELINE_BENCH_ROUNDS'] ?? 5);
 const CREATES = 20_000;
-const PAGES = 2_000;
+// More pages make a longer window, less moved by the other work of a shared machine.
+const PAGES = Number(process.env['PIPELINE_BENCH_PAGES'] ?? 2_000);
 const IMPORT_RECORDS = 1_000_000;
 const gc = (globalThis as { gc?: () => void }).gc ?? (() => undefined);
 const log = (s: string): void => void process.stderr.write(`pipeline.bench: ${s}\n`);
