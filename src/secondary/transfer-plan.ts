@@ -1,5 +1,5 @@
-import { IMPORT_READING, planColumns, type ImportPlan } from '../imports/convert.js';
-import type { RecordsetColumns } from '../recordsets/blocks.js';
+import { IMPORT_READING, planColumns, type ImportPlan } from '../domain/convert.js';
+import type { RecordsetColumns } from '../domain/blocks.js';
 import { COLUMN_MASK, COLUMN_SHIFT } from '../zonefile/columns.js';
 import { parseColumns } from '../zonefile/parse.js';
 import { typeFromText } from '../zonefile/registry.js';

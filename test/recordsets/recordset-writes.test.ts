@@ -7,7 +7,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { createDnsService, type DnsService, type RequestContext } from '../../src/index.js';
 import { manualClock, seededRandom, sequentialIds } from '../../src/testing/index.js';
-import { BLOCK_RECORDSETS } from '../../src/recordsets/blocks.js';
+import { BLOCK_RECORDSETS } from '../../src/domain/blocks.js';
 
 const alice: RequestContext = { projectId: 'alice', roles: ['member'] };
 const bob: RequestContext = { projectId: 'bob', roles: ['member'] };

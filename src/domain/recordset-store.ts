@@ -1,6 +1,6 @@
 import type { IndexPosition, StorageTransaction } from '../ports/storage.js';
 import { tupleKey } from '../shared/keys.js';
-import type { Zone } from '../zones/zone.js';
+import type { Zone } from './zone.js';
 import { BLOCK_INDEXES, blockKeys, checkedBlock, findId, idAt, packIds, RECORDSETS, writtenRowId, type RecordsetBlock, type RecordsetMeta } from './recordset.js';
 
 /** One recordset taken out of its block, as a write sees it. @internal */

@@ -2,7 +2,7 @@ import type { StorageTransaction } from '../ports/storage.js';
 import { CorruptValue } from '../shared/command.js';
 import { tupleKey } from '../shared/keys.js';
 import { isInteger, isString, isStringArray, shapeCheck } from '../shared/stored.js';
-import type { Zone } from '../zones/zone.js';
+import type { Zone } from './zone.js';
 import { zoneBlocks } from './recordset.js';
 
 /**

@@ -1,4 +1,4 @@
-import { blockBounds, type RecordsetColumns } from '../recordsets/blocks.js';
+import { blockBounds, type RecordsetColumns } from './blocks.js';
 import { COLUMN_MASK, COLUMN_SHIFT, type RecordColumns } from '../zonefile/columns.js';
 import { parseIPv6 } from '../zonefile/codec.js';
 import { ORIGIN_NOT_FIRST, parseColumns } from '../zonefile/parse.js';
@@ -6,7 +6,7 @@ import { CNAME_AFTER_DATA, CnameRule, NO_CLASH, OwnerTable, type OwnerKeys, type
 import { typeFromText, typeToText } from '../zonefile/registry.js';
 
 // The types the real service stores are the recordsets' (both imports and the API write them).
-export { DEFAULT_IMPORT_RECORD_TYPES } from '../recordsets/record-types.js';
+export { DEFAULT_IMPORT_RECORD_TYPES } from './record-types.js';
 
 /**
  * Options of the import commands and task.
