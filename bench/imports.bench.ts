@@ -13,7 +13,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { memoryStorage } from '../src/adapters/memory/memory-storage.js';
 import { createDnsService } from '../src/dns/dns-service.js';
-import { zoneRepository } from '../src/zones/zone-store.js';
+import { zoneRepository } from '../src/domain/zone-store.js';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const root = join(here, '..');

@@ -5,8 +5,8 @@
  */
 import { ResultAsync } from 'neverthrow';
 import type { ApiError } from '../src/shared/api-error.js';
-import { exceedsQuota } from '../src/quotas/engine.js';
-import { createQuotaService, type QuotaService, type QuotaSnapshot } from '../src/quotas/index.js';
+import { exceedsQuota } from '../src/shared/quota-engine.js';
+import { createQuotaService, type QuotaService, type QuotaSnapshot } from '../src/quota-service/index.js';
 
 const log = (s: string): void => void process.stderr.write(`quotas bench: ${s}\n`);
 const admin = { projectId: 'ops', roles: ['key-manager:service-admin'] };

@@ -6,8 +6,8 @@
 import { execFileSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { TRANSFER_REQUESTS, transferRequestKeys, type StoredTransferRequest } from '../src/transfers/transfer-request.js';
-import type { Zone } from '../src/zones/zone.js';
-import { zoneRepository } from '../src/zones/zone-store.js';
+import type { Zone } from '../src/domain/zone.js';
+import { zoneRepository } from '../src/domain/zone-store.js';
 import { ctx, harness, zoneOf } from '../test/transfers/harness.js';
 
 const TIMED = 750;

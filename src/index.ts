@@ -16,14 +16,15 @@ export type { IndexKeys, IndexPosition, RangeQuery, RangeRequest, Storage, Stora
 export { memoryStorage } from './adapters/memory/memory-storage.js';
 export { createDnsService } from './dns/dns-service.js';
 export type { DnsService, DnsServiceOptions } from './dns/dns-service.js';
-export type { Nameserver, NameserversBody, PoolConfig, PoolTargetPort } from './zones/deps.js';
+export type { Nameserver, NameserversBody, PoolConfig, PoolTargetPort } from './domain/deps.js';
 export type { ServiceSnapshot } from './shared/snapshot.js';
 export type { ListEnvelope } from './shared/list-command.js';
-export type { SelfLink, ZoneAction, ZoneBody, ZoneStatus, ZoneType } from './zones/zone.js';
+export type { SelfLink, ZoneAction, ZoneBody, ZoneStatus, ZoneType } from './domain/zone.js';
 export type { ZoneList } from './zones/zone-commands.js';
-export type { ZoneCreateInput, ZoneLimits, ZoneUpdateInput } from './zones/zone-input.js';
+export type { ZoneCreateInput, ZoneUpdateInput } from './zones/zone-input.js';
+export type { ZoneLimits } from './domain/zone-rules.js';
 export type { MasterAddress, MasterPort, MasterRecord, TransferLimits } from './ports/master.js';
-export type { RecordsetBody } from './recordsets/recordset.js';
+export type { RecordsetBody } from './domain/recordset.js';
 export type { RecordsetList } from './recordsets/recordset-commands.js';
 export type {
   TransferAcceptBody,
@@ -41,7 +42,7 @@ export { DEFAULT_ZONE_QUOTAS } from './dns-quotas/index.js';
 export { DEFAULT_IMPORT_RECORD_TYPES } from './imports/index.js';
 export type { ZoneImportBody, ZoneImportCommands, ZoneImportLinks, ZoneImportList, ZoneImportStatus } from './imports/index.js';
 export type { ZoneExportBody, ZoneExportCommands, ZoneExportLinks, ZoneExportList, ZoneExportStatus } from './exports/index.js';
-export { createQuotaService, effectiveLimit, exceedsQuota, isUnconstrained } from './quotas/index.js';
+export { createQuotaService, effectiveLimit, exceedsQuota, isUnconstrained } from './quota-service/index.js';
 export type {
   ConfiguredQuotas,
   EffectiveQuotasBody,
@@ -55,5 +56,5 @@ export type {
   QuotaServiceOptions,
   QuotaSnapshot,
   QuotaValues,
-} from './quotas/index.js';
+} from './quota-service/index.js';
 export type { ZoneQuotaLimits, ZoneQuotaResource } from './dns-quotas/index.js';

@@ -4,7 +4,7 @@ import { command, type CommandEnv } from '../shared/command.js';
 import { forbidden, type Caller } from '../shared/context.js';
 import { emptyRequestBody, intField, nullRefusedByStore, ownEntries } from '../shared/validation.js';
 import { invalidProjectId, invalidQuota, patchNeedsAllProjects } from './dns-quota-errors.js';
-import { isProjectId } from '../quotas/project-id.js';
+import { isProjectId } from '../shared/project-id.js';
 import {
   MAX_HARD_LIMIT,
   ZONE_QUOTA_RESOURCES,
@@ -13,7 +13,7 @@ import {
   isZoneQuotaResource,
   readZoneQuotas,
   type ZoneQuotaLimits,
-} from './zone-quotas.js';
+} from '../domain/zone-quotas.js';
 
 /**
  * What the DNS quota commands need from the DNS service.

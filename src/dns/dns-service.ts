@@ -3,10 +3,10 @@ import { memoryStorage } from '../adapters/memory/memory-storage.js';
 import { DEFAULT_ZONE_QUOTAS, getDnsQuotas, resetDnsQuotas, setDnsQuotas, type ZoneQuotaLimits } from '../dns-quotas/index.js';
 import type { Storage } from '../ports/storage.js';
 import { getRecordset, listRecordsets, type RecordsetList } from '../recordsets/recordset-commands.js';
-import { ownerRowKeys, RECORDSET_OWNERS, type OwnerRow } from '../recordsets/owner-index.js';
-import { removeRecordsets } from '../recordsets/recordset-store.js';
+import { ownerRowKeys, RECORDSET_OWNERS, type OwnerRow } from '../domain/owner-index.js';
+import { removeRecordsets } from '../domain/recordset-store.js';
 import { createRecordset, deleteRecordset, listAllRecordsets, updateRecordset } from '../recordsets/recordset-writes.js';
-import { blockKeys, importedZoneKeys, checkedBlock, isCurrentLayout, moveRecordsets, RECORDSET_ZONES, RECORDSETS, type ImportedZone, type RecordsetBlock, type RecordsetBody } from '../recordsets/recordset.js';
+import { blockKeys, importedZoneKeys, checkedBlock, isCurrentLayout, moveRecordsets, RECORDSET_ZONES, RECORDSETS, type ImportedZone, type RecordsetBlock, type RecordsetBody } from '../domain/recordset.js';
 import type { ApiError } from '../shared/api-error.js';
 import { resolveCaller, type RequestContext } from '../shared/context.js';
 import { EventBus, type DnsEventListener } from '../shared/events.js';
@@ -14,22 +14,14 @@ import type { ListQuery } from '../shared/list-query.js';
 import { taskCollection, TaskRunner, TASKS } from '../shared/tasks.js';
 import { isUuidLike, uuidV4Source } from '../shared/uuid.js';
 import { abort, invalidIdSource, restoreFailed } from '../shared/command.js';
-import {
-  abandonZone,
-  createZone,
-  deleteZone,
-  getZone,
-  listZones,
-  updateZone,
-  ZONE_PUSH,
-  zoneNameservers,
-  type ZoneList,
-} from '../zones/zone-commands.js';
-import { DEFAULT_ZONE_LIMITS, type ZoneCreateInput, type ZoneLimits, type ZoneUpdateInput } from '../zones/zone-input.js';
+import { abandonZone, createZone, deleteZone, getZone, listZones, updateZone, zoneNameservers, type ZoneList } from '../zones/zone-commands.js';
+import { ZONE_PUSH } from '../domain/zone-operations.js';
+import { DEFAULT_ZONE_LIMITS, type ZoneLimits } from '../domain/zone-rules.js';
+import type { ZoneCreateInput, ZoneUpdateInput } from '../zones/zone-input.js';
 import type { RequestBody } from '../shared/body.js';
 import { zonePushHandler } from '../zones/zone-push.js';
-import type { Zone, ZoneBody } from '../zones/zone.js';
-import { ZONES, zoneKeys } from '../zones/zone-store.js';
+import type { Zone, ZoneBody } from '../domain/zone.js';
+import { ZONES, zoneKeys } from '../domain/zone-store.js';
 import {
   createTransferAcceptCommands,
   createTransferRequestCommands,
@@ -51,7 +43,7 @@ import {
   ZONE_IMPORT_TASK,
   type ZoneImportCommands,
 } from '../imports/index.js';
-import type { DnsDeps, NameserversBody, PoolConfig, PoolTargetPort } from '../zones/deps.js';
+import type { DnsDeps, NameserversBody, PoolConfig, PoolTargetPort } from '../domain/deps.js';
 import type { MasterPort } from '../ports/master.js';
 import { xfrZone, ZONE_XFR_TASK, zoneXfrHandler } from '../secondary/xfr.js';
 import { clearCollections, restoreSnapshot, takeSnapshot, type CollectionKeys, type ServiceSnapshot } from '../shared/snapshot.js';

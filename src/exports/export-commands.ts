@@ -1,10 +1,10 @@
 import { err, ok, safeTry, type Result, type ResultAsync } from 'neverthrow';
-import type { DnsDeps } from '../zones/deps.js';
+import type { DnsDeps } from '../domain/deps.js';
 import { listOwned, type ListEnvelope } from '../shared/list-command.js';
-import { checkZoneQuota, readZoneQuotas } from '../dns-quotas/index.js';
+import { checkZoneQuota, readZoneQuotas } from '../domain/zone-quotas.js';
 import type { StorageTransaction } from '../ports/storage.js';
-import { managedCount, managedRecordsets, typeAt } from '../recordsets/recordset.js';
-import { creationOrder } from '../recordsets/recordset-pages.js';
+import { managedCount, managedRecordsets, typeAt } from '../domain/recordset.js';
+import { creationOrder } from '../domain/recordset-pages.js';
 import type { ApiError } from '../shared/api-error.js';
 import { command, runInTransaction, type UnitOfWork } from '../shared/command.js';
 import { uuidParam } from '../shared/errors.js';
@@ -12,11 +12,11 @@ import { requireProject, type Caller } from '../shared/context.js';
 import type { ListSpec } from '../shared/list-query.js';
 import { enqueueTask, finishTask, type StoredTask } from '../shared/tasks.js';
 import { toMicros } from '../shared/time.js';
-import { visibleZone } from '../zones/zone-commands.js';
-import type { Zone } from '../zones/zone.js';
-import { canSee } from '../zones/zone-policy.js';
+import { visibleZone } from '../domain/zone-operations.js';
+import type { Zone } from '../domain/zone.js';
+import { canSee } from '../domain/zone-policy.js';
 import { exportNotFound, notExportedYet, unsupportedAccept } from './export-errors.js';
-import { zoneRepository as zones } from '../zones/zone-store.js';
+import { zoneRepository as zones } from '../domain/zone-store.js';
 import { exportRepository, presentExport, type StoredExport, type ZoneExportBody } from './zone-export.js';
 
 /** Task kind that processes a zone export. @category Exports */

@@ -5,7 +5,7 @@
  * @packageDocumentation
  */
 import type { ResultAsync } from 'neverthrow';
-import type { DnsDeps } from '../zones/deps.js';
+import type { DnsDeps } from '../domain/deps.js';
 import type { CollectionKeys } from '../shared/snapshot.js';
 import type { ApiError } from '../shared/api-error.js';
 import type { RequestContext } from '../shared/context.js';

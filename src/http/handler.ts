@@ -1,6 +1,6 @@
 import type { ResultAsync } from 'neverthrow';
 import type { DnsService } from '../dns/dns-service.js';
-import type { QuotaService } from '../quotas/quota-service.js';
+import type { QuotaService } from '../quota-service/index.js';
 import { ApiError } from '../shared/api-error.js';
 import type { RequestContext } from '../shared/context.js';
 import { isUuidLike } from '../shared/uuid.js';

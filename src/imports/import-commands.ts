@@ -1,23 +1,23 @@
 import { err, ok, safeTry, type Result, type ResultAsync } from 'neverthrow';
-import type { DnsDeps } from '../zones/deps.js';
+import type { DnsDeps } from '../domain/deps.js';
 import { listOwned, type ListEnvelope } from '../shared/list-command.js';
-import { checkZoneQuota, readZoneQuotas } from '../dns-quotas/index.js';
-import { buildBlocks, drawSortedIds } from '../recordsets/blocks.js';
-import { storeImported } from '../recordsets/recordset-store.js';
+import { checkZoneQuota, readZoneQuotas } from '../domain/zone-quotas.js';
+import { buildBlocks, drawSortedIds } from '../domain/blocks.js';
+import { storeImported } from '../domain/recordset-store.js';
 import type { ApiError } from '../shared/api-error.js';
 import { command, runInTransaction, type UnitOfWork } from '../shared/command.js';
 import { uuidParam } from '../shared/errors.js';
 import { emptyRequestBody } from '../shared/validation.js';
-import { checkNameSyntax, emailProblem } from '../zones/zone-input.js';
+import { checkNameSyntax, emailProblem } from '../domain/zone-rules.js';
 import { requireProject, type Caller } from '../shared/context.js';
 import type { ListSpec } from '../shared/list-query.js';
 import { enqueueTask, finishTask, type StoredTask } from '../shared/tasks.js';
 import { toMicros } from '../shared/time.js';
-import { insertZone } from '../zones/zone-commands.js';
-import type { Zone } from '../zones/zone.js';
-import { zoneRepository } from '../zones/zone-store.js';
-import { canSee } from '../zones/zone-policy.js';
-import { withImportedCounts } from '../zones/zone-lifecycle.js';
+import { insertZone } from '../domain/zone-operations.js';
+import type { Zone } from '../domain/zone.js';
+import { zoneRepository } from '../domain/zone-store.js';
+import { canSee } from '../domain/zone-policy.js';
+import { withImportedCounts } from '../domain/zone-lifecycle.js';
 import {
   fileNotClean,
   fileNotText,
@@ -27,7 +27,7 @@ import {
   importNotFound,
   unsupportedContentType,
 } from './import-errors.js';
-import { DEFAULT_IMPORT_RECORD_TYPES, IMPORT_MESSAGES, planImport, undefinedError, type ZoneImportOptions } from './convert.js';
+import { DEFAULT_IMPORT_RECORD_TYPES, IMPORT_MESSAGES, planImport, undefinedError, type ZoneImportOptions } from '../domain/convert.js';
 import { importRepository as imports, presentImport, type StoredImport, type ZoneImportBody } from './zone-import.js';
 
 /** Task kind that processes a zone import. @category Imports */

@@ -5,16 +5,16 @@
  * @packageDocumentation
  */
 import type { ResultAsync } from 'neverthrow';
-import type { DnsDeps } from '../zones/deps.js';
+import type { DnsDeps } from '../domain/deps.js';
 import type { CollectionKeys } from '../shared/snapshot.js';
 import type { ApiError } from '../shared/api-error.js';
 import type { RequestContext } from '../shared/context.js';
 import type { ListQuery } from '../shared/list-query.js';
-import type { ZoneImportOptions } from './convert.js';
+import type { ZoneImportOptions } from '../domain/convert.js';
 import { createImport, deleteImport, getImport, listImports, type ZoneImportList } from './import-commands.js';
 import { IMPORTS, importRepository, type StoredImport, type ZoneImportBody } from './zone-import.js';
 
-export { DEFAULT_IMPORT_RECORD_TYPES, type ZoneImportOptions } from './convert.js';
+export { DEFAULT_IMPORT_RECORD_TYPES, type ZoneImportOptions } from '../domain/convert.js';
 export { importTaskHandler, ZONE_IMPORT_TASK } from './import-commands.js';
 export type { ZoneImportList } from './import-commands.js';
 export { IMPORTS, type ZoneImportBody, type ZoneImportStatus, type ZoneImportLinks } from './zone-import.js';

@@ -1,8 +1,7 @@
 import type { StorageTransaction } from '../ports/storage.js';
 import { tupleKey } from '../shared/keys.js';
 import { checked, isInteger, isString, optional, orNull, shapeCheck, type Collection, type Shape } from '../shared/stored.js';
-import type { ProjectQuotasRecord } from './quota-service.js';
-import { QUOTA_KINDS, perKind } from './quota-values.js';
+import { QUOTA_KINDS, perKind, type ProjectQuotasRecord } from './quota-values.js';
 
 /**
  * The quota service's repository: the only code that knows where project quota records are

@@ -47,3 +47,15 @@ export const perKind = <T>(f: (kind: QuotaKind) => T): { [K in QuotaKind]: T } =
   consumers: f('consumers'),
   cas: f('cas'),
 });
+
+/**
+ * One configured record as the list shows it.
+ *
+ * @category Quotas
+ */
+export interface ProjectQuotasRecord {
+  /** The project the record belongs to. */
+  readonly project_id: string;
+  /** Its configured values; `null` where the default applies. */
+  readonly project_quotas: ConfiguredQuotas;
+}

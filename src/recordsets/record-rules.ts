@@ -1,5 +1,5 @@
 import { parseIPv4, parseIPv6 } from '../zonefile/codec.js';
-import { DEFAULT_IMPORT_RECORD_TYPES } from './record-types.js';
+import { DEFAULT_IMPORT_RECORD_TYPES } from '../domain/record-types.js';
 import { pyInt } from '../shared/validation.js';
 
 /**

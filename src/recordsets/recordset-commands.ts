@@ -1,16 +1,16 @@
 import { err, ok, safeTry, type Result, type ResultAsync } from 'neverthrow';
-import type { DnsDeps } from '../zones/deps.js';
+import type { DnsDeps } from '../domain/deps.js';
 import type { ListEnvelope } from '../shared/list-command.js';
 import type { StorageTransaction } from '../ports/storage.js';
 import type { ApiError } from '../shared/api-error.js';
 import { command } from '../shared/command.js';
 import { uuidParam } from '../shared/errors.js';
 import { listArray, parseListQuery, type ListSpec } from '../shared/list-query.js';
-import { visibleZone } from '../zones/zone-commands.js';
-import type { Zone } from '../zones/zone.js';
-import { managedCount, mixedStatuses, zoneBlocks, managedRecordsets, presentRecordset, RECORDSET_FILTERS, type RecordsetBody } from './recordset.js';
-import { findRecordset } from './recordset-store.js';
-import { zonePage } from './recordset-pages.js';
+import { visibleZone } from '../domain/zone-operations.js';
+import type { Zone } from '../domain/zone.js';
+import { managedCount, mixedStatuses, zoneBlocks, managedRecordsets, presentRecordset, RECORDSET_FILTERS, type RecordsetBody } from '../domain/recordset.js';
+import { findRecordset } from '../domain/recordset-store.js';
+import { zonePage } from '../domain/recordset-pages.js';
 import { targetZone } from './recordset-writes.js';
 import { recordsetNotFound } from './recordset-errors.js';
 

@@ -13,7 +13,7 @@ import {
   schemaErrors,
 } from '../shared/validation.js';
 import { API_RECORD_TYPES, checkRecord, isHostStyleName, isSrvOwnerName, isZoneStyleName } from './record-rules.js';
-import type { RecordsetBody } from './recordset.js';
+import type { RecordsetBody } from '../domain/recordset.js';
 
 /** What a recordset create or update body sets. @internal */
 export interface RecordsetInput {

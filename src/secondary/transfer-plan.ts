@@ -1,7 +1,7 @@
-import { IMPORT_READING, planColumns, type ImportPlan } from '../imports/convert.js';
-import { ownerNameHash } from '../recordsets/owner-index.js';
-import { packTypes } from '../recordsets/recordset.js';
-import type { RecordsetColumns } from '../recordsets/blocks.js';
+import { IMPORT_READING, planColumns, type ImportPlan } from '../domain/convert.js';
+import { ownerNameHash } from '../domain/owner-index.js';
+import { packTypes } from '../domain/recordset.js';
+import type { RecordsetColumns } from '../domain/blocks.js';
 import { COLUMN_MASK, COLUMN_SHIFT } from '../zonefile/columns.js';
 import { parseColumns } from '../zonefile/parse.js';
 import { typeFromText } from '../zonefile/registry.js';

@@ -1,25 +1,25 @@
 import { err, ok, safeTry, type ResultAsync } from 'neverthrow';
-import type { DnsDeps } from '../zones/deps.js';
-import { checkZoneQuota, readZoneQuotas, type ZoneQuotaLimits } from '../dns-quotas/index.js';
-import { DEFAULT_IMPORT_RECORD_TYPES, type ZoneImportOptions } from '../imports/convert.js';
-import { buildBlocks, drawSortedIds } from '../recordsets/blocks.js';
+import type { DnsDeps } from '../domain/deps.js';
+import { checkZoneQuota, readZoneQuotas, type ZoneQuotaLimits } from '../domain/zone-quotas.js';
+import { DEFAULT_IMPORT_RECORD_TYPES, type ZoneImportOptions } from '../domain/convert.js';
+import { buildBlocks, drawSortedIds } from '../domain/blocks.js';
 import type { ApiError } from '../shared/api-error.js';
 import { command, runInTransaction } from '../shared/command.js';
 import { finishTask, type StoredTask, type TaskHandler } from '../shared/tasks.js';
 import { toMicros } from '../shared/time.js';
-import { removeRecordsets, storeImported } from '../recordsets/recordset-store.js';
-import { requestTransfer, saveAndPush, visibleZone, zoneIdParam } from '../zones/zone-commands.js';
-import { refreshedFromMaster } from '../zones/zone-lifecycle.js';
-import { xfrOfPrimary } from '../zones/zone-errors.js';
-import { authorizeZone } from '../zones/zone-policy.js';
-import { emailProblem } from '../zones/zone-input.js';
-import type { Zone } from '../zones/zone.js';
-import { zoneRepository as zones } from '../zones/zone-store.js';
+import { removeRecordsets, storeImported } from '../domain/recordset-store.js';
+import { requestTransfer, saveAndPush, visibleZone, zoneIdParam } from '../domain/zone-operations.js';
+import { refreshedFromMaster } from '../domain/zone-lifecycle.js';
+import { xfrOfPrimary } from './secondary-errors.js';
+import { authorizeZone } from '../domain/zone-policy.js';
+import { emailProblem } from '../domain/zone-rules.js';
+import type { Zone } from '../domain/zone.js';
+import { zoneRepository as zones } from '../domain/zone-store.js';
 import { masterAddress, type MasterAddress, type MasterPort, type TransferLimits } from './master-port.js';
 import { TransferCollector, type TransferPlan } from './transfer-plan.js';
 
 // The task kind lives with zones, which queue it on create and update.
-export { ZONE_XFR_TASK } from '../zones/zone-commands.js';
+export { ZONE_XFR_TASK } from '../domain/zone-operations.js';
 
 /**
  * `POST /v2/zones/{id}/tasks/xfr` (HTTP 202 with an empty body): visibility (404), policy

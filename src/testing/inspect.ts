@@ -1,12 +1,12 @@
-import type { PoolConfig } from '../zones/deps.js';
+import type { PoolConfig } from '../domain/deps.js';
 import type { ServiceSnapshot } from '../shared/snapshot.js';
-import { effectiveZoneQuotas, storedOverrides, DEFAULT_ZONE_QUOTAS, type ZoneQuotaLimits } from '../dns-quotas/zone-quotas.js';
+import { effectiveZoneQuotas, storedOverrides, DEFAULT_ZONE_QUOTAS, type ZoneQuotaLimits } from '../domain/zone-quotas.js';
 import { EXPORTS, exportRepository, presentExport, type ZoneExportBody } from '../exports/zone-export.js';
 import { IMPORTS, importRepository, presentImport, type ZoneImportBody } from '../imports/zone-import.js';
 import type { Storage, StoredRow } from '../ports/storage.js';
-import type { QuotaSnapshot, ProjectQuotasRecord } from '../quotas/quota-service.js';
+import type { QuotaSnapshot, ProjectQuotasRecord } from '../quota-service/index.js';
 import { quotaRecordRepository } from '../quotas/quota-store.js';
-import { checkedBlock, idAt, managedRecordsets, presentRecordset, type RecordsetBlock, type RecordsetBody } from '../recordsets/recordset.js';
+import { checkedBlock, idAt, managedRecordsets, presentRecordset, type RecordsetBlock, type RecordsetBody } from '../domain/recordset.js';
 import { checked, type Collection } from '../shared/stored.js';
 import { TASKS, taskCollection } from '../shared/tasks.js';
 import { presentTransferAccept, TRANSFER_ACCEPTS, transferAcceptRepository, type TransferAcceptBody } from '../transfers/transfer-accept.js';
@@ -16,9 +16,9 @@ import {
   transferRequestRepository,
   type TransferRequestBody,
 } from '../transfers/transfer-request.js';
-import { RECORDSETS } from '../recordsets/recordset.js';
-import { presentZone, type ZoneBody } from '../zones/zone.js';
-import { ZONES, zoneRepository } from '../zones/zone-store.js';
+import { RECORDSETS } from '../domain/recordset.js';
+import { presentZone, type ZoneBody } from '../domain/zone.js';
+import { ZONES, zoneRepository } from '../domain/zone-store.js';
 
 /**
  * Options of {@link inspectDns}: the parts of the service's configuration that shape its bodies.

@@ -1,5 +1,5 @@
-import type { PoolTargetPort } from '../zones/deps.js';
-import type { ZoneBody } from '../zones/zone.js';
+import type { PoolTargetPort } from '../domain/deps.js';
+import type { ZoneBody } from '../domain/zone.js';
 
 /**
  * A method of the {@link PoolTargetPort}.

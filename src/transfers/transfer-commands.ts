@@ -1,7 +1,7 @@
 import { err, ok, safeTry, type Result, type ResultAsync } from 'neverthrow';
-import type { DnsDeps } from '../zones/deps.js';
+import type { DnsDeps } from '../domain/deps.js';
 import { listCaller } from '../shared/list-command.js';
-import { checkZoneQuota, readZoneQuotas } from '../dns-quotas/index.js';
+import { checkZoneQuota, readZoneQuotas } from '../domain/zone-quotas.js';
 import type { StorageTransaction } from '../ports/storage.js';
 import type { ApiError } from '../shared/api-error.js';
 import { command } from '../shared/command.js';
@@ -11,11 +11,11 @@ import { uuidParam } from '../shared/errors.js';
 import { emptyRequestBody } from '../shared/validation.js';
 import { listArray, listPage, parseListQuery, type ListQuery, type ListSpec } from '../shared/list-query.js';
 import { toMicros } from '../shared/time.js';
-import { visibleZone } from '../zones/zone-commands.js';
-import type { Zone } from '../zones/zone.js';
-import { zoneNotFound } from '../zones/zone-errors.js';
-import { transferred } from '../zones/zone-lifecycle.js';
-import { zoneRepository as zones } from '../zones/zone-store.js';
+import { visibleZone } from '../domain/zone-operations.js';
+import type { Zone } from '../domain/zone.js';
+import { zoneNotFound } from '../domain/zone-errors.js';
+import { transferred } from '../domain/zone-lifecycle.js';
+import { zoneRepository as zones } from '../domain/zone-store.js';
 import {
   parseTransferAcceptBody,
   presentTransferAccept,

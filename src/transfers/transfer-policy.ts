@@ -1,7 +1,7 @@
 import { err, ok, type Result } from 'neverthrow';
 import type { ApiError } from '../shared/api-error.js';
 import { forbidden, type Caller, type ForbiddenStatus } from '../shared/context.js';
-import { adminOrOwner } from '../zones/zone-policy.js';
+import { adminOrOwner } from '../domain/zone-policy.js';
 import type { StoredTransferRequest } from './transfer-request.js';
 
 /**

@@ -1,11 +1,11 @@
-import type { DnsDeps } from './deps.js';
+import type { DnsDeps } from '../domain/deps.js';
 import { ok } from 'neverthrow';
 import { runInTransaction } from '../shared/command.js';
 import { finishTask, type StoredTask } from '../shared/tasks.js';
-import { emitZoneEvent, removeZone } from './zone-commands.js';
-import { presentZone, type Zone, type ZoneAction } from './zone.js';
-import { zoneRepository as zones } from './zone-store.js';
-import { applyReport, softDeleted, type PushReport } from './zone-lifecycle.js';
+import { emitZoneEvent, removeZone } from '../domain/zone-operations.js';
+import { presentZone, type Zone, type ZoneAction } from '../domain/zone.js';
+import { zoneRepository as zones } from '../domain/zone-store.js';
+import { applyReport, softDeleted, type PushReport } from '../domain/zone-lifecycle.js';
 
 const isPushAction = (a: unknown): a is ZoneAction => a === 'CREATE' || a === 'UPDATE' || a === 'DELETE';
 

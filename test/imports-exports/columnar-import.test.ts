@@ -1,6 +1,6 @@
 import { fc, test } from '@fast-check/vitest';
 import { describe, expect, it } from 'vitest';
-import { DEFAULT_IMPORT_RECORD_TYPES, IMPORT_MESSAGES, lineOfRecord, planColumns, planImport, readColumns } from '../../src/imports/convert.js';
+import { DEFAULT_IMPORT_RECORD_TYPES, IMPORT_MESSAGES, lineOfRecord, planColumns, planImport, readColumns } from '../../src/domain/convert.js';
 import type { ProbeCounter } from '../../src/zonefile/owners.js';
 import type { RecordColumns } from '../../src/zonefile/columns.js';
 import { parse, parseColumns } from '../../src/zonefile/parse.js';

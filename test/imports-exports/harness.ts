@@ -15,7 +15,7 @@ import { getRecordset, listRecordsets } from '../../src/recordsets/recordset-com
 import type { DnsEvent } from '../../src/shared/events.js';
 import { manualClock, sequentialIds } from '../../src/testing/index.js';
 import { createZone, deleteZone, getZone } from '../../src/zones/zone-commands.js';
-import type { ZoneLimits } from '../../src/zones/zone-input.js';
+import type { ZoneLimits } from '../../src/domain/zone-rules.js';
 
 
 /** The workplace's zone generator, beside the repository (`../shared/tools`). */

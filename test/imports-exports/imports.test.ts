@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { memoryStorage } from '../../src/adapters/memory/memory-storage.js';
 import { faultyStorage } from '../../src/testing/index.js';
-import { RECORDSETS } from '../../src/recordsets/recordset.js';
-import { ZONES } from '../../src/zones/zone-store.js';
+import { RECORDSETS } from '../../src/domain/recordset.js';
+import { ZONES } from '../../src/domain/zone-store.js';
 import { admin, alice, bob, exportText, FIXTURE, generatedZone, generatorAvailable, harness, importAndSettle } from './harness.js';
 
 const SOA = 'example.com. 600 IN SOA ns1.example.com. nsadmin.example.com. 2013091101 7200 3600 2419200 10800\n';

@@ -1,14 +1,14 @@
 /**
- * A plain import planner for the tests: the rules of src/imports/convert.ts (`planColumns`) written
+ * A plain import planner for the tests: the rules of src/domain/convert.ts (`planColumns`) written
  * the obvious way, with maps keyed by strings and one record object at a time, so that the fast
  * planner's own bookkeeping (hash tables, chains, columns read by index) is checked against
  * something that shares none of it.
  */
-import { emailFromRname, IMPORT_MESSAGES, IMPORT_READING, undefinedError, type ImportPlan, type ImportReader } from '../../src/imports/convert.js';
+import { emailFromRname, IMPORT_MESSAGES, IMPORT_READING, undefinedError, type ImportPlan, type ImportReader } from '../../src/domain/convert.js';
 import { SocketAddress } from 'node:net';
-import { blockBounds, type RecordsetColumns } from '../../src/recordsets/blocks.js';
-import { ownerNameHash } from '../../src/recordsets/owner-index.js';
-import { packTypes } from '../../src/recordsets/recordset.js';
+import { blockBounds, type RecordsetColumns } from '../../src/domain/blocks.js';
+import { ownerNameHash } from '../../src/domain/owner-index.js';
+import { packTypes } from '../../src/domain/recordset.js';
 import { RecordColumns } from '../../src/zonefile/columns.js';
 import type { ParsedZone, ZoneRecord } from '../../src/zonefile/index.js';
 import { ORIGIN_NOT_FIRST, parse } from '../../src/zonefile/parse.js';

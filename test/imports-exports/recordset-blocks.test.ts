@@ -1,5 +1,5 @@
 /**
- * Imported recordsets are stored in blocks (src/recordsets/recordset.ts). These tests pin what
+ * Imported recordsets are stored in blocks (src/domain/recordset.ts). These tests pin what
  * that must not change: every page in the default order equals the page of the whole zone sorted
  * as the list sorts it, every get finds what the list shows, and a page or a get reads a few
  * blocks, never the zone.
@@ -10,13 +10,13 @@ import { memoryStorage } from '../../src/adapters/memory/memory-storage.js';
 import { createDnsDeps, createDnsService } from '../../src/dns/dns-service.js';
 import { createExportCommands } from '../../src/exports/index.js';
 import { createImportCommands } from '../../src/imports/index.js';
-import { BLOCK_RECORDS, BLOCK_RECORDSETS, drawSortedIds } from '../../src/recordsets/blocks.js';
+import { BLOCK_RECORDS, BLOCK_RECORDSETS, drawSortedIds } from '../../src/domain/blocks.js';
 import { getRecordset, listRecordsets } from '../../src/recordsets/recordset-commands.js';
-import type { RecordsetBody } from '../../src/recordsets/recordset.js';
+import type { RecordsetBody } from '../../src/domain/recordset.js';
 import { inspectDns, manualClock, seededRandom, sequentialIds } from '../../src/testing/index.js';
 import { deleteZone } from '../../src/zones/zone-commands.js';
 import { countingStorage } from '../recordsets/counting-storage.js';
-import { RECORDSETS } from '../../src/recordsets/recordset.js';
+import { RECORDSETS } from '../../src/domain/recordset.js';
 
 const alice = { projectId: 'alice', roles: ['member'] };
 

@@ -1,7 +1,7 @@
 import { ok } from 'neverthrow';
 import { describe, expect, it } from 'vitest';
 import { test, fc } from '@fast-check/vitest';
-import { createQuotaService } from '../../src/quotas/index.js';
+import { createQuotaService } from '../../src/quota-service/index.js';
 import type { RequestContext } from '../../src/shared/context.js';
 import { memoryStorage } from '../../src/adapters/memory/memory-storage.js';
 import { DEFAULT_ZONE_QUOTAS, getDnsQuotas, setDnsQuotas } from '../../src/dns-quotas/index.js';

@@ -1,6 +1,6 @@
 import { describe, expect } from 'vitest';
 import { test, fc } from '@fast-check/vitest';
-import { effectiveLimit, exceedsQuota, isUnconstrained } from '../../src/quotas/engine.js';
+import { effectiveLimit, exceedsQuota, isUnconstrained } from '../../src/shared/quota-engine.js';
 
 const count = fc.nat({ max: 2 ** 40 });
 

@@ -1,4 +1,4 @@
-import { createQuotaService, type QuotaService, type QuotaServiceOptions } from '../../src/quotas/index.js';
+import { createQuotaService, type QuotaService, type QuotaServiceOptions } from '../../src/quota-service/index.js';
 
 export const serviceAdmin = { projectId: 'ops', roles: ['key-manager:service-admin'] };
 export const member = { projectId: 'p1', roles: ['member'] };

@@ -1,6 +1,6 @@
 import { describe, expect } from 'vitest';
 import { test, fc } from '@fast-check/vitest';
-import { createQuotaService, type QuotaKind } from '../../src/quotas/index.js';
+import { createQuotaService, type QuotaKind } from '../../src/quota-service/index.js';
 import { serviceAdmin } from './helpers.js';
 
 const KINDS: readonly QuotaKind[] = ['secrets', 'orders', 'containers', 'consumers', 'cas'];

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { test, fc } from '@fast-check/vitest';
 import { normalisePage } from '../../src/quotas/paging.js';
 import { pythonIntLiteral } from '../../src/shared/python-int.js';
-import { createQuotaService } from '../../src/quotas/index.js';
+import { createQuotaService } from '../../src/quota-service/index.js';
 import { seeded, serviceAdmin } from './helpers.js';
 
 const base = 'http://localhost:9311/v1/project-quotas';

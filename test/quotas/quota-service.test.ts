@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { memoryStorage } from '../../src/adapters/memory/memory-storage.js';
 import type { Storage } from '../../src/ports/storage.js';
-import { createQuotaService } from '../../src/quotas/index.js';
+import { createQuotaService } from '../../src/quota-service/index.js';
 import type { RequestContext } from '../../src/shared/context.js';
 import { member, seeded, serviceAdmin } from './helpers.js';
 

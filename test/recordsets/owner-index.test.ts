@@ -1,5 +1,5 @@
 /**
- * The owner index of imported recordsets (src/recordsets/owner-index.ts) on its own, at
+ * The owner index of imported recordsets (src/domain/owner-index.ts) on its own, at
  * layouts the service's tests do not reach cheaply: many rows, and three-character entries (a
  * zone of more than 2^18 blocks). Law: every block holding a name is among the blocks the look-up
  * of that name answers, and names that are not there lead to almost no block.
@@ -7,9 +7,9 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { memoryStorage } from '../../src/index.js';
-import { blocksNamed, ownerNameHash, putOwnerRows } from '../../src/recordsets/owner-index.js';
-import { importedZoneKeys, RECORDSET_ZONES, type ImportedZone, type RecordsetBlock } from '../../src/recordsets/recordset.js';
-import type { Zone } from '../../src/zones/zone.js';
+import { blocksNamed, ownerNameHash, putOwnerRows } from '../../src/domain/owner-index.js';
+import { importedZoneKeys, RECORDSET_ZONES, type ImportedZone, type RecordsetBlock } from '../../src/domain/recordset.js';
+import type { Zone } from '../../src/domain/zone.js';
 
 const zone = { id: '11111111-2222-4333-8444-555555555555', name: 'Owners.Test.' } as Zone;
 

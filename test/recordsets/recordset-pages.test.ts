@@ -1,5 +1,5 @@
 /**
- * A page of a zone's recordsets reads only what it may show (src/recordsets/recordset-pages.ts):
+ * A page of a zone's recordsets reads only what it may show (src/domain/recordset-pages.ts):
  * three streams in the page's order, merged. The law: for every sort key, direction, limit and
  * marker, a page equals the page of the whole zone sorted as the list sorts it (the path a
  * filter matching everything takes), whatever mix of imported, written, changed and deleted

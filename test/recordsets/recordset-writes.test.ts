@@ -8,9 +8,9 @@ import { describe, expect, it } from 'vitest';
 import { createDnsService, memoryStorage, type DnsService, type RequestContext } from '../../src/index.js';
 import { countingStorage } from './counting-storage.js';
 import { manualClock, scriptedMaster, seededRandom, sequentialIds } from '../../src/testing/index.js';
-import { BLOCK_RECORDSETS } from '../../src/recordsets/blocks.js';
-import { RECORDSET_OWNERS } from '../../src/recordsets/owner-index.js';
-import { RECORDSETS } from '../../src/recordsets/recordset.js';
+import { BLOCK_RECORDSETS } from '../../src/domain/blocks.js';
+import { RECORDSET_OWNERS } from '../../src/domain/owner-index.js';
+import { RECORDSETS } from '../../src/domain/recordset.js';
 
 
 const alice: RequestContext = { projectId: 'alice', roles: ['member'] };

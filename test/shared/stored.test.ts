@@ -7,7 +7,7 @@ import { describe, expect, it } from 'vitest';
 import { createDnsService, memoryStorage } from '../../src/index.js';
 import { CorruptValue } from '../../src/shared/command.js';
 import { checked, isInteger, isString, orNull, shapeCheck, type Collection } from '../../src/shared/stored.js';
-import { ZONE_SHAPE, zoneRepository } from '../../src/zones/zone-store.js';
+import { ZONE_SHAPE, zoneRepository } from '../../src/domain/zone-store.js';
 
 const SPOILS: readonly unknown[] = [undefined, null, 'x', '', 7, 1.5, -0.5, Number.NaN, 2 ** 60, true, {}, [], ['x'], { a: 1 }, { a: 'b' }];
 

@@ -4,7 +4,7 @@ import { memoryStorage } from '../../src/adapters/memory/memory-storage.js';
 import type { Storage, StorageTransaction } from '../../src/ports/storage.js';
 import { TRANSFER_ACCEPTS } from '../../src/transfers/transfer-accept.js';
 import { TRANSFER_REQUESTS, transferRequestKeys, type StoredTransferRequest } from '../../src/transfers/transfer-request.js';
-import { ZONES } from '../../src/zones/zone-store.js';
+import { ZONES } from '../../src/domain/zone-store.js';
 import { restoreSnapshot, takeSnapshot } from '../../src/shared/snapshot.js';
 import { DNS_COLLECTIONS } from '../../src/dns/dns-service.js';
 import { TRANSFER_COLLECTIONS } from '../../src/transfers/index.js';

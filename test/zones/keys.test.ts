@@ -1,7 +1,7 @@
 import { fc, test } from '@fast-check/vitest';
 import { describe, expect, it } from 'vitest';
 import { tupleKey } from '../../src/shared/keys.js';
-import { nameKey } from '../../src/zones/zone-store.js';
+import { nameKey } from '../../src/domain/zone-store.js';
 
 // The name index relies on two laws: a name's key is its lower-cased labels root first, and a
 // zone's ancestors' keys are exactly the prefixes of its key that end at a terminator.

@@ -1,6 +1,6 @@
 import { fc, test } from '@fast-check/vitest';
 import { describe, expect } from 'vitest';
-import { checkNameSyntax } from '../../src/zones/zone-input.js';
+import { checkNameSyntax } from '../../src/domain/zone-rules.js';
 
 // The real service's DomainField, written the slow and obvious way: checkNameSyntax answers
 // every name with exactly this verdict and message (its fast path only short-cuts the accepts).

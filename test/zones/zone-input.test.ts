@@ -5,19 +5,9 @@
  */
 import { describe, expect, it } from 'vitest';
 import type { ApiError } from '../../src/shared/api-error.js';
-import {
-  checkEmail,
-  checkNameSyntax,
-  checkTtlFloor,
-  checkZoneName,
-  DEFAULT_ZONE_LIMITS,
-  parseMaster,
-  parseZoneBody,
-  validateZone,
-  type ZoneInput,
-  type ZoneLimits,
-} from '../../src/zones/zone-input.js';
-import type { Zone } from '../../src/zones/zone.js';
+import { checkEmail, parseMaster, parseZoneBody, validateZone, type ZoneInput } from '../../src/zones/zone-input.js';
+import { checkNameSyntax, checkTtlFloor, checkZoneName, DEFAULT_ZONE_LIMITS, type ZoneLimits } from '../../src/domain/zone-rules.js';
+import type { Zone } from '../../src/domain/zone.js';
 
 const VALUE = 'Provided object is not valid. Got a ValueError error with message ';
 const ATTRIBUTE = 'Provided object is not valid. Got an AttributeError with message ';

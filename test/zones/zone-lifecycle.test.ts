@@ -4,7 +4,7 @@
  * rule and version step. A row that no longer matches its function fails here.
  */
 import { describe, expect, it } from 'vitest';
-import type { Zone, ZoneAction, ZoneStatus } from '../../src/zones/zone.js';
+import type { Zone, ZoneAction, ZoneStatus } from '../../src/domain/zone.js';
 import {
   applyReport,
   markedForDeletion,
@@ -14,7 +14,7 @@ import {
   updated,
   ZONE_TRANSITIONS,
   type ZoneTransition,
-} from '../../src/zones/zone-lifecycle.js';
+} from '../../src/domain/zone-lifecycle.js';
 
 const T0 = new Date('2026-01-01T00:00:00Z');
 const LATER = new Date('2026-01-02T00:00:00Z');

@@ -1,6 +1,6 @@
 import type { IndexPosition, StorageTransaction } from '../ports/storage.js';
 import { tupleKey } from '../shared/keys.js';
-import type { Zone } from '../zones/zone.js';
+import type { Zone } from './zone.js';
 import { dropOwnerRows, putOwnerRows } from './owner-index.js';
 import {
   BLOCK_INDEXES,

@@ -1,46 +1,16 @@
 import { err, ok, ResultAsync, type Result } from 'neverthrow';
-import { memoryStorage } from '../adapters/memory/memory-storage.js';
 import type { Storage, StorageTransaction } from '../ports/storage.js';
 import type { ApiError } from '../shared/api-error.js';
 import { command as runCommand, CorruptValue, corruptValue, runInTransaction, storageFailure, type CommandEnv, type CommandSteps } from '../shared/command.js';
 import { requireProject, type RequestContext } from '../shared/context.js';
-import { effectiveLimit, exceedsQuota } from './engine.js';
+import { isProjectId } from '../shared/project-id.js';
+import { effectiveLimit, exceedsQuota } from '../shared/quota-engine.js';
 import { normalisePage, pageLinks } from './paging.js';
 import { parseProjectQuotas } from './parse-project-quotas.js';
-import { isProjectId } from './project-id.js';
 import { invalidEnforceArguments, invalidProjectId, projectQuotasNotFound, quotaExceeded } from './quota-errors.js';
 import { authorizeQuota } from './quota-policy.js';
 import { quotaRecordRepository as store, type StoredRecord } from './quota-store.js';
-import { QUOTA_KINDS, isQuotaKind, perKind, type ConfiguredQuotas, type QuotaKind, type QuotaValues } from './quota-values.js';
-
-/**
- * Options of {@link createQuotaService}.
- *
- * @category Quotas
- */
-export interface QuotaServiceOptions {
-  /** Where configured quotas live; one store may serve the DNS service too. @defaultValue memoryStorage() */
-  readonly storage?: Storage;
-  /**
-   * Base of the list's `next`/`previous` links, which are `${baseUrl}/v1/project-quotas?limit=..&offset=..`
-   * (the spec's path; the real service writes an unroutable `project_quotas`). A trailing `/` is dropped.
-   * @defaultValue 'http://localhost:9311'
-   */
-  readonly baseUrl?: string;
-  /** Page sizes of `projectQuotas.list`, as the real service's `default_limit_paging`/`max_limit_paging`. */
-  readonly paging?: {
-    /** Page size when `limit` is absent, empty or unparsable. @defaultValue 10 */
-    readonly defaultLimit?: number;
-    /** Largest page; larger limits are clamped to it. @defaultValue 100 */
-    readonly maxLimit?: number;
-  };
-  /** Status of a policy refusal: 401 as the spec says, 403 as the real service. @defaultValue 401 */
-  readonly forbiddenStatus?: 401 | 403;
-  /** Quota of a kind a project has not configured (`quota_secrets` ...). @defaultValue -1 for each kind */
-  readonly defaults?: Partial<QuotaValues>;
-  /** State to start from, as returned by {@link QuotaService.snapshot}; it replaces what the storage held. */
-  readonly from?: QuotaSnapshot;
-}
+import { isQuotaKind, perKind, type ConfiguredQuotas, type ProjectQuotasRecord, type QuotaKind, type QuotaValues } from './quota-values.js';
 
 /**
  * All state of a quota service: the configured records in list order. Frozen plain data that
@@ -53,18 +23,6 @@ export interface QuotaSnapshot {
   readonly version: 1;
   /** Every configured record, in first-creation order (the list order). */
   readonly projectQuotas: readonly ProjectQuotasRecord[];
-}
-
-/**
- * One configured record as the list shows it.
- *
- * @category Quotas
- */
-export interface ProjectQuotasRecord {
-  /** The project the record belongs to. */
-  readonly project_id: string;
-  /** Its configured values; `null` where the default applies. */
-  readonly project_quotas: ConfiguredQuotas;
 }
 
 /**
@@ -210,100 +168,34 @@ export interface QuotaService {
 
 const BATCH = 1000;
 
-const configuredOf = (raw: Record<string, unknown>): ConfiguredQuotas =>
-  perKind((kind) => {
-    const v = raw[kind];
-    return typeof v === 'number' && Number.isSafeInteger(v) ? v : null;
-  });
-
 const listItem = (r: StoredRecord): ProjectQuotasRecord => ({ project_id: r.project_id, project_quotas: r.project_quotas });
 
-function checkInteger(name: string, value: unknown, min: number): number {
-  if (typeof value !== 'number' || !Number.isSafeInteger(value) || value < min) {
-    throw new TypeError(`createQuotaService: ${name} must be an integer >= ${min}, got ${String(value)}`);
-  }
-  return value;
+/**
+ * What the quota commands run with: the wiring's storage and checked options, and the restore
+ * every command waits for first.
+ * @internal
+ */
+export interface QuotaCommandsEnv {
+  readonly storage: Storage;
+  /** Settles once the state to start from is restored (at once when there is none). */
+  readonly ready: Promise<Result<void, ApiError>>;
+  /** Base of the list links, without a trailing `/`. */
+  readonly baseUrl: string;
+  readonly defaultLimit: number;
+  readonly maxLimit: number;
+  readonly forbiddenStatus: 401 | 403;
+  readonly defaults: QuotaValues;
 }
 
-/** Validates a snapshot up front: restoring half of one would be worse than refusing it. */
-function checkSnapshot(snapshot: unknown): readonly ProjectQuotasRecord[] {
-  const s = snapshot as Record<string, unknown> | null;
-  const items: unknown = s?.['projectQuotas'];
-  if (s === null || typeof s !== 'object' || s['version'] !== 1 || !Array.isArray(items)) {
-    throw new TypeError('createQuotaService: `from` is not a quota snapshot (version 1)');
-  }
-  const seen = new Set<string>();
-  const records: ProjectQuotasRecord[] = [];
-  for (const item of items as readonly unknown[]) {
-    const r = item as Record<string, unknown> | null;
-    const id = r?.['project_id'];
-    const q = r?.['project_quotas'] as Record<string, unknown> | null | undefined;
-    const valid =
-      isProjectId(id) &&
-      !seen.has(id) &&
-      q !== null &&
-      typeof q === 'object' &&
-      QUOTA_KINDS.every((k) => q[k] === null || (typeof q[k] === 'number' && Number.isSafeInteger(q[k])));
-    if (!valid) throw new TypeError('createQuotaService: `from` holds a malformed or duplicate project quota record');
-    seen.add(id);
-    records.push({ project_id: id, project_quotas: configuredOf(q) });
-  }
-  return records;
-}
+/** The base of list links as configured: without a trailing `/`. @internal */
+export const trimBase = (base: string): string => base.replace(/\/$/, '');
 
 /**
- * Creates the secrets service's quota interface over a storage port.
- *
- * Mirrors Barbican 15's `/v1/quotas` and `/v1/project-quotas` (see the quota reference): exact
- * bodies and key order, paging normalisation, validation messages, merge-on-set, first-creation
- * list order, and the legacy policies. A page costs O(log n + limit) whatever the number of
- * configured projects.
- *
- * @param options - storage, link base, paging, refusal status, defaults, state to restore
- * @returns the service
- * @throws TypeError - only for invalid options (a programming error): non-integer defaults or
- *   paging sizes, or a malformed `from` snapshot
- * @example
- * ```ts
- * const quotas = createQuotaService({ defaults: { secrets: 100 } });
- * const admin = { projectId: 'ops', roles: ['key-manager:service-admin'] };
- * await quotas.projectQuotas.set(admin, 'p1', { project_quotas: { secrets: 2 } });
- * (await quotas.enforce('p1', 'secrets', { inUse: 2 })).isErr(); // true: 403 quota_exceeded
- * const page = await quotas.projectQuotas.list(admin, { limit: '10' });
- * ```
- * @category Quotas
+ * The quota service's commands over a storage: every call of {@link QuotaService}, each
+ * authorised by the policy, parsed, and run in one transaction once the restore is done.
+ * @internal
  */
-export function createQuotaService(options: QuotaServiceOptions = {}): QuotaService {
-  const storage = options.storage ?? memoryStorage();
-  const trimBase = (base: string): string => base.replace(/\/$/, '');
-  const baseUrl = trimBase(options.baseUrl ?? 'http://localhost:9311');
-  const defaultLimit = checkInteger('paging.defaultLimit', options.paging?.defaultLimit ?? 10, 1);
-  const maxLimit = checkInteger('paging.maxLimit', options.paging?.maxLimit ?? 100, 1);
-  const forbiddenStatus = options.forbiddenStatus ?? 401;
-  if (forbiddenStatus !== 401 && forbiddenStatus !== 403) throw new TypeError('createQuotaService: forbiddenStatus must be 401 or 403');
-  const defaults: QuotaValues = Object.freeze(
-    perKind((kind) => checkInteger(`defaults.${kind}`, options.defaults?.[kind] ?? -1, -Number.MAX_SAFE_INTEGER)),
-  );
-
-  // Restoring is asynchronous but the factory is not: every call waits for it first.
-  let ready: Promise<Result<void, ApiError>> = Promise.resolve(ok(undefined));
-  if (options.from !== undefined) {
-    const records = checkSnapshot(options.from);
-    const restoring = runInTransaction(
-      storage,
-      async ({ tx }) => {
-        await store.clear(tx);
-        let sequence = 0;
-        for (const r of records) {
-          await store.put(tx, { ...r, sequence: sequence++ });
-        }
-        return ok(undefined);
-      },
-      'quota',
-    );
-    ready = (async () => await restoring)();
-  }
-
+export function quotaCommands({ storage, ready, baseUrl, defaultLimit, maxLimit, forbiddenStatus, defaults }: QuotaCommandsEnv): QuotaService {
   /** Storage work of the service itself (snapshot, reset): after the restore, no caller. */
   const whenReady = async <T>(work: (tx: StorageTransaction) => Promise<Result<T, ApiError>>): Promise<Result<T, ApiError>> => {
     const restored = await ready;

@@ -2,7 +2,7 @@ import type { IndexPosition, StorageTransaction } from '../ports/storage.js';
 import { CorruptValue } from '../shared/command.js';
 import { tupleKey } from '../shared/keys.js';
 import { isInteger, isString, shapeCheck } from '../shared/stored.js';
-import type { Zone } from '../zones/zone.js';
+import type { Zone } from './zone.js';
 import { BLOCK_INDEXES, blockRowId, checkedBlock, checkedImportedZone, RECORDSET_ZONES, RECORDSETS, typeAt, type RecordsetBlock } from './recordset.js';
 
 /**
@@ -78,7 +78,7 @@ function zoneSeed(zoneId: string): number {
 
 /**
  * The hash an import's owner table gives an owner name of zone `zoneName` (`ImportOwners.of` in
- * imports/convert.ts, which computes it inline as it reads each record): FNV-1a of the name in
+ * domain/convert.ts, which computes it inline as it reads each record): FNV-1a of the name in
  * lower case without the zone's suffix, which every owner of the zone shares. Names that differ
  * only in case or in the spelling of that suffix hash alike; the block read tells them apart.
  * @internal

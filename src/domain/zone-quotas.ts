@@ -3,7 +3,7 @@ import type { StorageTransaction } from '../ports/storage.js';
 import { ApiError } from '../shared/api-error.js';
 import { CorruptValue } from '../shared/command.js';
 import { isInteger, optional, shapeCheck } from '../shared/stored.js';
-import { exceedsQuota } from '../quotas/engine.js';
+import { exceedsQuota } from '../shared/quota-engine.js';
 
 /**
  * The DNS service's per-project quotas: how many zones a project may own, and the size limits

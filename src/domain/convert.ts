@@ -1,5 +1,5 @@
-import { blockBounds, type RecordsetColumns } from '../recordsets/blocks.js';
-import { TYPE_CODE_BASE } from '../recordsets/recordset.js';
+import { blockBounds, type RecordsetColumns } from './blocks.js';
+import { TYPE_CODE_BASE } from './recordset.js';
 import { COLUMN_MASK, COLUMN_SHIFT, type RecordColumns } from '../zonefile/columns.js';
 import { parseIPv6 } from '../zonefile/codec.js';
 import { ORIGIN_NOT_FIRST, parseColumns } from '../zonefile/parse.js';
@@ -7,7 +7,7 @@ import { CNAME_AFTER_DATA, CnameRule, NO_CLASH, OwnerTable, type OwnerKeys, type
 import { typeFromText, typeToText } from '../zonefile/registry.js';
 
 // The types the real service stores are the recordsets' (both imports and the API write them).
-export { DEFAULT_IMPORT_RECORD_TYPES } from '../recordsets/record-types.js';
+export { DEFAULT_IMPORT_RECORD_TYPES } from './record-types.js';
 
 /**
  * Options of the import commands and task.
@@ -86,7 +86,7 @@ export interface ImportPlan {
   readonly blocks: readonly RecordsetColumns[];
   /**
    * Per recordset, in the blocks' order: the hash of its owner name that the owner table
-   * computed (`ownerNameHash` in recordsets/owner-index.ts), which the owner index reuses.
+   * computed (`ownerNameHash` in owner-index.ts), which the owner index reuses.
    */
   readonly ownerHashes: Uint32Array;
   readonly recordsetCount: number;

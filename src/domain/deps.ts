@@ -1,8 +1,8 @@
 import type { CommandEnv } from '../shared/command.js';
 import type { EventBus } from '../shared/events.js';
 import type { TaskRunner } from '../shared/tasks.js';
-import type { ZoneLimits } from './zone-input.js';
-import type { ZoneQuotaLimits } from '../dns-quotas/index.js';
+import type { ZoneLimits } from './zone-rules.js';
+import type { ZoneQuotaLimits } from './zone-quotas.js';
 import type { ZoneBody } from './zone.js';
 import type { MasterPort } from '../ports/master.js';
 import type { StorageTransaction } from '../ports/storage.js';

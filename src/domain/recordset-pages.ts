@@ -4,9 +4,9 @@ import { markerNotFound } from '../shared/errors.js';
 import { tupleKey } from '../shared/keys.js';
 import { compareValues, listOrder, type FieldValue, type ListSpec, type ParsedListQuery } from '../shared/list-query.js';
 import type { IndexPosition, StorageTransaction } from '../ports/storage.js';
-import type { DnsDeps } from '../zones/deps.js';
-import type { Zone } from '../zones/zone.js';
-import { zoneRepository as zones } from '../zones/zone-store.js';
+import type { DnsDeps } from './deps.js';
+import type { Zone } from './zone.js';
+import { zoneRepository as zones } from './zone-store.js';
 import { BLOCK_INDEXES, findId, IMPORTED_ZONES, RECORDSET_ZONES, checkedBlock, checkedImportedZone, idAt, isWritten, managedCount, managedRecordsets, presentRecordset, RECORDSETS, typeAt, writesPending, writtenKey, type RecordsetBlock, type RecordsetBody } from './recordset.js';
 import { blockAt, findRecordset } from './recordset-store.js';
 

@@ -4,8 +4,8 @@ import { tupleKey } from '../shared/keys.js';
 import type { ListSpec } from '../shared/list-query.js';
 import { isInteger, isPlainObject, isString, isStringArray, oneOf, orNull, shapeCheck } from '../shared/stored.js';
 import { formatTimestamp } from '../shared/time.js';
-import type { PoolConfig } from '../zones/deps.js';
-import type { SelfLink, Zone } from '../zones/zone.js';
+import type { PoolConfig } from './deps.js';
+import type { SelfLink, Zone } from './zone.js';
 
 /**
  * A recordset as the API answers it (`GET /v2/zones/{zone_id}/recordsets/{id}`).
