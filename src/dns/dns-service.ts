@@ -3,9 +3,10 @@ import { memoryStorage } from '../adapters/memory/memory-storage.js';
 import { DEFAULT_ZONE_QUOTAS, getDnsQuotas, resetDnsQuotas, setDnsQuotas, type ZoneQuotaLimits } from '../dns-quotas/index.js';
 import type { Storage } from '../ports/storage.js';
 import { getRecordset, listRecordsets, type RecordsetList } from '../recordsets/recordset-commands.js';
-import { dropNameDirectory, nameRowKeys, RECORDSET_NAMES, type NameMarker, type NameRow } from '../domain/name-directory.js';
+import { ownerRowKeys, RECORDSET_OWNERS, type OwnerRow } from '../domain/owner-index.js';
+import { removeRecordsets } from '../domain/recordset-store.js';
 import { createRecordset, deleteRecordset, listAllRecordsets, updateRecordset } from '../recordsets/recordset-writes.js';
-import { blockKeys, importedZoneKeys, checkedBlock, isCurrentLayout, moveRecordsets, RECORDSET_ZONES, RECORDSETS, removeRecordsets, type ImportedZone, type RecordsetBlock, type RecordsetBody } from '../domain/recordset.js';
+import { blockKeys, importedZoneKeys, checkedBlock, isCurrentLayout, moveRecordsets, RECORDSET_ZONES, RECORDSETS, type ImportedZone, type RecordsetBlock, type RecordsetBody } from '../domain/recordset.js';
 import type { ApiError } from '../shared/api-error.js';
 import { resolveCaller, type RequestContext } from '../shared/context.js';
 import { EventBus, type DnsEventListener } from '../shared/events.js';
@@ -223,7 +224,7 @@ export const DNS_COLLECTIONS: CollectionKeys = {
   [ZONES]: (z: Zone) => zoneKeys(z),
   [RECORDSETS]: (b: RecordsetBlock) => blockKeys(b),
   [RECORDSET_ZONES]: (r: ImportedZone) => importedZoneKeys(r),
-  [RECORDSET_NAMES]: (r: NameRow | NameMarker) => nameRowKeys(r),
+  [RECORDSET_OWNERS]: (r: OwnerRow) => ownerRowKeys(r),
   [TASKS]: taskCollection.keys,
   'dns.meta': () => ({}),
   'dns.quotas': () => ({}),
@@ -248,11 +249,17 @@ function checkSnapshot(from: ServiceSnapshot): void {
   // indexes their lists read.
   const otherVersion = () =>
     new TypeError('createDnsService: the snapshot stores recordsets in a layout this version of zoneward does not read; it was taken by another version.');
-  for (const row of from.collections[RECORDSETS] ?? []) {
-    // Blocks of the earlier layout name no project, which the block check would report as a
-    // corrupt field: say which version problem it is instead.
+  // Imported blocks without their owner index (an earlier layout) would be invisible to the
+  // name rules of recordset writes.
+  for (const row of from.collections[RECORDSET_ZONES] ?? []) {
     const value: unknown = row.value;
-    if (value !== null && typeof value === 'object' && !('projectId' in value)) throw otherVersion();
+    if (value !== null && typeof value === 'object' && !('ownerBits' in value)) throw otherVersion();
+  }
+  for (const row of from.collections[RECORDSETS] ?? []) {
+    // Blocks of the earlier layouts name no project, or keep an array of types, which the block
+    // check would report as a corrupt field: say which version problem it is instead.
+    const value: unknown = row.value;
+    if (value !== null && typeof value === 'object' && (!('projectId' in value) || !('typeCodes' in value))) throw otherVersion();
     let block: RecordsetBlock;
     try {
       block = checkedBlock(row.id, value);
@@ -321,7 +328,7 @@ export function createDnsDeps(options: DnsServiceOptions = {}): DnsDeps {
     poolTargets: options.poolTargets ?? alwaysSucceeds,
     masters: options.masters,
     inlinePush: mode === 'auto' && options.poolTargets === undefined,
-    zoneChildren: [removeRecordsets, dropNameDirectory],
+    zoneChildren: [removeRecordsets],
     zoneMovers: [moveRecordsets],
   };
   const importOptions = options.importRecordTypes === undefined ? {} : { recordTypes: options.importRecordTypes };

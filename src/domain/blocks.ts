@@ -13,7 +13,9 @@ export const BLOCK_RECORDS = 1024;
 /** The recordsets of one block in creation order, in columns, before they have ids. @internal */
 export interface RecordsetColumns {
   readonly names: readonly string[];
-  readonly types: readonly string[];
+  /** The types of the block, each once, and per recordset its type's index as a character (see `packTypes`). */
+  readonly typeNames: readonly string[];
+  readonly typeCodes: string;
   readonly ttls: readonly (number | null)[];
   /** Where each recordset's records end in `data` (cumulative counts). */
   readonly ends: readonly number[];
@@ -64,7 +66,8 @@ export function buildBlocks(zoneId: string, projectId: string, createdAt: number
         createdAt,
         ...packIds(ids.slice(from, to)),
         names: Object.freeze(cols.names),
-        types: Object.freeze(cols.types),
+        typeNames: Object.freeze(cols.typeNames),
+        typeCodes: cols.typeCodes,
         ttls: Object.freeze(cols.ttls),
         ends: Object.freeze(cols.ends),
         data: Object.freeze(cols.data),

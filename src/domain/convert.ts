@@ -1,4 +1,5 @@
 import { blockBounds, type RecordsetColumns } from './blocks.js';
+import { TYPE_CODE_BASE } from './recordset.js';
 import { COLUMN_MASK, COLUMN_SHIFT, type RecordColumns } from '../zonefile/columns.js';
 import { parseIPv6 } from '../zonefile/codec.js';
 import { ORIGIN_NOT_FIRST, parseColumns } from '../zonefile/parse.js';
@@ -66,6 +67,9 @@ const REFUSED = -1;
 /** FNV-1a's offset basis as an int32, as the owner table stores hashes (the origin itself hashes no character). */
 const FNV_BASIS = 0x811c9dc5 | 0;
 
+/** Turns a block's type codes into its `typeCodes` string. */
+const CODES = new TextDecoder('utf-16le');
+
 /** Records in a recordset from which duplicates are found with a set rather than by a walk. */
 const BIG_SET = 32;
 
@@ -78,8 +82,13 @@ export interface ImportPlan {
   readonly serial: number;
   readonly retry: number;
   readonly expire: number;
-  /** The recordsets to store, in creation order (first appearance of their owner and type), cut into blocks. */
+  /** The recordsets to store, in the order the real service creates them (see `nodeOrder`), cut into blocks. */
   readonly blocks: readonly RecordsetColumns[];
+  /**
+   * Per recordset, in the blocks' order: the hash of its owner name that the owner table
+   * computed (`ownerNameHash` in owner-index.ts), which the owner index reuses.
+   */
+  readonly ownerHashes: Uint32Array;
   readonly recordsetCount: number;
   readonly recordCount: number;
   /** Records in the largest recordset (for the per-recordset quota). */
@@ -163,6 +172,15 @@ class ImportOwners implements OwnerKeys {
   private readonly keys: string[];
   /** Per owner: its first recordset (-1 before it has one), for the recordset stage. */
   readonly firstSet: Int32Array;
+  /**
+   * The owners first written otherwise than in lower case, with that spelling: dnspython keeps
+   * one node per owner, named as the owner was first written, and the real service names every
+   * recordset of the node so. Only those: the others' first spelling is their key (an array of
+   * a slot per record would cost the garbage collector a scan of it).
+   */
+  private readonly mixedCase = new Map<number, string>();
+  /** The owner table's hash of the last name looked up (see `ownerNameHash`), for the owner index. */
+  hash = 0;
   private readonly lowerOrigin: string;
   private readonly suffix: string;
   // The previous look-up, as written and as found: runs of one owner (the usual layout, and every
@@ -177,6 +195,16 @@ class ImportOwners implements OwnerKeys {
     this.table = new OwnerTable(this, records, false, counter);
     this.keys = new Array<string>(records);
     this.firstSet = new Int32Array(records).fill(-1);
+  }
+
+  /** Owner `owner`'s name as first written. */
+  spelled(owner: number): string {
+    return this.mixedCase.size === 0 ? this.keys[owner]! : (this.mixedCase.get(owner) ?? this.keys[owner]!);
+  }
+
+  /** How many owners have been numbered (0 … count - 1, in the order they first occur). */
+  get count(): number {
+    return this.table.count;
   }
 
   // The name being looked up is `lower`: the table's items are not needed to name it.
@@ -222,7 +250,11 @@ class ImportOwners implements OwnerKeys {
     if (inZone) {
       const fresh = this.table.count;
       owner = this.table.lookup(0, h, true);
-      if (owner === fresh) this.keys[owner] = lower;
+      if (owner === fresh) {
+        this.keys[owner] = lower;
+        if (lower !== name) this.mixedCase.set(owner, name);
+      }
+      this.hash = h;
     }
     this.prevName = name;
     this.prevOwner = owner;
@@ -248,7 +280,25 @@ class ImportRecordsets {
   readonly size: Int32Array;
   readonly head: Int32Array;
   private readonly tail: Int32Array;
-  private readonly nextOfOwner: Int32Array;
+  /** Per recordset: the next recordset of its owner, or -1 (in creation order). */
+  readonly nextOfOwner: Int32Array;
+  /**
+   * Per recordset: its last record's index, duplicates and replaced CNAMEs included: dnspython
+   * replaces a node's rdataset with every record it reads (the rdataset moves to the end of the
+   * node), so a node's recordsets are created in the order of their last records.
+   */
+  readonly lastAt: Int32Array;
+  /** Per recordset: its owner's hash (`ImportOwners.hash`). */
+  readonly ownerHash: Uint32Array;
+  /**
+   * Whether creation order (recordset numbers) is already the real service's order (see
+   * `nodeOrder`): each owner's recordsets made one after another, owners in the order they
+   * first occur, and only an owner's newest recordset given records later. The usual file, where
+   * the reordering is then skipped.
+   */
+  inNodeOrder = true;
+  /** The owner of the newest recordset. */
+  private lastOwner = -1;
   /** Per record: the next one of its recordset, or -1. */
   readonly next: Int32Array;
   readonly typeNames: string[] = [];
@@ -270,6 +320,8 @@ class ImportRecordsets {
     this.head = new Int32Array(total);
     this.tail = new Int32Array(total);
     this.nextOfOwner = new Int32Array(total);
+    this.lastAt = new Int32Array(total);
+    this.ownerHash = new Uint32Array(total);
     this.next = new Int32Array(total).fill(-1);
   }
 
@@ -292,8 +344,8 @@ class ImportRecordsets {
     return id;
   }
 
-  /** Adds record `index` (of an allowed type, number `typeId`, written `name`) to its owner's recordset of that type. */
-  add(index: number, name: string, owner: number, typeId: number, owners: ImportOwners): void {
+  /** Adds record `index` (of an allowed type, number `typeId`) to its owner's recordset of that type. */
+  add(index: number, owner: number, typeId: number, owners: ImportOwners): void {
     const { columns } = this;
     let set = owners.firstSet[owner]!;
     let last = -1;
@@ -303,8 +355,14 @@ class ImportRecordsets {
     }
     const ttl = columns.ttls[index]!;
     if (set < 0) {
+      // Another owner's recordset came between this owner's, or this owner occurred before the
+      // owner of the newest recordset: the owners' order is not creation order.
+      if (owner !== this.lastOwner && (last >= 0 || owner < this.lastOwner)) this.inNodeOrder = false;
+      this.lastOwner = owner;
       set = this.count++;
-      this.name[set] = name;
+      this.name[set] = owners.spelled(owner);
+      this.lastAt[set] = index;
+      this.ownerHash[set] = owners.hash;
       this.type[set] = typeId;
       this.min[set] = ttl;
       this.nextOfOwner[set] = -1;
@@ -317,6 +375,9 @@ class ImportRecordsets {
       return;
     }
     if (ttl < this.min[set]!) this.min[set] = ttl;
+    // A record for an owner's older recordset moves it after the owner's newer ones.
+    if (this.nextOfOwner[set] !== -1) this.inNodeOrder = false;
+    this.lastAt[set] = index;
     const type = columns.types[index]!;
     if (type === TYPE_CNAME) {
       // CNAME is a singleton: a later record replaces the earlier one (dnspython).
@@ -360,41 +421,81 @@ class ImportRecordsets {
 }
 
 /**
- * The third stage of {@link planColumns}: the recordsets cut into the storage's blocks, each
- * field in a parallel array. Also the size of the largest recordset.
+ * The recordsets in the order the real service creates them: dnspython's nodes in the order their
+ * owners first occur, and each node's recordsets in the order of their last records (see
+ * `ImportRecordsets.lastAt`); null when that is creation order already (`inNodeOrder`).
+ * Recordset numbers are in the order each (owner, type) first occurs.
  */
-function recordsetBlocks(sets: ImportRecordsets): { blocks: RecordsetColumns[]; largest: number } {
-  const bounds = blockBounds(sets.size, sets.count);
+function nodeOrder(sets: ImportRecordsets, owners: ImportOwners): Int32Array | null {
+  if (sets.inNodeOrder) return null;
+  const order = new Int32Array(sets.count);
+  const { lastAt, nextOfOwner } = sets;
+  let at = 0;
+  for (let owner = 0; owner < owners.count; owner++) {
+    const start = at;
+    // A node has a handful of recordsets: an insertion sort by last record.
+    for (let set = owners.firstSet[owner]!; set >= 0; set = nextOfOwner[set]!) {
+      let k = at++;
+      while (k > start && lastAt[order[k - 1]!]! > lastAt[set]!) {
+        order[k] = order[k - 1]!;
+        k--;
+      }
+      order[k] = set;
+    }
+  }
+  return order;
+}
+
+/**
+ * The third stage of {@link planColumns}: the recordsets in creation order (see {@link nodeOrder})
+ * cut into the storage's blocks, each field in a parallel array; the size of the largest
+ * recordset; and each recordset's owner hash, for the owner index.
+ */
+function recordsetBlocks(sets: ImportRecordsets, owners: ImportOwners): { blocks: RecordsetColumns[]; largest: number; hashes: Uint32Array } {
+  const order = nodeOrder(sets, owners);
+  let sizes: Int32Array = sets.size;
+  if (order !== null) {
+    sizes = new Int32Array(sets.count);
+    for (let i = 0; i < sets.count; i++) sizes[i] = sets.size[order[i]!]!;
+  }
+  const bounds = blockBounds(sizes, sets.count);
   const blocks: RecordsetColumns[] = [];
+  // Each recordset's owner hash in the blocks' order: the recordsets' own when that is theirs.
+  const hashes = order === null ? sets.ownerHash.subarray(0, sets.count) : new Uint32Array(sets.count);
+  const localType = new Int32Array(sets.typeNames.length);
   let largest = 0;
   for (let b = 0; b + 1 < bounds.length; b++) {
     const from = bounds[b]!;
     const to = bounds[b + 1]!;
     let size = 0;
-    for (let i = from; i < to; i++) size += sets.size[i]!;
+    for (let i = from; i < to; i++) size += sizes[i]!;
     const names = new Array<string>(to - from);
-    const types = new Array<string>(to - from);
+    // The block's types as `packTypes` makes them, from the import's type numbers (no string compared).
+    const typeNames: string[] = [];
+    localType.fill(-1);
+    const codes = new Uint16Array(to - from);
     const ttls = new Array<number | null>(to - from);
     const ends = new Array<number>(to - from);
     const data = new Array<string>(size);
     let at = 0;
     for (let i = from; i < to; i++) {
       const j = i - from;
-      // Recordsets of one owner share their name's string already: the engine hands out one string
-      // per owner run (blank owners, and an owner written again as before), so comparing each
-      // name with the one before (its text, when the two are different strings of one length)
-      // would find nothing more to share.
-      names[j] = sets.name[i]!;
-      types[j] = sets.typeNames[sets.type[i]!]!;
-      const min = sets.min[i]!;
+      const set = order === null ? i : order[i]!;
+      // Recordsets of one owner share their name's string (the owner's first spelling).
+      names[j] = sets.name[set]!;
+      if (order !== null) hashes[i] = sets.ownerHash[set]!;
+      const t = sets.type[set]!;
+      if (localType[t] === -1) localType[t] = typeNames.push(sets.typeNames[t]!) - 1;
+      codes[j] = TYPE_CODE_BASE + localType[t]!;
+      const min = sets.min[set]!;
       ttls[j] = min === 0 ? null : min;
-      for (let k = sets.head[i]!; k >= 0; k = sets.next[k]!) data[at++] = sets.dataAt(k);
+      for (let k = sets.head[set]!; k >= 0; k = sets.next[k]!) data[at++] = sets.dataAt(k);
       ends[j] = at;
-      if (sets.size[i]! > largest) largest = sets.size[i]!;
+      if (sizes[i]! > largest) largest = sizes[i]!;
     }
-    blocks.push({ names, types, ttls, ends, data });
+    blocks.push({ names, typeNames, typeCodes: CODES.decode(codes), ttls, ends, data });
   }
-  return { blocks, largest };
+  return { blocks, largest, hashes };
 }
 
 /**
@@ -449,7 +550,7 @@ export function planColumns(
       continue;
     }
     if (type === TYPE_NS && lower === lowerOrigin) continue;
-    sets.add(index, name, owner, typeId, owners);
+    sets.add(index, owner, typeId, owners);
   }
   if (refused >= 0) {
     const line = lineOf(refused);
@@ -458,7 +559,7 @@ export function planColumns(
   if (soa < 0) return { error: IMPORT_MESSAGES.noSoa };
   const fields = sets.dataAt(soa).split(' ');
   const rname = fields[1] ?? '';
-  const { blocks, largest } = recordsetBlocks(sets);
+  const { blocks, largest, hashes } = recordsetBlocks(sets, owners);
   return {
     ok: {
       name: origin,
@@ -468,6 +569,7 @@ export function planColumns(
       retry: Number(fields[4]),
       expire: Number(fields[5]),
       blocks,
+      ownerHashes: hashes,
       recordsetCount: sets.count,
       recordCount: sets.recordCount,
       largestRecordset: largest,

@@ -77,7 +77,7 @@ export interface DnsDeps extends CommandEnv {
   readonly inlinePush: boolean;
   /**
    * What else is stored for a zone and goes with it: one remover per collection of the layers
-   * above (recordset blocks, the recordset name directory). Listed by the wiring, so zones know
+   * above (recordset blocks and their owner index). Listed by the wiring, so zones know
    * no layer above.
    */
   readonly zoneChildren: readonly ((tx: StorageTransaction, zoneId: string) => Promise<void>)[];

@@ -7,7 +7,7 @@ import type { IndexPosition, StorageTransaction } from '../ports/storage.js';
 import type { DnsDeps } from './deps.js';
 import type { Zone } from './zone.js';
 import { zoneRepository as zones } from './zone-store.js';
-import { BLOCK_INDEXES, findId, IMPORTED_ZONES, RECORDSET_ZONES, checkedBlock, checkedImportedZone, idAt, isWritten, managedCount, managedRecordsets, presentRecordset, RECORDSETS, writesPending, writtenKey, type RecordsetBlock, type RecordsetBody } from './recordset.js';
+import { BLOCK_INDEXES, findId, IMPORTED_ZONES, RECORDSET_ZONES, checkedBlock, checkedImportedZone, idAt, isWritten, managedCount, managedRecordsets, presentRecordset, RECORDSETS, typeAt, writesPending, writtenKey, type RecordsetBlock, type RecordsetBody } from './recordset.js';
 import { blockAt, findRecordset } from './recordset-store.js';
 
 /** Imported blocks read per range call while filling a page (a block may hold a single recordset). */
@@ -35,9 +35,11 @@ function writtenIndex(sortKey: string, zone: Zone): { index: string; keyOf: (r: 
       return { index: BLOCK_INDEXES.ttl, keyOf: (r) => writtenKey(sortKey, z, r.ttl, r.id) };
     case 'status':
       // In an ACTIVE zone every written recordset is ACTIVE (a zone's serial never goes back, so
-      // it is past every write's), as in a zone being deleted: id order. Otherwise a written
-      // recordset is ACTIVE when it had no records to serve and shows the zone's status else,
-      // which always sorts after ACTIVE: the index's 0/1 is that order.
+      // it is past every write's), as in a zone being deleted: id order. In a pending zone never
+      // served yet, a written recordset is ACTIVE when it had no records to serve and shows the
+      // zone's status else, which always sorts after ACTIVE: the index's 0/1 is that order. (A
+      // pending zone served before holds served writes too: its status pages are sorted whole,
+      // see `mixedStatuses`.)
       if (!writesPending(zone)) return byId;
       return { index: BLOCK_INDEXES.status, keyOf: (r) => writtenKey(sortKey, z, r.status === 'ACTIVE' ? 0 : 1, r.id) };
     default:
@@ -109,7 +111,7 @@ async function importedById(tx: StorageTransaction, zone: Zone, dir: 'asc' | 'de
 
 /** The value a per-recordset sort key reads straight from a block's columns (name, type, ttl). */
 function columnValue(sortKey: string, b: RecordsetBlock, i: number): FieldValue {
-  return sortKey === 'name' ? b.names[i]! : sortKey === 'type' ? b.types[i]! : b.ttls[i]!;
+  return sortKey === 'name' ? b.names[i]! : sortKey === 'type' ? typeAt(b, i) : b.ttls[i]!;
 }
 
 /**

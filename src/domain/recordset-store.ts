@@ -1,7 +1,26 @@
 import type { IndexPosition, StorageTransaction } from '../ports/storage.js';
 import { tupleKey } from '../shared/keys.js';
 import type { Zone } from './zone.js';
-import { BLOCK_INDEXES, blockKeys, checkedBlock, findId, idAt, packIds, RECORDSETS, writtenRowId, type RecordsetBlock, type RecordsetMeta } from './recordset.js';
+import { dropOwnerRows, putOwnerRows } from './owner-index.js';
+import {
+  BLOCK_INDEXES,
+  blockKeys,
+  blockRowId,
+  checkedBlock,
+  findId,
+  idAt,
+  importedZoneKeys,
+  packIds,
+  packTypes,
+  RECORDSET_ZONES,
+  RECORDSETS,
+  typeAt,
+  writtenRowId,
+  zoneBlocks,
+  type ImportedZone,
+  type RecordsetBlock,
+  type RecordsetMeta,
+} from './recordset.js';
 
 /** One recordset taken out of its block, as a write sees it. @internal */
 export interface RecordsetRow {
@@ -32,7 +51,7 @@ export function rowAt(b: RecordsetBlock, i: number): RecordsetRow {
   return {
     id: idAt(b, i),
     name: b.names[i]!,
-    type: b.types[i]!,
+    type: typeAt(b, i),
     ttl: b.ttls[i]!,
     records: b.data.slice(i === 0 ? 0 : b.ends[i - 1]!, b.ends[i]),
     meta: b.meta?.[i] ?? null,
@@ -72,7 +91,7 @@ function makeBlock(zoneId: string, projectId: string, createdAt: number, rows: r
     createdAt,
     ...packIds(rows.map((r) => r.id)),
     names: Object.freeze(rows.map((r) => r.name)),
-    types: Object.freeze(rows.map((r) => r.type)),
+    ...packTypes(rows.map((r) => r.type)),
     ttls: Object.freeze(rows.map((r) => r.ttl)),
     ends: Object.freeze(ends),
     data: Object.freeze(data),
@@ -106,4 +125,32 @@ export async function removeRecordset(tx: StorageTransaction, placed: PlacedBloc
   rows.splice(i, 1);
   const block = makeBlock(b.zoneId, b.projectId, b.createdAt, rows);
   await tx.put(RECORDSETS, placed.rowId, block, blockKeys(block));
+}
+
+/**
+ * Stores the blocks an import or a transfer from a master made for a zone (which holds no other
+ * imported ones), their owner index (from `ownerHashes`, the plan's), and the zone's row for the
+ * cross-zone list.
+ * @internal
+ */
+export async function storeImported(
+  tx: StorageTransaction,
+  zone: { readonly id: string; readonly name: string; readonly projectId: string },
+  createdAt: number,
+  blocks: readonly RecordsetBlock[],
+  ownerHashes: Uint32Array,
+): Promise<void> {
+  for (let n = 0; n < blocks.length; n++) await tx.put(RECORDSETS, blockRowId(zone.id, n), blocks[n]!, blockKeys(blocks[n]!));
+  const ownerBits = await putOwnerRows(tx, zone, blocks, ownerHashes);
+  const row: ImportedZone = Object.freeze({ zoneId: zone.id, projectId: zone.projectId, createdAt, ownerBits });
+  await tx.put(RECORDSET_ZONES, zone.id, row, importedZoneKeys(row));
+}
+
+/** Removes every stored recordset of a zone and its owner index (a SECONDARY zone's before a transfer writes its new ones; a zone's as it goes). @internal */
+export async function removeRecordsets(tx: StorageTransaction, zoneId: string): Promise<void> {
+  const ids: string[] = [];
+  for await (const { id } of zoneBlocks(tx, zoneId)) ids.push(id);
+  for (const id of ids) await tx.delete(RECORDSETS, id);
+  await dropOwnerRows(tx, zoneId);
+  await tx.delete(RECORDSET_ZONES, zoneId);
 }

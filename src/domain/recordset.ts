@@ -77,7 +77,13 @@ export interface RecordsetBlock {
   /** The length of every id when `ids` is one string. */
   readonly idWidth: number;
   readonly names: readonly string[];
-  readonly types: readonly string[];
+  /** The block's types, each once: `typeCodes` numbers them. */
+  readonly typeNames: readonly string[];
+  /**
+   * Per recordset, its type as a character: `TYPE_CODE_BASE` + its index in `typeNames` (see
+   * {@link typeAt}). A character a recordset, against 8 bytes for a slot of an array of types.
+   */
+  readonly typeCodes: string;
   readonly ttls: readonly (number | null)[];
   /** Where each recordset's records end in `data` (cumulative counts). */
   readonly ends: readonly number[];
@@ -103,6 +109,29 @@ export interface RecordsetMeta {
   readonly action: 'CREATE' | 'UPDATE' | 'NONE';
   /** The zone serial the write made: the write is served once the zone is ACTIVE at or past it. */
   readonly serial: number;
+}
+
+/** What `RecordsetBlock.typeCodes` adds to a type's index: printable, and one byte up to 223 types. @internal */
+export const TYPE_CODE_BASE = 0x20;
+
+/** Turns type codes into a `typeCodes` string. */
+const CODES = new TextDecoder('utf-16le');
+
+/** The type of a block's `i`-th recordset. @internal */
+export const typeAt = (b: RecordsetBlock, i: number): string => b.typeNames[b.typeCodes.charCodeAt(i) - TYPE_CODE_BASE]!;
+
+/** A type column as a block stores it (`typeNames` and `typeCodes`), from one type per recordset. @internal */
+export function packTypes(types: readonly string[]): { typeNames: readonly string[]; typeCodes: string } {
+  const typeNames: string[] = [];
+  const codes = new Uint16Array(types.length);
+  for (let i = 0; i < types.length; i++) {
+    const t = types[i]!;
+    // A block holds a handful of types: a scan finds one faster than a map (and its strings are shared, so compare by reference first).
+    let k = typeNames.indexOf(t);
+    if (k < 0) k = typeNames.push(t) - 1;
+    codes[i] = TYPE_CODE_BASE + k;
+  }
+  return { typeNames: Object.freeze(typeNames), typeCodes: CODES.decode(codes) };
 }
 
 /** Index: the imported blocks of a zone, keyed by (zone, last id) (written ones are in `BLOCK_INDEXES.written`). @internal */
@@ -155,6 +184,8 @@ export interface ImportedZone {
   readonly zoneId: string;
   readonly projectId: string;
   readonly createdAt: number;
+  /** The prefix bits of the zone's owner index (`owner-index.ts`): it has up to 2^ownerBits rows. */
+  readonly ownerBits: number;
 }
 
 /** Index keys of an {@link ImportedZone} row. @internal */
@@ -162,17 +193,6 @@ export const importedZoneKeys = (r: ImportedZone): Record<string, string> => ({
   [IMPORTED_ZONES.byProject]: tupleKey(r.projectId, r.createdAt, r.zoneId),
   [IMPORTED_ZONES.all]: tupleKey(r.createdAt, r.zoneId),
 });
-
-/**
- * Stores the blocks an import or a transfer from a master made for a zone (which holds no other
- * imported ones), and the zone's row for the cross-zone list.
- * @internal
- */
-export async function storeImported(tx: StorageTransaction, zone: { readonly id: string; readonly projectId: string }, createdAt: number, blocks: readonly RecordsetBlock[]): Promise<void> {
-  for (let n = 0; n < blocks.length; n++) await tx.put(RECORDSETS, blockRowId(zone.id, n), blocks[n]!, blockKeys(blocks[n]!));
-  const row: ImportedZone = Object.freeze({ zoneId: zone.id, projectId: zone.projectId, createdAt });
-  await tx.put(RECORDSET_ZONES, zone.id, row, importedZoneKeys(row));
-}
 
 /** Whether a block is one recordset written through the API (else it holds imported ones). @internal */
 export const isWritten = (b: RecordsetBlock): boolean => b.meta !== undefined;
@@ -224,7 +244,7 @@ export function blockKeys(b: RecordsetBlock): Record<string, string> {
     [BLOCK_INDEXES.created]: writtenKey('created_at', z, m.createdAt, last),
     [BLOCK_INDEXES.updated]: writtenKey('updated_at', z, m.updatedAt, last),
     [BLOCK_INDEXES.name]: writtenKey('name', z, b.names[0]!, last),
-    [BLOCK_INDEXES.type]: writtenKey('type', z, b.types[0]!, last),
+    [BLOCK_INDEXES.type]: writtenKey('type', z, typeAt(b, 0), last),
     [BLOCK_INDEXES.ttl]: writtenKey('ttl', z, b.ttls[0]!, last),
     [BLOCK_INDEXES.status]: writtenKey('status', z, m.action === 'NONE' ? 0 : 1, last),
   };
@@ -284,9 +304,7 @@ const SERVED = Object.freeze({ status: 'ACTIVE', action: 'NONE' });
 
 /**
  * Whether the zone is being deleted (not yet gone). The real service leaves every recordset as
- * it was then: a zone is almost always served when it is deleted, so they show as served (a write
- * the pool had not yet served when the zone was deleted would show PENDING there; no state here
- * tells that case apart).
+ * it was then: served, or waiting when the pool had not served its write (see `unserved`).
  */
 const deleting = (zone: Zone): boolean => zone.action === 'DELETE' && zone.status !== 'DELETED';
 
@@ -297,8 +315,19 @@ const deleting = (zone: Zone): boolean => zone.action === 'DELETE' && zone.statu
  */
 const createdWithZone = (zone: Zone): { status: string; action: string } => (zone.action === 'CREATE' || zone.status === 'DELETED' ? status(zone) : SERVED);
 
-/** Status and action of the SOA recordset: every change of the zone rewrites it (its serial), so it follows the zone, but not into a delete. */
-const soaState = (zone: Zone): { status: string; action: string } => (deleting(zone) ? SERVED : status(zone));
+/**
+ * Whether the pool has not served serial `serial` of a PRIMARY zone that it served before (its
+ * writes raise the serial; a SECONDARY zone's leave the master's, which tells nothing).
+ */
+const unserved = (zone: Zone, serial: number): boolean => zone.type === 'PRIMARY' && zone.servedSerial !== undefined && serial > zone.servedSerial;
+
+/**
+ * Status and action of the SOA recordset: every change of the zone rewrites it (its serial), so it
+ * follows the zone, but not into a delete, which leaves it as it was (waiting, when a raise of
+ * the serial had not been served).
+ */
+const soaState = (zone: Zone): { status: string; action: string } =>
+  deleting(zone) ? (unserved(zone, zone.serial) ? { status: 'PENDING', action: 'UPDATE' } : SERVED) : status(zone);
 
 /**
  * Whether the written recordsets of a zone that wait for the pool show the zone's status (else
@@ -351,13 +380,32 @@ export function managedRecordsets(zone: Zone, pool: PoolConfig, baseUrl: string)
 }
 
 /**
+ * Whether the pool served a write before the zone's current change: a PRIMARY zone's writes
+ * raise its serial, so one at or below the last serial served was served (a SECONDARY zone's
+ * writes leave the serial as the master's, which tells nothing).
+ */
+const servedBefore = (zone: Zone, m: RecordsetMeta): boolean => zone.type === 'PRIMARY' && zone.servedSerial !== undefined && !unserved(zone, m.serial);
+
+/**
+ * Whether a pending zone may hold written recordsets that are served (see `servedBefore`) beside
+ * pending ones: then the index of written recordsets by status, which tells only writes of no
+ * records (served) from others, does not give a `status` page's order.
+ * @internal
+ */
+export const mixedStatuses = (zone: Zone): boolean => zone.status !== 'ACTIVE' && zone.status !== 'DELETED' && zone.type === 'PRIMARY' && zone.servedSerial !== undefined;
+
+/**
  * Status and action of a written recordset, from its own write and the zone's state: pending
- * until the zone has been served at (or past) the serial the write made, failed with the zone.
+ * until the zone has been served at (or past) the serial the write made, then served for good
+ * (a later change that waits leaves it so, as the real service marks its row), failed with the
+ * zone.
  */
 function writtenState(m: RecordsetMeta, zone: Zone): { status: string; action: string } {
   if (m.action === 'NONE') return SERVED;
   if (zone.status === 'DELETED') return { status: 'DELETED', action: zone.action };
-  if (deleting(zone) || (zone.status === 'ACTIVE' && zone.serial >= m.serial)) return SERVED;
+  // A delete leaves every recordset as it was: a write the pool had not served stays waiting.
+  if (deleting(zone)) return unserved(zone, m.serial) ? { status: 'PENDING', action: m.action } : SERVED;
+  if ((zone.status === 'ACTIVE' && zone.serial >= m.serial) || servedBefore(zone, m)) return SERVED;
   return { status: zone.status === 'ERROR' ? 'ERROR' : 'PENDING', action: m.action };
 }
 
@@ -372,7 +420,7 @@ export function presentRecordset(b: RecordsetBlock, i: number, zone: Zone, baseU
     project_id: zone.projectId,
     name: b.names[i]!,
     zone_name: zone.name,
-    type: b.types[i]!,
+    type: typeAt(b, i),
     records: b.data.slice(i === 0 ? 0 : b.ends[i - 1]!, b.ends[i]),
     ttl: b.ttls[i]!,
     ...state,
@@ -440,10 +488,15 @@ function blockProblem(value: unknown): string | undefined {
   if (typeof b.zoneId !== 'string') return 'zoneId is not a string';
   if (typeof b.projectId !== 'string') return 'projectId is not a string';
   if (!isInteger(b.createdAt)) return 'createdAt is not an integer';
-  if (!isStringArray(b.names) || !isStringArray(b.types) || !isStringArray(b.data)) return 'names, types or data is not an array of strings';
+  if (!isStringArray(b.names) || !isStringArray(b.typeNames) || !isStringArray(b.data)) return 'names, typeNames or data is not an array of strings';
   const names = b.names as readonly string[];
   const n = names.length;
-  if ((b.types as readonly string[]).length !== n) return 'types and names differ in length';
+  if (typeof b.typeCodes !== 'string' || b.typeCodes.length !== n) return 'typeCodes is not one type per recordset';
+  const kinds = (b.typeNames as readonly string[]).length;
+  for (let i = 0; i < n; i++) {
+    const code = b.typeCodes.charCodeAt(i) - TYPE_CODE_BASE;
+    if (code < 0 || code >= kinds) return 'typeCodes names a type typeNames does not hold';
+  }
   const { ttls, ends, ids, idWidth } = b;
   if (!Array.isArray(ttls) || ttls.length !== n || !ttls.every((t) => t === null || isInteger(t))) return 'ttls is not one TTL or null per recordset';
   if (!Array.isArray(ends) || ends.length !== n) return 'ends is not one end per recordset';
@@ -482,7 +535,7 @@ export function checkedBlock(rowId: string, value: unknown, zoneId?: string): Re
   return b;
 }
 
-const importedZoneProblem = shapeCheck({ zoneId: isString, projectId: isString, createdAt: isInteger });
+const importedZoneProblem = shapeCheck({ zoneId: isString, projectId: isString, createdAt: isInteger, ownerBits: isInteger });
 
 /**
  * An {@link ImportedZone} row read back under `zoneId`, checked: its fields, and filed under the
@@ -493,6 +546,8 @@ export function checkedImportedZone(zoneId: string, value: unknown): ImportedZon
   const problem = importedZoneProblem(value);
   if (problem !== undefined) throw new CorruptValue(RECORDSET_ZONES, zoneId, problem);
   const row = value as ImportedZone;
+  // More prefix bits than rows an index of a billion owners has: not a value an import wrote.
+  if (row.ownerBits < 0 || row.ownerBits > 24) throw new CorruptValue(RECORDSET_ZONES, zoneId, 'ownerBits is out of range');
   if (row.zoneId !== zoneId) throw new CorruptValue(RECORDSET_ZONES, zoneId, `it names zone ${row.zoneId.slice(0, 100)}`);
   return row;
 }
@@ -530,10 +585,3 @@ export async function moveRecordsets(tx: StorageTransaction, zoneId: string, pro
   }
 }
 
-/** Removes every stored recordset of a zone (a SECONDARY zone's before a transfer writes its new ones). @internal */
-export async function removeRecordsets(tx: StorageTransaction, zoneId: string): Promise<void> {
-  const ids: string[] = [];
-  for await (const { id } of zoneBlocks(tx, zoneId)) ids.push(id);
-  for (const id of ids) await tx.delete(RECORDSETS, id);
-  await tx.delete(RECORDSET_ZONES, zoneId);
-}

@@ -147,7 +147,9 @@ export function applyReport(zone: Zone, report: PushReport, now: Date): Zone | '
   }
   if (report.outcome === 'SUCCESS') {
     const leaves = (zone.status === 'PENDING' || zone.status === 'ERROR') && report.serial >= zone.serial;
-    return leaves ? saved('NONE', 'ACTIVE') : same();
+    if (!leaves) return same();
+    // Served through its serial: recordsets written up to it stay served while a later change waits.
+    return Object.freeze({ ...zone, action: 'NONE', status: 'ACTIVE', version: zone.version + 1, updatedAt: toMicros(now), servedSerial: zone.serial });
   }
   if (zone.status === 'PENDING' && (report.serial >= zone.serial || report.serial === 0)) return saved(zone.action, 'ERROR');
   return same();

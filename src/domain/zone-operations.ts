@@ -198,7 +198,7 @@ export const zoneIdParam = (id: unknown): Result<string, ApiError> => uuidParam(
 
 /**
  * Removes a zone and everything stored under it, through the removers the wiring lists in
- * `deps.zoneChildren` (recordset blocks, the recordset name directory), so this layer needs to
+ * `deps.zoneChildren` (recordset blocks and their owner index), so this layer needs to
  * know none of them.
  * @internal
  */

@@ -97,6 +97,12 @@ export interface Zone {
   readonly nsRecordsetId: string | null;
   /** The managed SOA recordset's version: 1, plus one per serial raise (absent = 1). */
   readonly soaVersion?: number;
+  /**
+   * The serial the pool targets last reported served (absent before the first success): a
+   * recordset written at or below it stays served while a later change waits, as the real
+   * service marks its rows.
+   */
+  readonly servedSerial?: number;
   /** Number of stored (non-managed) recordsets, kept so quotas need no count query. */
   readonly recordsetCount: number;
   /** Number of stored (non-managed) records, for the `zone_records` quota. */

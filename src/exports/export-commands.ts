@@ -3,7 +3,7 @@ import type { DnsDeps } from '../domain/deps.js';
 import { listOwned, type ListEnvelope } from '../shared/list-command.js';
 import { checkZoneQuota, readZoneQuotas } from '../domain/zone-quotas.js';
 import type { StorageTransaction } from '../ports/storage.js';
-import { managedCount, managedRecordsets } from '../domain/recordset.js';
+import { managedCount, managedRecordsets, typeAt } from '../domain/recordset.js';
 import { creationOrder } from '../domain/recordset-pages.js';
 import type { ApiError } from '../shared/api-error.js';
 import { command, runInTransaction, type UnitOfWork } from '../shared/command.js';
@@ -145,7 +145,7 @@ export async function renderZoneFile(deps: DnsDeps, tx: StorageTransaction, zone
     let k = from === 0 ? 0 : b.ends[from - 1]!;
     for (let i = from; i < to; i++) {
       const ttl = b.ttls[i];
-      const head = `${b.names[i]!} ${ttl === null || ttl === 0 ? '' : ttl} IN ${b.types[i]!} `;
+      const head = `${b.names[i]!} ${ttl === null || ttl === 0 ? '' : ttl} IN ${typeAt(b, i)} `;
       for (const end = b.ends[i]!; k < end; k++) lines.push(head + b.data[k]!);
     }
     if (lines.length > 0) parts.push(`${lines.join('\n')}\n`);

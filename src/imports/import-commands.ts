@@ -3,7 +3,7 @@ import type { DnsDeps } from '../domain/deps.js';
 import { listOwned, type ListEnvelope } from '../shared/list-command.js';
 import { checkZoneQuota, readZoneQuotas } from '../domain/zone-quotas.js';
 import { buildBlocks, drawSortedIds } from '../domain/blocks.js';
-import { storeImported } from '../domain/recordset.js';
+import { storeImported } from '../domain/recordset-store.js';
 import type { ApiError } from '../shared/api-error.js';
 import { command, runInTransaction, type UnitOfWork } from '../shared/command.js';
 import { uuidParam } from '../shared/errors.js';
@@ -14,6 +14,7 @@ import type { ListSpec } from '../shared/list-query.js';
 import { enqueueTask, finishTask, type StoredTask } from '../shared/tasks.js';
 import { toMicros } from '../shared/time.js';
 import { insertZone } from '../domain/zone-operations.js';
+import type { Zone } from '../domain/zone.js';
 import { zoneRepository } from '../domain/zone-store.js';
 import { canSee } from '../domain/zone-policy.js';
 import { withImportedCounts } from '../domain/zone-lifecycle.js';
@@ -163,6 +164,34 @@ function creationMessage(error: ApiError): string {
 }
 
 /**
+ * The real service creates an imported zone's SOA and NS recordsets before the file's, and lists
+ * recordsets by created_at, then id: SOA, NS, then the file's. Here they all share the zone's
+ * created_at, so the ids decide: of the SOA's, the NS's and the drawn ones (ascending), the two
+ * smallest go to the SOA and the NS, the others, still ascending, to the file's recordsets.
+ * O(recordsets), no id drawn twice.
+ */
+function managedFirst(zone: Zone, drawn: readonly string[]): { managed: Pick<Zone, 'soaRecordsetId' | 'nsRecordsetId'>; imported: readonly string[] } {
+  const own = [zone.soaRecordsetId, zone.nsRecordsetId].filter((id): id is string => id !== null).sort();
+  if (own.length === 0 || drawn.length === 0 || own[own.length - 1]! < drawn[0]!) {
+    return { managed: { soaRecordsetId: zone.soaRecordsetId, nsRecordsetId: zone.nsRecordsetId }, imported: drawn };
+  }
+  // The managed ids put in their places (binary searches, then the array's own moves), then the two smallest taken.
+  const all = drawn.slice();
+  for (let j = own.length - 1; j >= 0; j--) {
+    let lo = 0;
+    let hi = drawn.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >>> 1;
+      if (drawn[mid]! < own[j]!) lo = mid + 1;
+      else hi = mid;
+    }
+    all.splice(lo, 0, own[j]!);
+  }
+  const first = all.splice(0, own.length);
+  return { managed: { soaRecordsetId: first[0]!, nsRecordsetId: zone.nsRecordsetId === null ? null : first[1]! }, imported: all };
+}
+
+/**
  * The task that processes an import: parse, convert, then create the zone and every recordset in
  * one transaction (or nothing), and write the outcome.
  *
@@ -251,9 +280,10 @@ export function importTaskHandler(deps: DnsDeps, options: ZoneImportOptions = {}
       if (checkZoneQuota(quotas, 'zone_records', p.recordCount).isErr()) return err(failure(IMPORT_MESSAGES.quota));
       const perSet = quotas.recordset_records;
       if (perSet >= 0 && p.largestRecordset > perSet) return err(failure(IMPORT_MESSAGES.quota));
-      const blocks = buildBlocks(zone.id, zone.projectId, zone.createdAt, drawSortedIds(p.recordsetCount, deps.ids), p.blocks);
-      await storeImported(tx, zone, zone.createdAt, blocks);
-      const counted = withImportedCounts(zone, p.recordsetCount, p.recordCount);
+      const ids = managedFirst(zone, drawSortedIds(p.recordsetCount, deps.ids));
+      const blocks = buildBlocks(zone.id, zone.projectId, zone.createdAt, ids.imported, p.blocks);
+      await storeImported(tx, zone, zone.createdAt, blocks, p.ownerHashes);
+      const counted: Zone = Object.freeze({ ...withImportedCounts(zone, p.recordsetCount, p.recordCount), ...ids.managed });
       await zoneRepository.put(tx, counted);
       await finish(uow, current, 'COMPLETE', `${zone.name} imported`, zone.id);
       await finishTask(tx, task);

@@ -8,7 +8,7 @@ import { uuidParam } from '../shared/errors.js';
 import { listArray, parseListQuery, type ListSpec } from '../shared/list-query.js';
 import { visibleZone } from '../domain/zone-operations.js';
 import type { Zone } from '../domain/zone.js';
-import { managedCount, zoneBlocks, managedRecordsets, presentRecordset, RECORDSET_FILTERS, type RecordsetBody } from '../domain/recordset.js';
+import { managedCount, mixedStatuses, zoneBlocks, managedRecordsets, presentRecordset, RECORDSET_FILTERS, type RecordsetBody } from '../domain/recordset.js';
 import { findRecordset } from '../domain/recordset-store.js';
 import { zonePage } from '../domain/recordset-pages.js';
 import { targetZone } from './recordset-writes.js';
@@ -64,7 +64,8 @@ export function listRecordsets(deps: DnsDeps, ctx: unknown, zoneId: unknown, que
     transaction: ({ tx }, caller, { id, s, q }) =>
       safeTry(async function* () {
         const z = yield* await visibleZone(tx, caller, id);
-        if (q.filters.length === 0) {
+        // A status page of a zone whose served and pending writes are both there is sorted whole (rare: a PRIMARY zone waiting for the pool).
+        if (q.filters.length === 0 && !(q.sortKey === 'status' && mixedStatuses(z))) {
           const rows = yield* await zonePage(deps, tx, z, q, s);
           // The page is already cut; the envelope adds links, and the count comes from the zone.
           const body = yield* listArray({ ...s, metadata: false }, rows, { ...q, marker: undefined }, true, undefined, deps.baseUrl);

@@ -18,8 +18,8 @@ import { canSee } from '../domain/zone-policy.js';
 import type { Zone } from '../domain/zone.js';
 import { zoneRepository } from '../domain/zone-store.js';
 import { parseRecordsetBody, type RecordsetInput } from './recordset-input.js';
-import { managedCount, managedRecordsets, presentRecordset, RECORDSET_FILTERS, type RecordsetBlock, type RecordsetBody, type RecordsetMeta } from '../domain/recordset.js';
-import { keepCurrent, noteName, typesAtName } from '../domain/name-directory.js';
+import { managedCount, managedRecordsets, packTypes, presentRecordset, RECORDSET_FILTERS, type RecordsetBlock, type RecordsetBody, type RecordsetMeta } from '../domain/recordset.js';
+import { typesAtName } from '../domain/owner-index.js';
 import { findRecordset, putWritten, removeRecordset, rowAt, type PlacedBlock, type RecordsetRow } from '../domain/recordset-store.js';
 import { zoneRecordsets } from './recordset-commands.js';
 import { allPage } from '../domain/recordset-pages.js';
@@ -38,7 +38,7 @@ function present(deps: DnsDeps, zone: Zone, row: RecordsetRow): RecordsetBody {
     ids: [row.id],
     idWidth: 0,
     names: [row.name],
-    types: [row.type],
+    ...packTypes([row.type]),
     ttls: [row.ttl],
     ends: [row.records.length],
     data: row.records,
@@ -93,7 +93,7 @@ async function checkPlacement(
     if (name.length > MAX_RECORDSET_NAME) return err(new ApiError(400, 'invalid_recordset_name', 'Name too long'));
     if (name !== zone.name && !name.endsWith(`.${zone.name}`)) return err(badLocation("RecordSet is not contained within it's parent zone"));
     if (input.type === 'CNAME' && name === zone.name) return err(badLocation('CNAME recordsets may not be created at the zone apex'));
-    const here = await typesAtName(tx, zone, name, deps.ids);
+    const here = await typesAtName(tx, zone, name);
     const managedHere = name !== zone.name ? [] : [...(zone.soaRecordsetId === null ? [] : ['SOA']), ...(zone.nsRecordsetId === null ? [] : ['NS'])];
     const types = [...here, ...managedHere];
     if (input.type === 'CNAME' ? types.length > 0 : types.includes('CNAME')) {
@@ -169,7 +169,6 @@ export function createRecordset(deps: DnsDeps, ctx: unknown, zoneId: unknown, bo
       });
       const row = { id: deps.ids(), name: input.name!, type, ttl: input.ttl ?? null, records: Object.freeze(records), meta };
       await putWritten(tx, zone, row);
-      await noteName(tx, zone, written, row.name, row.type, true, deps.ids);
       emitRecordset(deps, uow, 'create', present(deps, written, row));
       return ok(present(deps, await storeZone(deps, uow, written), row));
     },
@@ -266,7 +265,6 @@ export function updateRecordset(deps: DnsDeps, ctx: unknown, zoneId: unknown, id
     // An imported recordset leaves its block: changed, it is a written one.
     if (old.meta === null) await removeRecordset(tx, named.placed, named.i);
     await putWritten(tx, zone, row);
-    await keepCurrent(tx, zone, written);
     emitRecordset(deps, uow, 'update', present(deps, written, row));
     return ok(present(deps, await storeZone(deps, uow, written), row));
   });
@@ -283,11 +281,9 @@ export function deleteRecordset(deps: DnsDeps, ctx: unknown, zoneId: unknown, id
     let written: Zone;
     if (named.managed) {
       written = updated(zone, now, { nsRecordsetId: null });
-      await keepCurrent(tx, zone, written);
-    } else {
+      } else {
       written = updated(zone, now, { recordsetCount: zone.recordsetCount - 1, recordCount: zone.recordCount - named.row.records.length });
       await removeRecordset(tx, named.placed, named.i);
-      await noteName(tx, zone, written, named.row.name, named.row.type, false, deps.ids);
     }
     const pending = named.body.records.length > 0;
     const answer: RecordsetBody = {

@@ -1,4 +1,6 @@
 import { IMPORT_READING, planColumns, type ImportPlan } from '../domain/convert.js';
+import { ownerNameHash } from '../domain/owner-index.js';
+import { packTypes } from '../domain/recordset.js';
 import type { RecordsetColumns } from '../domain/blocks.js';
 import { COLUMN_MASK, COLUMN_SHIFT } from '../zonefile/columns.js';
 import { parseColumns } from '../zonefile/parse.js';
@@ -148,11 +150,12 @@ export class TransferCollector {
       ttls.push(min === 0 ? null : min);
       ends.push(data.length);
     }
-    const apexBlock: RecordsetColumns = { names, types, ttls, ends, data };
+    const apexBlock: RecordsetColumns = { names, ...packTypes(types), ttls, ends, data };
     return {
       ok: {
         ...plan,
         blocks: [apexBlock, ...plan.blocks],
+        ownerHashes: Uint32Array.from([...names.map((n) => ownerNameHash(n, this.#origin)), ...plan.ownerHashes]),
         recordsetCount: plan.recordsetCount + names.length,
         recordCount: plan.recordCount + data.length,
         largestRecordset: Math.max(plan.largestRecordset, data.length - 1),

@@ -7,7 +7,7 @@ import type { ApiError } from '../shared/api-error.js';
 import { command, runInTransaction } from '../shared/command.js';
 import { finishTask, type StoredTask, type TaskHandler } from '../shared/tasks.js';
 import { toMicros } from '../shared/time.js';
-import { removeRecordsets, storeImported } from '../domain/recordset.js';
+import { removeRecordsets, storeImported } from '../domain/recordset-store.js';
 import { requestTransfer, saveAndPush, visibleZone, zoneIdParam } from '../domain/zone-operations.js';
 import { refreshedFromMaster } from '../domain/zone-lifecycle.js';
 import { xfrOfPrimary } from './secondary-errors.js';
@@ -166,7 +166,7 @@ export function zoneXfrHandler(deps: DnsDeps, options: ZoneImportOptions = {}): 
         const now = deps.clock();
         await removeRecordsets(tx, current.id);
         const blocks = buildBlocks(current.id, current.projectId, toMicros(now), drawSortedIds(p.recordsetCount, deps.ids), p.blocks);
-        await storeImported(tx, current, toMicros(now), blocks);
+        await storeImported(tx, current, toMicros(now), blocks, p.ownerHashes);
         const next = transferred(deps, current, p, now);
         await saveAndPush(deps, uow, next, 'update', 'UPDATE');
       }

@@ -7,6 +7,8 @@
 import { emailFromRname, IMPORT_MESSAGES, IMPORT_READING, undefinedError, type ImportPlan, type ImportReader } from '../../src/domain/convert.js';
 import { SocketAddress } from 'node:net';
 import { blockBounds, type RecordsetColumns } from '../../src/domain/blocks.js';
+import { ownerNameHash } from '../../src/domain/owner-index.js';
+import { packTypes } from '../../src/domain/recordset.js';
 import { RecordColumns } from '../../src/zonefile/columns.js';
 import type { ParsedZone, ZoneRecord } from '../../src/zonefile/index.js';
 import { ORIGIN_NOT_FIRST, parse } from '../../src/zonefile/parse.js';
@@ -44,13 +46,17 @@ export function referencePlan(parsed: ParsedZone, allowed: ReadonlySet<string>, 
   const origin = parsed.origin.toLowerCase();
   const inZone = (lower: string): boolean => lower === origin || lower.endsWith(origin === '.' ? '.' : `.${origin}`);
   const flags = new Map<string, { cname: boolean; other: boolean }>();
-  const sets = new Map<string, Set>();
+  // dnspython's nodes, in the order their owners first occur, each named as first written; a
+  // node's recordsets move to its end with every record read (dnspython replaces the rdataset).
+  const nodes = new Map<string, { name: string; sets: Map<string, Set> }>();
   let soa: ZoneRecord | undefined;
   let soaTtl = 0;
   let refused: ZoneRecord | undefined;
   for (const r of parsed.records) {
     const lower = r.name.toLowerCase();
     if (!inZone(lower)) continue;
+    if (!nodes.has(lower)) nodes.set(lower, { name: r.name, sets: new Map() });
+    const node = nodes.get(lower)!;
     if (r.type === 'SOA' && lower !== origin) return { error: undefinedError('add() has non-origin SOA') };
     const ok = allowed.has(r.type);
     if (ok || !NEUTRAL.includes(r.type)) {
@@ -74,13 +80,14 @@ export function referencePlan(parsed: ParsedZone, allowed: ReadonlySet<string>, 
       continue;
     }
     if (r.type === 'NS' && lower === origin) continue;
-    const key = `${lower} ${r.type}`;
-    const set = sets.get(key);
-    if (set === undefined) sets.set(key, { name: r.name, type: r.type, ttl: r.ttl, data: [r.rdata] });
+    const set = node.sets.get(r.type);
+    if (set === undefined) node.sets.set(r.type, { name: node.name, type: r.type, ttl: r.ttl, data: [r.rdata] });
     else {
       set.ttl = Math.min(set.ttl, r.ttl);
       if (r.type === 'CNAME') set.data = [r.rdata];
       else if (r.type === 'AAAA' ? !set.data.some((d) => address(d) === address(r.rdata)) : !set.data.includes(r.rdata)) set.data.push(r.rdata);
+      node.sets.delete(r.type);
+      node.sets.set(r.type, set);
     }
   }
   if (refused !== undefined) {
@@ -88,7 +95,7 @@ export function referencePlan(parsed: ParsedZone, allowed: ReadonlySet<string>, 
     return { error: `Record type ${refused.type}${line > 0 ? ` on line ${line}` : ''} is not supported by this service.` };
   }
   if (soa === undefined) return { error: IMPORT_MESSAGES.noSoa };
-  const all = [...sets.values()];
+  const all = [...nodes.values()].flatMap((n) => [...n.sets.values()]);
   const bounds = blockBounds(
     all.map((s) => s.data.length),
     all.length,
@@ -98,7 +105,7 @@ export function referencePlan(parsed: ParsedZone, allowed: ReadonlySet<string>, 
     const part = all.slice(bounds[b], bounds[b + 1]);
     const ends: number[] = [];
     for (const s of part) ends.push((ends[ends.length - 1] ?? 0) + s.data.length);
-    blocks.push({ names: part.map((s) => s.name), types: part.map((s) => s.type), ttls: part.map((s) => (s.ttl === 0 ? null : s.ttl)), ends, data: part.flatMap((s) => s.data) });
+    blocks.push({ names: part.map((s) => s.name), ...packTypes(part.map((s) => s.type)), ttls: part.map((s) => (s.ttl === 0 ? null : s.ttl)), ends, data: part.flatMap((s) => s.data) });
   }
   const fields = soa.rdata.split(' ');
   return {
@@ -110,6 +117,7 @@ export function referencePlan(parsed: ParsedZone, allowed: ReadonlySet<string>, 
       retry: Number(fields[4]),
       expire: Number(fields[5]),
       blocks,
+      ownerHashes: Uint32Array.from(all, (set) => ownerNameHash(set.name, parsed.origin)),
       recordsetCount: all.length,
       recordCount: all.reduce((n, s) => n + s.data.length, 0),
       largestRecordset: all.reduce((n, s) => Math.max(n, s.data.length), 0),

@@ -10,12 +10,12 @@ import { memoryStorage } from '../../src/adapters/memory/memory-storage.js';
 import { createDnsDeps, createDnsService } from '../../src/dns/dns-service.js';
 import { createExportCommands } from '../../src/exports/index.js';
 import { createImportCommands } from '../../src/imports/index.js';
-import type { Storage, StorageTransaction } from '../../src/ports/storage.js';
 import { BLOCK_RECORDS, BLOCK_RECORDSETS, drawSortedIds } from '../../src/domain/blocks.js';
 import { getRecordset, listRecordsets } from '../../src/recordsets/recordset-commands.js';
 import type { RecordsetBody } from '../../src/domain/recordset.js';
 import { inspectDns, manualClock, seededRandom, sequentialIds } from '../../src/testing/index.js';
 import { deleteZone } from '../../src/zones/zone-commands.js';
+import { countingStorage } from '../recordsets/counting-storage.js';
 import { RECORDSETS } from '../../src/domain/recordset.js';
 
 const alice = { projectId: 'alice', roles: ['member'] };
@@ -27,29 +27,6 @@ function seededIds(seed: string): () => string {
   return () => `${hex(8)}-${hex(4)}-4${hex(3)}-8${hex(3)}-${hex(12)}`;
 }
 
-/** Counts the rows every range call hands out. */
-function countingStorage(inner: Storage): Storage & { rows: number } {
-  const counter = {
-    rows: 0,
-    transaction<T>(work: (tx: StorageTransaction) => Promise<T>): Promise<T> {
-      return inner.transaction((tx) =>
-        work({
-          get: (c, id) => tx.get(c, id),
-          put: (c, id, v, k) => tx.put(c, id, v, k),
-          delete: (c, id) => tx.delete(c, id),
-          count: (c, i, p) => tx.count(c, i, p),
-          scan: (c, a, l) => tx.scan(c, a, l),
-          range: async (c, i, q) => {
-            const out = await tx.range(c, i, q);
-            counter.rows += out.length;
-            return out;
-          },
-        }),
-      );
-    },
-  };
-  return counter;
-}
 
 /** A zone file with `sets` recordsets, a few of them large enough to fill a block on their own. */
 function bigZoneFile(sets: number): string {
@@ -108,6 +85,18 @@ describe('recordsets stored in blocks', () => {
     const big = stored.find((r) => r.name === 'big17.example.com.')!;
     expect(big.records).toHaveLength(BLOCK_RECORDS + 5);
     void zoneId;
+  });
+
+  it('lists SOA and NS first whatever the ids, then the file in creation order (as the real service)', async () => {
+    for (const seed of ['first-a', 'first-b', 'first-c', 'mixed-first']) {
+      const { deps, zoneId, all } = await importedZone(seed, 300);
+      const page = (await listRecordsets(deps, alice, zoneId, { limit: '5' }))._unsafeUnwrap() as Page;
+      expect(page.recordsets.map((r) => r.type).slice(0, 2)).toEqual(['SOA', 'NS']);
+      expect(page.recordsets[2]!.name).toBe('h0.example.com.');
+      // Every id is still that of one recordset, SOA and NS included.
+      expect(new Set(all.map((r) => r.id)).size).toBe(all.length);
+      expect((await getRecordset(deps, alice, zoneId, page.recordsets[0]!.id))._unsafeUnwrap().type).toBe('SOA');
+    }
   });
 
   for (const [sortKey, sortDir, ids] of [

@@ -83,6 +83,19 @@ describe.skipIf(!oracleAvailable())('recordset writes: events and statuses as th
     await record('import', imported);
     await dns.tasks.settle();
     await record('import served', imported);
+    // The imported zone PENDING again: its imported recordsets stay served; one of them changed.
+    (await dns.recordsets.create(p1, imported, { name: 'mail.imp.test.', type: 'A', records: ['192.0.2.5'] }))._unsafeUnwrap();
+    await record('write in import', imported);
+    await dns.tasks.settle();
+    await record('write in import served', imported);
+    const www = ((await dns.recordsets.list(p1, imported, { name: 'www.imp.test.', type: 'A' }))._unsafeUnwrap().recordsets[0]!).id;
+    (await dns.recordsets.update(p1, imported, www, { records: ['192.0.2.9'] }))._unsafeUnwrap();
+    await record('imported recordset update', imported);
+    await dns.tasks.settle();
+    await record('imported update served', imported);
+    (await dns.recordsets.create(p1, imported, { name: 'late.imp.test.', type: 'TXT', records: ['"late"'] }))._unsafeUnwrap();
+    (await dns.zones.delete(p1, imported))._unsafeUnwrap();
+    await record('zone delete with a write waiting', imported);
 
     expect(steps).toEqual(real);
   });

@@ -4,7 +4,9 @@
 Runs the designate oracle (../../../shared/tools/designate-oracle/serve.py: the real central
 service in-process, the worker's pool pushes played by settle_all) through a fixed scenario:
 a zone created and served, a recordset created, changed, described and deleted (each write then
-served), the zone's TTL changed and served, the zone deleted, then a zone imported and served. After each step it records the event types central
+served), the zone's TTL changed and served, the zone deleted, then a zone imported and served,
+a recordset created in it and one of its imported recordsets changed (each then served), then
+a recordset created and the zone deleted before it was served. After each step it records the event types central
 notified, the zone's status, action, serial and version, and every recordset's name, type,
 status, action and version, as the v2 API would show them.
 
@@ -97,5 +99,25 @@ imp = o.import_zone('p1', text)
 step('import', imp['zone_id'])
 o.settle_all()
 step('import served', imp['zone_id'])
+
+# The imported zone PENDING again (an update): the imported recordsets, and one of them changed.
+zid = imp['zone_id']
+extra = parse({'name': 'mail.imp.test.', 'type': 'A', 'records': ['192.0.2.5']}, objects.RecordSet())
+o.svc.create_recordset(ctx, zid, extra)
+step('write in import', zid)
+o.settle_all()
+step('write in import served', zid)
+www = [r for r in o.svc.find_recordsets(ctx, {'zone_id': zid}) if r.name == 'www.imp.test.' and r.type == 'A'][0]
+www = parse({'records': ['192.0.2.9']}, o.svc.get_recordset(ctx, zid, www.id))
+o.svc.update_recordset(ctx, www)
+step('imported recordset update', zid)
+o.settle_all()
+step('imported update served', zid)
+
+# A write, then the zone deleted before the pool served the write.
+late = parse({'name': 'late.imp.test.', 'type': 'TXT', 'records': ['"late"']}, objects.RecordSet())
+o.svc.create_recordset(ctx, zid, late)
+o.svc.delete_zone(ctx, zid)
+step('zone delete with a write waiting', zid)
 
 sys.stdout.write(json.dumps(out, indent=1) + '\n')

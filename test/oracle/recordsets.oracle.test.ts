@@ -337,6 +337,46 @@ describe.skipIf(!available)('recordset writes against the real API', () => {
     expect(await ours(dns.recordsets.listAll(ctxOf({ project: 'rs-nobody', admin: true })))).toBe(reduce(admin.status, admin.body));
   });
 
+  it('imported recordsets: names and order as the real service lists them', async () => {
+    zones++;
+    const origin = `imp${zones}.rs.test.`;
+    // Owners written in two spellings, types of one owner apart and again later, a duplicate.
+    const text = [
+      `$ORIGIN ${origin}`,
+      '$TTL 300',
+      '@ IN SOA ns1.example.org. admin.example.com. 1 3600 600 86400 300',
+      '@ IN NS ns1.example.org.',
+      'zeta IN A 192.0.2.1',
+      'Alpha IN A 192.0.2.2',
+      'mid IN TXT "x"',
+      'alpha IN MX 10 mx.example.',
+      'zeta IN TXT "z"',
+      '@ IN MX 10 mx.example.',
+      'Zeta IN A 192.0.2.1',
+      'BETA IN A 192.0.2.3',
+      'beta IN AAAA ::1',
+      'Mid IN A 192.0.2.4',
+      '',
+    ].join('\n');
+    const headers = { 'X-Auth-Project-ID': owner.project, 'X-Roles': 'member,reader', 'Content-Type': 'text/dns' };
+    const posted = (await (await fetch(`${real.base}/v2/zones/tasks/imports`, { method: 'POST', headers, body: text })).json()) as { id: string };
+    let theirs: { status: string; zone_id: string | null } = { status: 'PENDING', zone_id: null };
+    for (let i = 0; i < 200 && theirs.status === 'PENDING'; i++) {
+      await new Promise((r) => setTimeout(r, 20));
+      theirs = (await real.call(owner, 'GET', `/v2/zones/tasks/imports/${posted.id}`)).body as typeof theirs;
+    }
+    const mine = (await dns.imports.create(ctxOf(owner), text, 'text/dns'))._unsafeUnwrap();
+    await settle();
+    const zoneId = ((await dns.imports.get(ctxOf(owner), mine.id))._unsafeUnwrap() as { zone_id: string }).zone_id;
+    expect(theirs.status).toBe('COMPLETE');
+    await settle();
+    // Default order (created_at, then id): SOA and NS (created first there, given the smallest
+    // ids here), then dnspython's nodes in the order their owners first occur, a node's
+    // recordsets in the order of their last records, each named as its owner was first written.
+    const t = await real.call(owner, 'GET', `/v2/zones/${theirs.zone_id!}/recordsets`);
+    expect(await ours(dns.recordsets.list(ctxOf(owner), zoneId))).toBe(reduce(t.status, t.body));
+  });
+
   /** Record data for each type: tokens that are valid, nearly valid and wrong, joined by one or two spaces. */
   const TOKENS: Record<string, string[]> = {
     A: ['192.0.2.1', '01.2.3.4', '1.2.3', '256.1.1.1', '0.0.0.0', '::1', ' 1.2.3.4'],

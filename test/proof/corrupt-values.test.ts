@@ -80,7 +80,7 @@ const settled = (o: Outcome) => (o.isOk() ? { ok: o.value } : { error: { status:
 const DNS_COLLECTIONS = [
   'dns.zones',
   'dns.recordset_blocks',
-  'dns.recordset_names',
+  'dns.recordset_owners',
   'dns.transferRequests',
   'dns.transferAccepts',
   'dns.imports',

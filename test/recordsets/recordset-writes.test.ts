@@ -5,9 +5,13 @@
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { createDnsService, type DnsService, type RequestContext } from '../../src/index.js';
-import { manualClock, seededRandom, sequentialIds } from '../../src/testing/index.js';
+import { createDnsService, memoryStorage, type DnsService, type RequestContext } from '../../src/index.js';
+import { countingStorage } from './counting-storage.js';
+import { manualClock, scriptedMaster, seededRandom, sequentialIds } from '../../src/testing/index.js';
 import { BLOCK_RECORDSETS } from '../../src/domain/blocks.js';
+import { RECORDSET_OWNERS } from '../../src/domain/owner-index.js';
+import { RECORDSETS } from '../../src/domain/recordset.js';
+
 
 const alice: RequestContext = { projectId: 'alice', roles: ['member'] };
 const bob: RequestContext = { projectId: 'bob', roles: ['member'] };
@@ -152,7 +156,7 @@ describe('recordset writes', () => {
     expect(((await dns.recordsets.listAll(bob))._unsafeUnwrap() as { recordsets: unknown[] }).recordsets).toEqual([]);
   });
 
-  it('a snapshot whose blocks are of the earlier layout (no project) is refused as another version, a spoiled one as not a block', async () => {
+  it('a snapshot whose blocks are of an earlier layout (no project, an array of types) is refused as another version, a spoiled one as not a block', async () => {
     const dns = service();
     const z = await zoneOf(dns);
     (await dns.recordsets.create(alice, z, { name: 'www.example.com.', type: 'TXT', records: ['"v=1"'] }))._unsafeUnwrap();
@@ -165,6 +169,9 @@ describe('recordset writes', () => {
     });
     const older = withBlocks(({ projectId: _dropped, ...rest }) => rest);
     expect(() => createDnsService({ from: older })).toThrow(/taken by another version/);
+    // Types in an array of their own, as blocks held them before `typeCodes`.
+    const arrays = withBlocks(({ typeNames, typeCodes: _codes, ...rest }) => ({ ...rest, types: typeNames }));
+    expect(() => createDnsService({ from: arrays })).toThrow(/taken by another version/);
     const spoiled = withBlocks((b) => ({ ...b, names: 7 }));
     expect(() => createDnsService({ from: spoiled })).toThrow(/a recordset block that is not one \(.*names/);
   });
@@ -206,6 +213,118 @@ describe('recordset writes', () => {
     await dns.tasks.settle();
     const lines = (await dns.exports.file(alice, exp.id))._unsafeUnwrap().split('\n').filter((l) => /^(www|alias|a)\.imp/.test(l));
     expect(lines).toEqual(['www.imp.test. 300 IN A 192.0.2.1', 'alias.imp.test. 300 IN CNAME www.imp.test.', 'www.imp.test.  IN TXT "y"', 'a.imp.test.  IN A 192.0.2.7']);
+  });
+
+  it('an imported zone of many blocks: the rules see every name, and a write reads the blocks of its name, never the zone (model)', async () => {
+    // Owners of one to three types, some spelled in capitals, spread over several blocks (an
+    // owner's recordsets may straddle two); the model is name -> types.
+    const lines = ['$ORIGIN big.test.', '$TTL 300', '@ IN SOA ns1.example.org. h.big.test. 1 3600 600 86400 300', '@ IN NS ns1.example.org.'];
+    const model = new Map<string, string[]>();
+    const owners = 700;
+    for (let i = 0; i < owners; i++) {
+      const label = i % 7 === 0 ? `Host${i}` : `host${i}`;
+      const types = i % 11 === 0 ? ['CNAME'] : ['A', ...(i % 3 === 0 ? ['TXT'] : []), ...(i % 5 === 0 ? ['MX'] : [])];
+      for (const t of types) lines.push(`${label} IN ${t} ${t === 'A' ? '192.0.2.1' : t === 'TXT' ? '"t"' : t === 'MX' ? '10 mx.example.' : 'target.example.'}`);
+      model.set(`${label}.big.test.`, types);
+    }
+    const storage = countingStorage(memoryStorage());
+    const dns = createDnsService({ storage, ids: sequentialIds(), quotas: { zone_recordsets: -1, zone_records: -1 } });
+    const imp = (await dns.imports.create(alice, lines.join('\n'), 'text/dns'))._unsafeUnwrap();
+    await dns.tasks.settle();
+    const z = (await dns.imports.get(alice, imp.id))._unsafeUnwrap().zone_id!;
+    const names = [...model.keys()];
+    const arbName = fc.oneof(fc.nat(owners - 1).map((i) => names[i]!), fc.nat(owners - 1).map((i) => `HOST${i}.big.test.`), fc.nat(50).map((i) => `new${i}.big.test.`));
+    await fc.assert(
+      fc.asyncProperty(fc.array(fc.tuple(arbName, fc.constantFrom('A', 'TXT', 'MX', 'CNAME'), fc.boolean()), { minLength: 1, maxLength: 30 }), async (ops) => {
+        for (const [name, type, remove] of ops) {
+          const here = model.get(name) ?? [];
+          const expected =
+            type === 'CNAME' ? (here.length > 0 ? 400 : 200) : here.includes('CNAME') ? 400 : here.includes(type) ? 409 : 200;
+          storage.reads.clear();
+          const created = await dns.recordsets.create(alice, z, { name, type, records: [type === 'A' ? '192.0.2.9' : type === 'TXT' ? '"x"' : type === 'MX' ? '10 mx.example.' : 'other.example.'] });
+          expect({ name, type, status: created.isOk() ? 200 : created._unsafeUnwrapErr().status }).toEqual({ name, type, status: expected });
+          // One owner row (two where a run of the name's hash spans rows), the blocks that hold the
+          // name (two where its recordsets straddle blocks), the written ones at it: never the zone.
+          expect(storage.reads.get(RECORDSET_OWNERS) ?? 0).toBeLessThanOrEqual(2);
+          expect(storage.reads.get(RECORDSETS) ?? 0).toBeLessThanOrEqual(2 + 4);
+          if (created.isErr()) continue;
+          model.set(name, [...here, type]);
+          if (!remove) continue;
+          // Delete one of the name's recordsets, imported or written: its type is free again.
+          const list = (await dns.recordsets.list(alice, z, { name }))._unsafeUnwrap() as { recordsets: { id: string; name: string; type: string }[] };
+          const victim = list.recordsets.find((r) => r.name === name)!;
+          storage.reads.clear();
+          (await dns.recordsets.delete(alice, z, victim.id))._unsafeUnwrap();
+          expect(storage.reads.get(RECORDSETS) ?? 0).toBeLessThanOrEqual(2);
+          const rest = model.get(name)!.filter((t) => t !== victim.type);
+          if (rest.length === 0) model.delete(name);
+          else model.set(name, rest);
+        }
+      }),
+      { numRuns: 20, seed: 19 },
+    );
+  }, 120_000);
+
+  it("a SECONDARY zone's names are the last transfer's: the rules follow each transfer", async () => {
+    const master = scriptedMaster();
+    const dns = createDnsService({ masters: master, ids: sequentialIds() });
+    const head = (serial: number): string => `$ORIGIN sec.test.\n@ 3600 IN SOA ns1.sec.test. h.sec.test. ${serial} 7200 3600 1209600 300\n@ 3600 IN NS ns1\n`;
+    master.serve('sec.test.', `${head(1)}old 300 IN A 192.0.2.1\n`);
+    const z = (await dns.zones.create(alice, { name: 'sec.test.', type: 'SECONDARY', masters: ['192.0.2.1'] }))._unsafeUnwrap().id;
+    await dns.tasks.settle();
+    const a = { type: 'A', records: ['192.0.2.9'] };
+    expect(error(await dns.recordsets.create(alice, z, { name: 'old.sec.test.', ...a }))).toBe('409 duplicate_recordset: Duplicate RecordSet');
+    master.serve('sec.test.', `${head(2)}new 300 IN CNAME old\n`);
+    (await dns.zones.xfr(alice, z))._unsafeUnwrap();
+    await dns.tasks.settle();
+    expect(error(await dns.recordsets.create(alice, z, { name: 'new.sec.test.', ...a }))).toBe(
+      '400 invalid_recordset_location: CNAME recordsets may not share a name with any other records',
+    );
+    expect((await dns.recordsets.create(alice, z, { name: 'old.sec.test.', ...a })).isOk()).toBe(true);
+  });
+
+  it('a snapshot of imported recordsets without their owner index (an earlier layout) is refused as another version', async () => {
+    const dns = service();
+    const file = '$ORIGIN imp.test.\n$TTL 300\n@ IN SOA ns1.example.org. h.imp.test. 1 3600 600 86400 300\n@ IN NS ns1.example.org.\nwww IN A 192.0.2.1\n';
+    (await dns.imports.create(alice, file, 'text/dns'))._unsafeUnwrap();
+    await dns.tasks.settle();
+    const snap = await dns.snapshot();
+    expect(() => createDnsService({ from: snap })).not.toThrow();
+    const zones = snap.collections['dns.recordset_zones']!;
+    expect(zones).toHaveLength(1);
+    // The earlier layout: no owner rows, and the zone's row does not count them.
+    const collections: Record<string, readonly unknown[]> = { ...snap.collections };
+    delete collections[RECORDSET_OWNERS];
+    collections['dns.recordset_zones'] = zones.map((r) => {
+      const { ownerBits: _dropped, ...rest } = r.value as Record<string, unknown>;
+      return { ...r, value: rest };
+    });
+    const older = { ...snap, collections } as typeof snap;
+    expect(() => createDnsService({ from: older })).toThrow(/taken by another version/);
+  });
+
+  it('a served write stays ACTIVE while a later one waits; status pages sort such a zone whole', async () => {
+    const dns = createDnsService({ tasks: 'manual', clock: manualClock('2026-01-01T00:00:00Z'), ids: sequentialIds(), random: seededRandom(1) });
+    const z = await zoneOf(dns);
+    await dns.tasks.settle();
+    const served = (await dns.recordsets.create(alice, z, { name: 'a.example.com.', type: 'A', records: ['192.0.2.1'] }))._unsafeUnwrap();
+    const empty = (await dns.recordsets.create(alice, z, { name: 'e.example.com.', type: 'TXT', records: [] }))._unsafeUnwrap();
+    await dns.tasks.settle();
+    const waiting = (await dns.recordsets.create(alice, z, { name: 'b.example.com.', type: 'A', records: ['192.0.2.2'] }))._unsafeUnwrap();
+    const state = async (id: string): Promise<string> => {
+      const r = (await dns.recordsets.get(alice, z, id))._unsafeUnwrap();
+      return `${r.status}/${r.action}`;
+    };
+    expect([await state(served.id), await state(empty.id), await state(waiting.id)]).toEqual(['ACTIVE/NONE', 'ACTIVE/NONE', 'PENDING/CREATE']);
+    for (const sort_dir of ['asc', 'desc']) {
+      const page = (await dns.recordsets.list(alice, z, { sort_key: 'status', sort_dir }))._unsafeUnwrap();
+      // What a filter matching everything answers: the whole zone sorted as the list sorts.
+      const whole = (await dns.recordsets.list(alice, z, { sort_key: 'status', sort_dir, name: '*' }))._unsafeUnwrap();
+      expect(page.recordsets.map((r) => `${r.name} ${r.status}`)).toEqual(whole.recordsets.map((r) => `${r.name} ${r.status}`));
+      expect(page.recordsets.filter((r) => r.status === 'PENDING').map((r) => r.name).sort()).toEqual(['b.example.com.', 'example.com.']);
+    }
+    await dns.tasks.settle();
+    expect(await state(waiting.id)).toBe('ACTIVE/NONE');
   });
 
   it('blocks split and stay ordered: every written recordset is found, listed and paged (model)', async () => {
