@@ -13,12 +13,17 @@ export const BLOCK_RECORDS = 1024;
 /** The recordsets of one block in creation order, in columns, before they have ids. @internal */
 export interface RecordsetColumns {
   readonly names: readonly string[];
-  /** The types of the block, each once, and per recordset its type's index as a character (see `packTypes`). */
+  /** The block's types, each once: `typeCodes` numbers them. */
   readonly typeNames: readonly string[];
+  /**
+   * Per recordset, its type as a character: `TYPE_CODE_BASE` + its index in `typeNames` (see
+   * `typeAt` and `packTypes` in recordset.ts). A character a recordset, against 8 bytes for a slot of an array of types.
+   */
   readonly typeCodes: string;
   readonly ttls: readonly (number | null)[];
   /** Where each recordset's records end in `data` (cumulative counts). */
   readonly ends: readonly number[];
+  /** The records of every recordset of the block, in order. */
   readonly data: readonly string[];
 }
 

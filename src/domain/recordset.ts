@@ -4,6 +4,7 @@ import { tupleKey } from '../shared/keys.js';
 import type { ListSpec } from '../shared/list-query.js';
 import { isInteger, isPlainObject, isString, isStringArray, oneOf, orNull, shapeCheck } from '../shared/stored.js';
 import { formatTimestamp } from '../shared/time.js';
+import type { RecordsetColumns } from './blocks.js';
 import type { PoolConfig } from './deps.js';
 import type { SelfLink, Zone } from './zone.js';
 
@@ -63,7 +64,7 @@ export interface RecordsetBody {
  * null.
  * @internal
  */
-export interface RecordsetBlock {
+export interface RecordsetBlock extends RecordsetColumns {
   readonly zoneId: string;
   /** The zone's project, for the cross-zone list (rewritten when the zone is transferred). */
   readonly projectId: string;
@@ -76,19 +77,6 @@ export interface RecordsetBlock {
   readonly ids: string | readonly string[];
   /** The length of every id when `ids` is one string. */
   readonly idWidth: number;
-  readonly names: readonly string[];
-  /** The block's types, each once: `typeCodes` numbers them. */
-  readonly typeNames: readonly string[];
-  /**
-   * Per recordset, its type as a character: `TYPE_CODE_BASE` + its index in `typeNames` (see
-   * {@link typeAt}). A character a recordset, against 8 bytes for a slot of an array of types.
-   */
-  readonly typeCodes: string;
-  readonly ttls: readonly (number | null)[];
-  /** Where each recordset's records end in `data` (cumulative counts). */
-  readonly ends: readonly number[];
-  /** The records of every recordset of the block, in order. */
-  readonly data: readonly string[];
   /**
    * What a recordset written through the API has of its own (null for one an import or a
    * transfer created); absent while the block holds none, so imported zones pay nothing for it.

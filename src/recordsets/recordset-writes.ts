@@ -281,7 +281,7 @@ export function deleteRecordset(deps: DnsDeps, ctx: unknown, zoneId: unknown, id
     let written: Zone;
     if (named.managed) {
       written = updated(zone, now, { nsRecordsetId: null });
-      } else {
+    } else {
       written = updated(zone, now, { recordsetCount: zone.recordsetCount - 1, recordCount: zone.recordCount - named.row.records.length });
       await removeRecordset(tx, named.placed, named.i);
     }
