@@ -162,8 +162,17 @@ interface Attempt {
   readonly held: Map<string, boolean>;
   /** Running alone: nothing else runs, so named locks are not taken. */
   readonly alone: boolean;
-  /** The first call was a covering `lock` (see {@link StorageTransaction.lock}): REPEATABLE READ. */
+  /**
+   * The first call was a covering `lock` (see {@link StorageTransaction.lock}): READ COMMITTED
+   * with the locks taken inside the transaction, or REPEATABLE READ after them when
+   * `readCommitted` is off.
+   */
   covering: boolean;
+  /**
+   * A covering attempt may run at READ COMMITTED: on until one of its attempts wanted to rewrite
+   * or delete a stored row, which at READ COMMITTED could overwrite a change made since it was read.
+   */
+  readonly readCommitted: boolean;
   /** `lock` has been called in this attempt. */
   locked: boolean;
 }
@@ -175,6 +184,17 @@ interface Attempt {
 class Relock extends Error {
   constructor() {
     super('zoneward/postgres: a lock was asked for after the first read; running the transaction again with it taken first');
+  }
+}
+
+/**
+ * A covering attempt at READ COMMITTED wanted to rewrite or delete a row: a row it read may have
+ * changed since, and READ COMMITTED would write over that change where REPEATABLE READ refuses
+ * to. The attempt is given up and `work` run again at REPEATABLE READ. Not a failure either.
+ */
+class Reread extends Error {
+  constructor() {
+    super('zoneward/postgres: a covering transaction rewrites a stored row; running it again at REPEATABLE READ');
   }
 }
 
@@ -244,9 +264,22 @@ export function postgresStorage(options: PostgresStorageOptions): PostgresStorag
   const maxDelay = Math.max(baseDelay, options.retry?.maxDelayMs ?? 200);
   const sql = statements(t);
   let closed = false;
+  let kept: KeptCounts | undefined;
+  const keptCounts = async (): Promise<KeptCounts> => {
+    try {
+      const read = await pool.query<{ collection_like: string; index_name: string; depth: number }>(
+        `SELECT collection_like, index_name, depth FROM ${t.counted}`,
+      );
+      return (kept = new KeptCounts(read.rows));
+    } catch (error) {
+      throw explain(error, t);
+    }
+  };
 
   const run = async <T>(work: (tx: StorageTransaction) => Promise<T>): Promise<T> => {
+    const counted = kept ?? (await keptCounts());
     let speculate = true;
+    let readCommitted = true;
     const locks = new Map<string, boolean>();
     let relocks = 0;
     for (let attempt = 1; ; attempt++) {
@@ -261,7 +294,7 @@ export function postgresStorage(options: PostgresStorageOptions): PostgresStorag
       client.on('error', onError);
       let outcome: Outcome<T>;
       try {
-        outcome = await once(client, session, sql, work, attempt >= aloneFrom ? aloneWait : undefined, speculate, locks);
+        outcome = await once(client, session, sql, work, { aloneWaitMs: attempt >= aloneFrom ? aloneWait : undefined, speculate, readCommitted, locks, counted });
       } catch (error) {
         // Only a dead connection or a failed BEGIN/COMMIT/ROLLBACK/unlock gets here: the client may
         // still be inside a transaction or hold the exclusive lock, so drop it rather than reuse it.
@@ -275,6 +308,11 @@ export function postgresStorage(options: PostgresStorageOptions): PostgresStorag
       }
       if (outcome.ok) return outcome.value;
       if (outcome.cause instanceof Relock && relocks++ < attempts) {
+        attempt--;
+        continue;
+      }
+      if (outcome.cause instanceof Reread && readCommitted) {
+        readCommitted = false;
         attempt--;
         continue;
       }
@@ -364,10 +402,15 @@ async function once<T>(
   session: Session,
   sql: Statements,
   work: (tx: StorageTransaction) => Promise<T>,
-  aloneWaitMs: number | undefined,
-  speculate: boolean,
-  locks: Map<string, boolean>,
+  how: {
+    readonly aloneWaitMs: number | undefined;
+    readonly speculate: boolean;
+    readonly readCommitted: boolean;
+    readonly locks: Map<string, boolean>;
+    readonly counted: KeptCounts;
+  },
 ): Promise<Outcome<T>> {
+  const { aloneWaitMs, speculate, locks } = how;
   const alone = aloneWaitMs !== undefined && (await lockAlone(client, sql, aloneWaitMs));
   // Alone, every other transaction waits on this one: if its `work` stalls (awaits something
   // that hangs), the server ends the session after `aloneWaitMs` idle, which frees the lock. That
@@ -381,6 +424,7 @@ async function once<T>(
     held: alone ? new Map<string, boolean>() : new Map(locks),
     alone,
     covering: false,
+    readCommitted: how.readCommitted,
     locked: false,
   };
   // What ends the transaction's session-level locks (see `opening`), once they were sent.
@@ -388,20 +432,29 @@ async function once<T>(
   /**
    * BEGIN, built when the first statement goes out (named locks asked for until then go with it).
    * Without named locks: SERIALIZABLE, holding the schema's lock shared for the transaction. With
-   * them: the schema's lock and then the named ones, in key order (so lockers cannot deadlock
-   * each other), taken at session level in a transaction of their own that ends before BEGIN, so
-   * the snapshot (taken by the first statement after BEGIN) is younger than every lock; they are
-   * released with COMMIT or ROLLBACK, in the same message.
+   * them, the schema's lock and then the named ones, in key order (so lockers cannot deadlock
+   * each other):
+   * - covering: READ COMMITTED, the locks taken for the transaction by its first statement;
+   *   every later statement takes a snapshot of its own, younger than every lock;
+   * - otherwise (or covering once READ COMMITTED was given up, see {@link Reread}): taken at
+   *   session level in a transaction of their own that ends before BEGIN, so the snapshot (taken
+   *   by the first statement after BEGIN) is younger than every lock; they are released with
+   *   COMMIT or ROLLBACK, in the same message.
    */
   const opening = (): string[] => {
     if (attempt.held.size === 0) return ['BEGIN ISOLATION LEVEL SERIALIZABLE', sql.lockShared];
     const keys = [...attempt.held.keys()].sort();
+    if (attempt.covering && attempt.readCommitted) {
+      const xact = (k: string): string => `pg_advisory_xact_lock${attempt.held.get(k)! ? '' : '_shared'}(${k})`;
+      // A create's statements are all generic: their settings come with the locks (see `lock`).
+      return ['BEGIN ISOLATION LEVEL READ COMMITTED', `SELECT ${sql.xactLockShared}, ${keys.map(xact).join(', ')}, ${GENERIC_SETTINGS}`];
+    }
     const fn = (k: string, take: boolean): string => `pg_advisory_${take ? '' : 'un'}lock${attempt.held.get(k)! ? '' : '_shared'}(${k})`;
     unlocks = `SELECT ${sql.sessionUnlockShared}, ${keys.map((k) => fn(k, false)).join(', ')}`;
     const level = attempt.covering ? 'REPEATABLE READ' : 'SERIALIZABLE';
     return ['BEGIN', `SELECT ${sql.sessionLockShared}, ${keys.map((k) => fn(k, true)).join(', ')}`, 'COMMIT', `BEGIN ISOLATION LEVEL ${level}`];
   };
-  const { tx, commit, begun, check } = transactionOn(client, session, sql, attempt, alone ? undefined : opening, speculate);
+  const { tx, commit, begun, check } = transactionOn(client, session, sql, how.counted, attempt, alone ? undefined : opening, speculate);
   const unlock = (): string => (unlocks === undefined ? '' : `; ${unlocks}`);
   let outcome: Outcome<T>;
   try {
@@ -446,6 +499,17 @@ function explain(error: unknown, t: Tables): unknown {
   return new Error(`zoneward/postgres: no zoneward tables ${where}; call migrate() first (or again, after an upgrade)`, { cause: error });
 }
 
+/**
+ * The settings, for the rest of the transaction, under which generic statements run (see
+ * {@link Statement.generic}), as a SELECT list. Their plans are made once per connection, often
+ * while a table is still small or has no statistics: PostgreSQL then found a bitmap scan of a
+ * whole collection as good as an index probe, and kept that plan after the table grew (creates
+ * went from 0.5 to 2.5 ms of server time each within 12,000). Point statements must probe their
+ * indexes whatever the statistics say, so the other ways in are priced out.
+ */
+const GENERIC_SETTINGS = `set_config('plan_cache_mode', 'force_generic_plan', true), set_config('enable_seqscan', 'off', true), set_config('enable_bitmapscan', 'off', true)`;
+const CUSTOM_MODE = `SELECT set_config('plan_cache_mode', 'auto', true), set_config('enable_seqscan', 'on', true), set_config('enable_bitmapscan', 'on', true)`;
+
 /** A statement the adapter prepares once per connection and runs with `EXECUTE`. */
 interface Statement {
   readonly name: string;
@@ -468,6 +532,8 @@ interface Statements {
   /** The schema's lock, shared, at session level (the call only, for a SELECT list). */
   readonly sessionLockShared: string;
   readonly sessionUnlockShared: string;
+  /** The schema's lock, shared, for the transaction (the call only, for a SELECT list). */
+  readonly xactLockShared: string;
   /** The advisory lock key of a named lock, as an SQL literal. */
   lockKey(name: string): string;
   readonly get: Statement;
@@ -479,6 +545,7 @@ interface Statements {
   readonly scanAfter: Statement;
   readonly count: Statement;
   readonly countAll: Statement;
+  readonly countKept: Statement;
   readonly ranges: Statement;
   range(hasEnd: boolean, hasAfter: boolean, desc: boolean, hasLimit: boolean): Statement;
 }
@@ -510,6 +577,7 @@ function statements(t: Tables): Statements {
     unlock: `SELECT pg_advisory_unlock(${key})`,
     sessionLockShared: `pg_advisory_lock_shared(${key})`,
     sessionUnlockShared: `pg_advisory_unlock_shared(${key})`,
+    xactLockShared: `pg_advisory_xact_lock_shared(${key})`,
     lockKey: (name) => lockKey(t.tag, name),
     get: statement(`SELECT value FROM ${t.rows} WHERE collection = $1 AND id = $2`, true),
     // One statement for a whole batch of puts (see `transactionOn`), ids unique within it.
@@ -557,16 +625,19 @@ function statements(t: Tables): Statements {
         ${bumpCounts(t, 'added', '$6::smallint')}
       )
       SELECT count(*) AS n FROM inserted`, true),
-    // Speculative inserts (see `transactionOn`), with `put`'s arguments: plain INSERTs, so a taken
-    // id fails the statement (23505) instead of being read first; nothing of the index is read.
+    // Speculative inserts (see `transactionOn`), with `put`'s arguments and then the counts they
+    // move, worked out by the adapter (`keptCounts`): plain INSERTs, so a taken id fails the
+    // statement (23505) instead of being read first; nothing of the index is read, and nothing is
+    // joined or grouped, which the hot path of every create would pay for in the server.
     create: statement(`WITH inserted AS (
         INSERT INTO ${t.rows} (collection, id, value) SELECT * FROM unnest($1::text[], $2::bytea[], $3::json[])
       ), added AS (
         INSERT INTO ${t.index} (collection, index_name, key, id)
         SELECT collection, index_name, key, id FROM unnest($4::text[], $5::bytea[], $6::text[], $7::bytea[]) AS w(collection, id, index_name, key)
-        RETURNING collection, index_name, key, 1 AS n
       )
-      ${bumpCounts(t, 'added', '$8::smallint')}`, true),
+      INSERT INTO ${t.counts} AS k (collection, index_name, part, slot, n)
+        SELECT collection, index_name, part, $8::smallint, n FROM unnest($9::text[], $10::text[], $11::bytea[], $12::bigint[]) AS b(collection, index_name, part, n)
+        ON CONFLICT (collection, index_name, part, slot) DO UPDATE SET n = k.n + EXCLUDED.n`, true),
     delete: statement(`WITH gone AS (
         DELETE FROM ${t.rows} WHERE collection = $1 AND id = $2 RETURNING 1
       ), entries AS (
@@ -577,18 +648,10 @@ function statements(t: Tables): Statements {
       SELECT count(*) AS n FROM gone`, true),
     scanFirst: statement(`SELECT id, value FROM ${t.rows} WHERE collection = $1 ORDER BY id LIMIT $2`),
     scanAfter: statement(`SELECT id, value FROM ${t.rows} WHERE collection = $1 AND id > $3 ORDER BY id LIMIT $2`),
-    // A maintained count when there is one for this index and depth ($4: 0 whole index, 1 first
-    // part, -1 neither), else the entries themselves. Only the branch taken runs.
-    count: statement(`SELECT CASE
-        WHEN EXISTS (SELECT 1 FROM ${t.counted} c WHERE $1::text LIKE c.collection_like AND c.index_name = $2 AND c.depth = $4::smallint)
-        THEN (SELECT coalesce(sum(n), 0) FROM ${t.counts} WHERE collection = $1 AND index_name = $2 AND part = $3)
-        ELSE (SELECT count(*) FROM ${t.index} WHERE collection = $1 AND index_name = $2 AND key >= $3 AND key < $5)
-      END AS n`, true),
-    countAll: statement(`SELECT CASE
-        WHEN EXISTS (SELECT 1 FROM ${t.counted} c WHERE $1::text LIKE c.collection_like AND c.index_name = $2 AND c.depth = 0)
-        THEN (SELECT coalesce(sum(n), 0) FROM ${t.counts} WHERE collection = $1 AND index_name = $2 AND part = ''::bytea)
-        ELSE (SELECT count(*) FROM ${t.index} WHERE collection = $1 AND index_name = $2)
-      END AS n`, true),
+    // A maintained count (see `keptCount` for when there is one), or the entries themselves.
+    countKept: statement(`SELECT coalesce(sum(n), 0) AS n FROM ${t.counts} WHERE collection = $1 AND index_name = $2 AND part = $3`, true),
+    count: statement(`SELECT count(*) AS n FROM ${t.index} WHERE collection = $1 AND index_name = $2 AND key >= $3 AND key < $4`, true),
+    countAll: statement(`SELECT count(*) AS n FROM ${t.index} WHERE collection = $1 AND index_name = $2`, true),
     // Several ascending prefix ranges in one statement: one index range scan each.
     ranges: statement(`SELECT q.n, x.key, x.id, x.value
       FROM unnest($1::text[], $2::text[], $3::bytea[], $4::bytea[], $5::bigint[]) WITH ORDINALITY AS q(collection, index_name, lo, hi, lim, n)
@@ -738,6 +801,7 @@ function transactionOn(
   client: PoolClient,
   session: Session,
   sql: Statements,
+  counted: KeptCounts,
   attempt: Attempt,
   begin: (() => string[]) | undefined,
   speculate: boolean,
@@ -767,21 +831,23 @@ function transactionOn(
     pending = new Map();
     const out: string[] = [];
     gathering = undefined; // bound statements go after the message gathered so far; later calls after them
-    for (const [s, batch] of [
-      [sql.create, all.filter((p) => p.isNew)],
-      [sql.put, all.filter((p) => !p.isNew)],
-    ] as const) {
+    for (const isNew of [true, false]) {
+      const s = isNew ? sql.create : sql.put;
+      const batch = all.filter((p) => p.isNew === isNew);
       if (batch.length >= BULK) {
-        for (let from = 0; from < batch.length; from += BULK_BATCH) sendBound(s.text, putArgs(batch.slice(from, from + BULK_BATCH)));
+        for (let from = 0; from < batch.length; from += BULK_BATCH) sendBound(s.text, putArgs(batch.slice(from, from + BULK_BATCH), isNew));
       } else {
-        for (let from = 0; from < batch.length; from += BATCH) out.push(...statementText(s, putArgs(batch.slice(from, from + BATCH))));
+        for (let from = 0; from < batch.length; from += BATCH) out.push(...statementText(s, putArgs(batch.slice(from, from + BATCH), isNew)));
       }
     }
     return out;
   };
 
-  /** The arguments of `sql.put` for a batch of puts: rows, then their entries, then the slot. */
-  const putArgs = (batch: readonly PendingPut[]): (string[] | Buffer[] | JsonText[] | number)[] => {
+  /**
+   * The arguments of `sql.put` for a batch of puts: rows, then their entries, then the slot; of
+   * `sql.create`, then also the counts they move.
+   */
+  const putArgs = (batch: readonly PendingPut[], isNew: boolean): (string[] | Buffer[] | JsonText[] | number[] | number)[] => {
     const entries: [string[], Buffer[], string[], Buffer[]] = [[], [], [], []];
     for (const p of batch) {
       for (let k = 0; k < p.names.length; k++) {
@@ -791,7 +857,8 @@ function transactionOn(
         entries[3].push(p.keys[k]!);
       }
     }
-    return [batch.map((p) => p.collection), batch.map((p) => p.id), batch.map((p) => new JsonText(p.value)), ...entries, session.slot];
+    const args = [batch.map((p) => p.collection), batch.map((p) => p.id), batch.map((p) => new JsonText(p.value)), ...entries, session.slot];
+    return isNew ? [...args, ...counted.moves(batch)] : args;
   };
 
   /**
@@ -799,10 +866,10 @@ function transactionOn(
    * first in one of its own), after the messages queued before. Only for large writes, whose
    * answer nobody waits for: a failure is reported through `attempt.failure`.
    */
-  const sendBound = (text: string, args: readonly (string[] | Buffer[] | JsonText[] | number)[]): void => {
+  const sendBound = (text: string, args: readonly (string[] | Buffer[] | JsonText[] | number[] | number)[]): void => {
     sent = true;
     gathering = undefined;
-    const values = args.map((a) => (Array.isArray(a) ? a.map((v: string | Buffer | JsonText) => (v instanceof JsonText ? v.text : v)) : a));
+    const values = args.map((a) => (Array.isArray(a) ? (a as readonly (string | Buffer | JsonText | number)[]).map((v) => (v instanceof JsonText ? v.text : v)) : a));
     const next = tail.then(async () => {
       if (!attempt.open) throw new Error('storage transaction used after it ended');
       if (attempt.failure !== undefined) throw attempt.failure;
@@ -824,7 +891,7 @@ function transactionOn(
     const out: string[] = [];
     if (s.generic !== generic) {
       generic = s.generic;
-      out.push(`SET LOCAL plan_cache_mode = ${generic ? 'force_generic_plan' : 'auto'}`);
+      out.push(generic ? `SELECT ${GENERIC_SETTINGS}` : CUSTOM_MODE);
     }
     if (!session.prepared.has(s.name)) {
       session.prepared.add(s.name);
@@ -885,6 +952,12 @@ function transactionOn(
     });
   };
 
+  /** Gives up a covering attempt at READ COMMITTED that would rewrite a row (see {@link Reread}). */
+  const reread = (): Promise<never> => {
+    attempt.failure ??= new Reread();
+    return Promise.reject(attempt.failure);
+  };
+
   const query = <R extends QueryResultRow>(s: Statement, args: readonly Arg[]): Promise<R[]> => {
     if (!attempt.open) return Promise.reject(new Error('storage transaction used after it ended'));
     try {
@@ -904,6 +977,8 @@ function transactionOn(
     },
     put(collection, id, value, keys: IndexKeys) {
       if (!attempt.open) return Promise.reject(new Error('storage transaction used after it ended'));
+      // A row this transaction inserted itself is safe to rewrite: no other can have changed it.
+      if (attempt.covering && attempt.readCommitted && pending.get(`${collection}\u0000${id}`)?.isNew !== true) return reread();
       try {
         quote(collection); // refuses what no statement could carry, now rather than at the commit
         const { names, encoded } = indexEntries(keys);
@@ -936,6 +1011,7 @@ function transactionOn(
       return rows[0]?.n === '1';
     },
     async delete(collection, id) {
+      if (attempt.covering && attempt.readCommitted) return reread();
       const rows = await query<{ n: string }>(sql.delete, [collection, encodeKey(id), session.slot]);
       return rows[0]?.n !== '0';
     },
@@ -990,10 +1066,13 @@ function transactionOn(
     async count(collection, index, prefix = '') {
       const start = encodeKey(prefix);
       const end = prefixEnd(start);
+      const depth = countDepth(prefix);
       const rows =
-        end === undefined
-          ? await query<{ n: string }>(sql.countAll, [collection, index])
-          : await query<{ n: string }>(sql.count, [collection, index, start, countDepth(prefix), end]);
+        depth >= 0 && counted.kept(collection, index, depth)
+          ? await query<{ n: string }>(sql.countKept, [collection, index, depth === 0 ? EMPTY : start])
+          : end === undefined
+            ? await query<{ n: string }>(sql.countAll, [collection, index])
+            : await query<{ n: string }>(sql.count, [collection, index, start, end]);
       return Number(rows[0]?.n ?? 0);
     },
     lock(locks: readonly StorageLock[], covering = false): Promise<void> {
@@ -1011,7 +1090,11 @@ function transactionOn(
       }
       // Nothing sent yet: the locks go with BEGIN, before the snapshot.
       if (!sent) {
-        if (first && covering) attempt.covering = true;
+        if (first && covering) {
+          attempt.covering = true;
+          // BEGIN will set the generic statements' settings, with the locks (see `opening`).
+          if (attempt.readCommitted && !attempt.alone && attempt.held.size > 0) generic = true;
+        }
         return Promise.resolve();
       }
       if (!missing) return Promise.resolve();
@@ -1078,8 +1161,77 @@ const entry = (r: EntryRow): StoredEntry => ({ key: decodeKey(r.key), id: decode
  * Which maintained count a prefix can use: 0 for the whole index, 1 for exactly one tuple part
  * (one U+0000, at its end), -1 for none (the entries are counted).
  */
-function countDepth(prefix: string): number {
+function countDepth(prefix: string): 0 | 1 | -1 {
   if (prefix === '') return 0;
   const nul = prefix.indexOf('\u0000');
   return nul === prefix.length - 1 ? 1 : -1;
+}
+
+/**
+ * Which counts the schema keeps (`zoneward_counted`), read once per storage: the adapter itself
+ * picks the count statement and works out what a create adds to the counts, so neither joins the
+ * table on every call. The table is written by migrations (and tests before first use); a row
+ * added later is only seen by storages created after it.
+ */
+class KeptCounts {
+  private readonly rules: readonly { readonly like: RegExp; readonly index: string; readonly depth: number }[];
+
+  constructor(rows: readonly { collection_like: string; index_name: string; depth: number }[]) {
+    this.rules = rows.map((r) => ({ like: likePattern(r.collection_like), index: r.index_name, depth: Number(r.depth) }));
+  }
+
+  /** Whether the count of `index` of `collection` at `depth` (see `countDepth`) is kept. */
+  kept(collection: string, index: string, depth: number): boolean {
+    return this.rules.some((r) => r.depth === depth && r.index === index && r.like.test(collection));
+  }
+
+  /**
+   * The counter moves of new values' entries, as the `create` statement's last four arguments:
+   * every kept count an entry falls in (depth 0: the whole index; depth 1: the key's first tuple
+   * part, U+0000 included, when it has one) goes up by its entries, summed per counter.
+   */
+  moves(puts: readonly PendingPut[]): [string[], string[], Buffer[], number[]] {
+    const out: [string[], string[], Buffer[], number[]] = [[], [], [], []];
+    if (this.rules.length === 0) return out;
+    const at = new Map<string, number>();
+    for (const p of puts) {
+      for (let k = 0; k < p.names.length; k++) {
+        const index = p.names[k]!;
+        const key = p.keys[k]!;
+        for (const r of this.rules) {
+          if (r.index !== index || !r.like.test(p.collection)) continue;
+          const nul = r.depth === 0 ? -1 : key.indexOf(0);
+          if (r.depth === 1 && nul < 0) continue;
+          const part = r.depth === 0 ? EMPTY : key.subarray(0, nul + 1);
+          const counter = `${p.collection}\u0000${index}\u0000${part.toString('hex')}`;
+          const i = at.get(counter);
+          if (i !== undefined) {
+            out[3][i]!++;
+            continue;
+          }
+          at.set(counter, out[0].length);
+          out[0].push(p.collection);
+          out[1].push(index);
+          out[2].push(part);
+          out[3].push(1);
+        }
+      }
+    }
+    return out;
+  }
+}
+
+const EMPTY = Buffer.alloc(0);
+
+/** A LIKE pattern (backslash escapes, `%` and `_`) as an anchored RegExp over code points. */
+function likePattern(like: string): RegExp {
+  let source = '';
+  const chars = [...like];
+  for (let i = 0; i < chars.length; i++) {
+    const c = chars[i]!;
+    if (c === '%') source += '[\\s\\S]*';
+    else if (c === '_') source += '[\\s\\S]';
+    else source += (c === '\\' && i + 1 < chars.length ? chars[++i]! : c).replace(/[.*+?^${}()|[\]\\/]/gu, '\\$&');
+  }
+  return new RegExp(`^${source}$`, 'u');
 }
