@@ -159,12 +159,12 @@ function ancestorKeys(key: string): string[] {
 /** Zones whose name key is exactly `key`, in every pool and project. */
 async function withNameKey(tx: StorageTransaction, key: string): Promise<Zone[]> {
   const out: Zone[] = [];
-  // The prefix also covers every zone below the name, so read a few at a time: usually the
-  // first entry already tells (no zone of that name, or one followed by its subzones).
+  // An adapter without `exact` also answers every zone below the name, so read a few at a time
+  // and stop at the first other key.
   let limit = 2;
   let after: { key: string; id: string } | undefined;
   for (;;) {
-    const batch = await store.range(tx, BY_NAME, { prefix: key, limit, ...(after ? { after } : {}) });
+    const batch = await store.range(tx, BY_NAME, { prefix: key, exact: true, limit, ...(after ? { after } : {}) });
     for (const e of batch) {
       if (e.key !== key) return out;
       out.push(e.value);
@@ -238,18 +238,21 @@ export const zoneRepository = {
    * zones bearing its name (`same`) and every zone below it (`below`), and the nearest existing
    * ancestor zones (all zones bearing that name), label by label upwards. A name key is its
    * labels root first, each ended by U+0000 (which never occurs inside an encoded label), so the
-   * ancestors' keys are its prefixes ending at a terminator, and in an ancestor's range the zones
-   * bearing exactly its key come first.
+   * ancestors' keys are its prefixes ending at a terminator. Each ancestor is probed by its exact
+   * key, at most two entries: over a database, the zones below an ancestor (every zone under
+   * `com.`) would otherwise come back with every create, values and all, to be thrown away. An
+   * adapter written before `exact` answers the prefix range instead, whose zones bearing exactly
+   * the key come first: either way only entries with the key count.
    */
   neighbourhood: async (tx: StorageTransaction, name: string): Promise<NameNeighbourhood> => {
     const key = nameKey(name);
     const parents = ancestorKeys(key);
     const byName = (query: RangeQuery): RangeRequest => ({ collection: ZONES, index: BY_NAME, query });
-    const [tree = [], ...above] = await rangeMany(tx, [byName({ prefix: key }), ...parents.map((prefix) => byName({ prefix, limit: 2 }))]);
+    const [tree = [], ...above] = await rangeMany(tx, [byName({ prefix: key }), ...parents.map((prefix) => byName({ prefix, exact: true, limit: 2 }))]);
     const same: Zone[] = [];
     const below: Zone[] = [];
     // Checked where used, entry by entry: a create reads this on every call, and a copy of each
-    // entry would be garbage at once. An ancestor's probes below its name are read for their keys only.
+    // entry would be garbage at once. Of an ancestor's probe only entries bearing its key are used.
     for (const e of tree) (e.key === key ? same : below).push(checked(collection, e.id, e.value));
     for (const [n, parent] of parents.entries()) {
       const first = above[n] ?? [];

@@ -52,6 +52,11 @@ export interface StoredEntry extends IndexPosition {
 export interface RangeQuery {
   /** Only entries whose key starts with this string. @defaultValue '' (all) */
   readonly prefix?: string;
+  /**
+   * Only entries whose key is `prefix` itself, not the longer keys that start with it: a lookup
+   * by exact key that reads nothing of what sorts below it. @defaultValue false
+   */
+  readonly exact?: boolean;
   /** Only entries strictly after this position in the direction of travel (marker paging). */
   readonly after?: IndexPosition;
   /** Entries to skip first (offset paging). @defaultValue 0 */

@@ -1020,7 +1020,7 @@ function transactionOn(
       if (!(limit > 0)) return [];
       const desc = q.direction === 'desc';
       const start = encodeKey(q.prefix ?? '');
-      const end = prefixEnd(start);
+      const end = rangeEnd(start, q);
       const values: Arg[] = [collection, index, start];
       if (end !== undefined) values.push(end);
       if (q.after !== undefined) values.push(encodeKey(q.after.key), encodeKey(q.after.id));
@@ -1039,7 +1039,7 @@ function transactionOn(
       requests.forEach((r, at) => {
         const q = r.query ?? {};
         const lo = encodeKey(q.prefix ?? '');
-        const hi = prefixEnd(lo);
+        const hi = rangeEnd(lo, q);
         const limit = q.limit ?? Number.POSITIVE_INFINITY;
         if (!(limit > 0)) return;
         if (hi === undefined || q.after !== undefined || (q.offset ?? 0) > 0 || q.direction === 'desc') {
@@ -1154,6 +1154,13 @@ interface EntryRow {
   readonly id: Buffer;
   readonly value: string;
 }
+
+/**
+ * Where a range's keys end (exclusive): past the prefix, or, for an exact key, at the least key
+ * above it (the key followed by U+0000, whose encoding is the key's followed by a zero byte).
+ */
+const rangeEnd = (start: Buffer, q: RangeQuery): Buffer | undefined => (q.exact === true ? Buffer.concat([start, ZERO]) : prefixEnd(start));
+const ZERO = Buffer.of(0);
 
 const entry = (r: EntryRow): StoredEntry => ({ key: decodeKey(r.key), id: decodeKey(r.id), value: thaw(r.value) });
 

@@ -172,6 +172,9 @@ export function runStorageConformance(makeStorage: () => Storage | Promise<Stora
         expect(all).toEqual(expected);
         const a = await tx.range('c', 'i', { prefix: 'a\u0000' });
         expect(a.map((e) => e.id)).toEqual(['id2', 'id3', 'id1']);
+        expect((await tx.range('c', 'i', { prefix: 'a\u0000', exact: true })).map((e) => e.id)).toEqual(['id2', 'id3']);
+        expect((await tx.range('c', 'i', { prefix: 'a\u0000', exact: true, direction: 'desc', offset: 1 })).map((e) => e.id)).toEqual(['id2']);
+        expect((await tx.range('c', 'i', { prefix: 'a', exact: true })).map((e) => e.id)).toEqual([]);
         expect(await tx.count('c', 'i', 'a\u0000')).toBe(3);
         const after = await tx.range('c', 'i', { prefix: 'a\u0000', after: { key: 'a\u0000', id: 'id2' } });
         expect(after.map((e) => e.id)).toEqual(['id3', 'id1']);

@@ -202,8 +202,10 @@ export function memoryStorage(): Storage {
 function readRange(c: Collection, i: OrderedIndex, query: RangeQuery): StoredEntry[] {
   const desc = query.direction === 'desc';
   const limit = query.limit ?? Number.POSITIVE_INFINITY;
-  if (!desc && !(query.offset !== undefined && query.offset >= 1)) return readForward(c, i, query.prefix ?? '', query.after, limit);
+  if (!desc && !(query.offset !== undefined && query.offset >= 1)) return readForward(c, i, query.prefix ?? '', query.exact === true, query.after, limit);
   let { start, end } = i.prefixBounds(query.prefix ?? '');
+  // K + U+0000 is the least string above K: the entries of key K end where its entries start.
+  if (query.exact === true) end = i.lowerBound(`${query.prefix ?? ''}\u0000`, '');
   if (query.after !== undefined) {
     if (desc) end = Math.min(end, i.lowerBound(query.after.key, query.after.id));
     else start = Math.max(start, i.upperBound(query.after.key, query.after.id));
@@ -221,11 +223,11 @@ function readRange(c: Collection, i: OrderedIndex, query: RangeQuery): StoredEnt
 }
 
 /** An ascending read without an offset: one descent to its first entry, no ranks. */
-function readForward(c: Collection, i: OrderedIndex, prefix: string, after: RangeQuery['after'], limit: number): StoredEntry[] {
+function readForward(c: Collection, i: OrderedIndex, prefix: string, exact: boolean, after: RangeQuery['after'], limit: number): StoredEntry[] {
   const out: StoredEntry[] = [];
   if (limit <= 0) return out;
   const visit = (key: string, id: string): boolean => {
-    if (!key.startsWith(prefix)) return false;
+    if (exact ? key !== prefix : !key.startsWith(prefix)) return false;
     out.push({ key, id, value: c.rows.get(id)?.value });
     return out.length < limit;
   };
