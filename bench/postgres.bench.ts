@@ -11,8 +11,16 @@
  * ZONEWARD_PG_BENCH_REPEATS times (default 3), pgbench and creates alternating, so the ratios
  * compare figures taken under the same load; the table shows the median and the range.
  *
- * Run as `node --import tsx bench/postgres.bench.ts worker <schema> <tag> <count> <inFlight> <first>`, it is
- * one of the two processes: it creates zones in that schema (from project number `first` on) and prints creates/s and retries.
+ * The timed creates run in worker processes of their own, as a server would: this process holds
+ * the memory service the snapshots come from (a million zones at the last size), whose heap would
+ * otherwise be what the creates' garbage collection pays for. A worker first creates
+ * ZONEWARD_PG_BENCH_WARM zones (default 2,000: the JIT and the connections' prepared statements;
+ * measured on 2026-11-28 after 300, node spent 820–850 µs a create, after 2,000 330–400),
+ * then waits for the go.
+ *
+ * Run as `node --import tsx bench/postgres.bench.ts worker <schema> <tag> <count> <inFlight> <first> <warm>`,
+ * it is such a worker: it creates zones in that schema (from project number `first` on) and
+ * prints creates/s, retries and its CPU µs per create.
  */
 import { execFileSync, spawn } from 'node:child_process';
 import { readdirSync, readFileSync } from 'node:fs';
@@ -24,7 +32,8 @@ import { manualClock, seededRandom } from '../src/testing/index.js';
 
 const URL = process.env['ZONEWARD_PG_URL'];
 const SIZES = (process.env['ZONEWARD_PG_BENCH_SIZES'] ?? '10000,100000,1000000').split(',').map(Number);
-const CREATES = Number(process.env['ZONEWARD_PG_BENCH_CREATES'] ?? 600);
+const CREATES = Number(process.env['ZONEWARD_PG_BENCH_CREATES'] ?? 1000);
+const WARM = Number(process.env['ZONEWARD_PG_BENCH_WARM'] ?? 2000);
 const REPEATS = Number(process.env['ZONEWARD_PG_BENCH_REPEATS'] ?? 3);
 const PGBENCH_SECONDS = Number(process.env['ZONEWARD_PG_BENCH_PGBENCH_SECONDS'] ?? 4);
 const IN_FLIGHT = 8;
@@ -63,16 +72,23 @@ async function creates(dns: DnsService, tag: string, count: number, inFlight: nu
 }
 
 if (process.argv[2] === 'worker') {
-  // One of the two processes: its own pool and service on the shared schema.
-  const [schema, tag, count, inFlight, first] = process.argv.slice(3) as [string, string, string, string, string];
+  // A server process: its own pool and service on the shared schema.
+  const [schema, tag, count, inFlight, first, warm] = process.argv.slice(3) as [string, string, string, string, string, string];
   const pool = new pg.Pool({ connectionString: URL, max: Number(inFlight) + 1 });
   let retries = 0;
   const storage = postgresStorage({ pool, schema, onRetry: () => retries++ });
   const dns = service(storage);
-  // Wait for the parent's go, so both processes start together.
+  await creates(dns, `${tag}w`, Number(warm), Number(inFlight), Number(first));
+  retries = 0;
+  process.stdout.write('ready\n');
+  // Wait for the parent's go, so that workers start together and the parent can watch the server.
   await new Promise<void>((resolve) => process.stdin.once('data', () => resolve()));
-  const rate = await creates(dns, tag, Number(count), Number(inFlight), Number(first));
-  process.stdout.write(JSON.stringify({ rate, retries }));
+  const cpu = process.cpuUsage();
+  const rate = await creates(dns, tag, Number(count), Number(inFlight), Number(first) + Number(warm));
+  const used = process.cpuUsage(cpu);
+  process.stdout.write(`${JSON.stringify({ rate, retries, node: (used.user + used.system) / Number(count) })}\n`);
+  // Connected until the parent has read the server's CPU: a backend's time goes with it when it ends.
+  await new Promise<void>((resolve) => process.stdin.once('data', () => resolve()));
   await pool.end();
   process.exit(0);
 }
@@ -109,30 +125,58 @@ function pgbench(clients: number): number {
   return Number(tps[1]);
 }
 
-/** Two worker processes, each with `inFlight` creates at once; answers their summed creates/s and retries. */
-async function twoProcesses(schema: string, tag: string, count: number, inFlight: number): Promise<{ rate: number; retries: number }> {
+interface Timed {
+  /** Creates/s, summed over the workers. */
+  readonly rate: number;
+  readonly retries: number;
+  /** Node CPU µs per create, averaged over the workers. */
+  readonly node: number;
+  /** CPU µs per create of every PostgreSQL server process meanwhile (background ones included). */
+  readonly server: number;
+}
+
+/**
+ * `processes` worker processes, each with `inFlight` creates at once and `count` creates in all.
+ * The second one starts half way round the projects: started together, the two would otherwise
+ * create in the same project at the same moment, which (a project's zone count being read
+ * against its quota) is a real conflict that one process's creates in flight never have.
+ */
+async function workers(schema: string, tag: string, processes: number, count: number, inFlight: number): Promise<Timed> {
   const script = fileURLToPath(import.meta.url);
-  // The second process starts half way round the projects: started together, the two would
-  // otherwise create in the same project at the same moment, which (a project's zone count being
-  // read against its quota) is a real conflict that one process's creates in flight never have.
-  const children = ['a', 'b'].map((side) =>
-    spawn(process.execPath, ['--import', 'tsx', script, 'worker', schema, `${tag}${side}`, String(count), String(inFlight), String(side === 'a' ? 0 : PROJECTS / 2)], {
+  const children = Array.from({ length: processes }, (_, k) =>
+    spawn(process.execPath, ['--import', 'tsx', script, 'worker', schema, `${tag}${k}`, String(count), String(inFlight), String((k * PROJECTS) / processes), String(WARM)], {
       stdio: ['pipe', 'pipe', 'inherit'],
       env: process.env,
     }),
   );
-  const results = children.map(
-    (child) =>
-      new Promise<{ rate: number; retries: number }>((resolve, reject) => {
-        let out = '';
-        child.stdout.on('data', (d: Buffer) => (out += d.toString()));
-        child.on('exit', (code) => (code === 0 ? resolve(JSON.parse(out) as { rate: number; retries: number }) : reject(new Error(`worker exited ${code}`))));
-      }),
-  );
-  await new Promise((resolve) => setTimeout(resolve, 3000)); // both loaded and connected
+  type Result = { rate: number; retries: number; node: number };
+  const ready: Promise<void>[] = [];
+  const exited: Promise<void>[] = [];
+  const results = children.map((child) => {
+    let out = '';
+    let signal: () => void = () => undefined;
+    ready.push(new Promise<void>((resolve) => (signal = resolve)));
+    return new Promise<Result>((resolve, reject) => {
+      child.stdout.on('data', (d: Buffer) => {
+        out += d.toString();
+        const lines = out.split('\n');
+        if (lines[0] === 'ready' && lines.length > 1) signal();
+        if (lines.length > 2) resolve(JSON.parse(lines[1]!) as Result);
+      });
+      exited.push(new Promise<void>((done) => child.on('exit', (code) => (code === 0 ? done() : reject(new Error(`worker exited ${code}`))))));
+    });
+  });
+  await Promise.all(ready);
+  const before = serverTicks();
   for (const child of children) child.stdin.write('go\n');
   const done = await Promise.all(results);
-  return { rate: done.reduce((a, r) => a + r.rate, 0), retries: done.reduce((a, r) => a + r.retries, 0) };
+  let ticks = 0;
+  for (const [pid, t] of serverTicks()) ticks += t - (before.get(pid) ?? 0);
+  for (const child of children) child.stdin.write('bye\n');
+  await Promise.all(exited);
+  const sum = (pick: (r: { rate: number; retries: number; node: number }) => number) => done.reduce((a, r) => a + pick(r), 0);
+  // USER_HZ 100: a tick is 10,000 µs.
+  return { rate: sum((r) => r.rate), retries: sum((r) => r.retries), node: sum((r) => r.node) / processes, server: (ticks * 1e4) / (count * processes) };
 }
 
 /**
@@ -159,20 +203,6 @@ function serverTicks(): Map<string, number> {
   return out;
 }
 
-/**
- * Creates with 1 in flight, and what one costs: node CPU µs, and server CPU µs (what the server
- * processes alive at the end spent meanwhile, background processes included).
- */
-async function measuredCreates(dns: DnsService, tag: string, count: number): Promise<{ rate: number; node: number; server: number }> {
-  const cpu = process.cpuUsage();
-  const before = serverTicks();
-  const rate = await creates(dns, tag, count, 1);
-  const used = process.cpuUsage(cpu);
-  let ticks = 0;
-  for (const [pid, t] of serverTicks()) ticks += t - (before.get(pid) ?? 0);
-  return { rate, node: (used.user + used.system) / count, server: (ticks * 1e4) / count }; // USER_HZ 100: a tick is 10,000 µs
-}
-
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 const range = (xs: number[], fmt = f) => (xs.length === 1 ? fmt(xs[0]!) : `${fmt(median(xs))} (${fmt(Math.min(...xs))}–${fmt(Math.max(...xs))})`);
 
@@ -186,20 +216,14 @@ interface SizeResult {
   pgPages: number[];
   tps1: number[];
   tps8: number[];
-  c1: number[];
-  node1: number[];
-  server1: number[];
-  c8: number[];
-  retries8: number[];
-  two1: number[];
-  two8: number[];
-  twoRetries8: number[];
+  one1: Timed[];
+  one8: Timed[];
+  two1: Timed[];
+  two8: Timed[];
   tables: string;
 }
 
 const results: SizeResult[] = [];
-/** Retries by SQLSTATE in this process (not the two-process workers). */
-const retryCodes = new Map<string, number>();
 const mem = service(memoryStorage());
 let filled = 0;
 for (const size of SIZES) {
@@ -211,16 +235,8 @@ for (const size of SIZES) {
 
   const schema = `zoneward_bench_${process.pid}_${size}`;
   const pool = new pg.Pool({ connectionString: URL, max: IN_FLIGHT + 2 });
-  let retries = 0;
-  const storage = postgresStorage({
-    pool,
-    schema,
-    onRetry: (_attempt, code) => {
-      retries++;
-      retryCodes.set(code, (retryCodes.get(code) ?? 0) + 1);
-    },
-  });
-  const r: SizeResult = { size, restoreSeconds: 0, memPages, pgPages: [], tps1: [], tps8: [], c1: [], node1: [], server1: [], c8: [], retries8: [], two1: [], two8: [], twoRetries8: [], tables: '' };
+  const storage = postgresStorage({ pool, schema });
+  const r: SizeResult = { size, restoreSeconds: 0, memPages, pgPages: [], tps1: [], tps8: [], one1: [], one8: [], two1: [], two8: [], tables: '' };
   try {
     await storage.migrate();
     log(`postgres bench: restoring ${f(size)} zones into PostgreSQL`);
@@ -237,18 +253,11 @@ for (const size of SIZES) {
     for (let rep = 0; rep < REPEATS; rep++) {
       log(`postgres bench: ${f(size)} zones, round ${rep + 1} of ${REPEATS}`);
       r.tps1.push(pgbench(1));
-      const one = await measuredCreates(db, `s${rep}`, CREATES);
-      r.c1.push(one.rate);
-      r.node1.push(one.node);
-      r.server1.push(one.server);
+      r.one1.push(await workers(schema, `s${rep}`, 1, CREATES, 1));
       r.tps8.push(pgbench(IN_FLIGHT));
-      retries = 0;
-      r.c8.push(await creates(db, `c${rep}`, CREATES, IN_FLIGHT));
-      r.retries8.push(retries);
-      r.two1.push((await twoProcesses(schema, `t${rep}`, CREATES / 2, 1)).rate);
-      const two = await twoProcesses(schema, `u${rep}`, CREATES / 2, IN_FLIGHT / 2);
-      r.two8.push(two.rate);
-      r.twoRetries8.push(two.retries);
+      r.one8.push(await workers(schema, `c${rep}`, 1, CREATES, IN_FLIGHT));
+      r.two1.push(await workers(schema, `t${rep}`, 2, CREATES / 2, 1));
+      r.two8.push(await workers(schema, `u${rep}`, 2, CREATES / 2, IN_FLIGHT / 2));
     }
     const sizes = await pool.query<{ rows: string; index: string }>(
       `SELECT pg_size_pretty(pg_total_relation_size('"${schema}".zoneward_rows')) AS rows, pg_size_pretty(pg_total_relation_size('"${schema}".zoneward_index')) AS index`,
@@ -264,12 +273,15 @@ for (const size of SIZES) {
 
 const loadavg = (await import('node:os')).loadavg().map((l) => l.toFixed(1)).join(', ');
 const us = (n: number | undefined) => (n === undefined ? '–' : f(n));
-const ratio = (a: number[], b: number[]) => range(a.map((x, i) => x / b[i]!), (x) => x.toFixed(2));
+const ratio = (a: Timed[], b: number[]) => range(a.map((x, i) => x.rate / b[i]!), (x) => x.toFixed(2));
+const of = (ts: Timed[], pick: (t: Timed) => number) => range(ts.map(pick));
 const rows = results.map(
   (r) =>
-    `| ${f(r.size)} | ${range(r.tps1)} | ${range(r.c1)} | ${ratio(r.c1, r.tps1)} | ${range(r.tps8)} | ${range(r.c8)} | ${ratio(r.c8, r.tps8)} | ${range(r.retries8)} | ${range(r.two1)} | ${range(r.two8)} | ${range(r.twoRetries8)} |`,
+    `| ${f(r.size)} | ${range(r.tps1)} | ${of(r.one1, (t) => t.rate)} | ${ratio(r.one1, r.tps1)} | ${range(r.tps8)} | ${of(r.one8, (t) => t.rate)} | ${ratio(r.one8, r.tps8)} | ${of(r.one8, (t) => t.retries)} | ${of(r.two1, (t) => t.rate)} | ${of(r.two8, (t) => t.rate)} | ${of(r.two8, (t) => t.retries)} |`,
 );
-const costRows = results.map((r) => `| ${f(r.size)} | ${range(r.node1)} | ${range(r.server1)} |`);
+const costRows = results.map(
+  (r) => `| ${f(r.size)} | ${of(r.one1, (t) => t.node)} | ${of(r.one1, (t) => t.server)} | ${of(r.one8, (t) => t.node)} | ${of(r.one8, (t) => t.server)} |`,
+);
 const pageRows = results.map(
   (r) =>
     `| ${f(r.size)} | ${us(r.memPages[0])} | ${us(r.pgPages[0])} | ${us(r.memPages[1])} | ${us(r.pgPages[1])} | ${us(r.memPages[2])} | ${us(r.pgPages[2])} | ${r.restoreSeconds.toFixed(1)} s | ${r.tables} |`,
@@ -280,21 +292,21 @@ Method: \`createDnsService\` with \`tasks: 'auto'\` (with the default pool targe
 zones over ${f(PROJECTS)} projects, quota off, a local PostgreSQL on the same machine (see scripts/pg-test-cluster.sh:
 fsync off). For each size the database is filled by restoring the memory service's snapshot, then VACUUM ANALYZE.
 pgbench runs TPC-B (\`pgbench -n -c N -j min(N,2) -T ${PGBENCH_SECONDS}\`, scale 10) against the same server, alternating
-with ${f(CREATES)} timed creates: ${REPEATS} rounds, median (min–max). "2 processes" are two OS processes sharing the
-schema, each with its own pool, with 1 (2 in all) and ${IN_FLIGHT / 2} (${IN_FLIGHT} in all) creates in flight, the second one starting
-half way round the projects (as one process's creates in flight, they never create in one project at once); their rates are summed.
-Retries: serialization failures retried during the ${f(CREATES)} creates with ${IN_FLIGHT} in flight (by SQLSTATE, this
-process over the whole run: ${[...retryCodes].map(([c, n]) => `${c} × ${f(n)}`).join(', ') || 'none'}). Load average at the end: ${loadavg}.
+with ${f(CREATES)} timed creates: ${REPEATS} rounds, median (min–max). The creates run in worker processes of their own
+(as a server would; each first makes ${f(WARM)} untimed creates), with their own pool: one process, or two sharing the
+schema ("2 processes", with 1 (2 in all) and ${IN_FLIGHT / 2} (${IN_FLIGHT} in all) creates in flight, the second one starting
+half way round the projects, as one process's creates in flight never create in one project at once; their rates are summed).
+Retries: serialization failures retried during the timed creates with ${IN_FLIGHT} in flight. Load average at the end: ${loadavg}.
 
 | zones | pgbench tps, 1 client | creates/s, 1 in flight | ratio | pgbench tps, ${IN_FLIGHT} clients | creates/s, ${IN_FLIGHT} in flight | ratio | retries | creates/s, 2 processes × 1 | creates/s, 2 processes × ${IN_FLIGHT / 2} | retries |
 | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |
 ${rows.join('\n')}
 
-What one create costs with 1 in flight (µs, median (min–max)): node CPU of this process (user + system),
-and CPU of every PostgreSQL server process over the same time.
+What one create costs (µs, median (min–max)): node CPU of the worker (user + system), and CPU of every
+PostgreSQL server process over the same time (background processes included).
 
-| zones | node CPU per create | server CPU per create |
-| ---: | ---: | ---: |
+| zones | node CPU, 1 in flight | server CPU, 1 in flight | node CPU, ${IN_FLIGHT} in flight | server CPU, ${IN_FLIGHT} in flight |
+| ---: | ---: | ---: | ---: | ---: |
 ${costRows.join('\n')}
 
 List pages, mean µs of ${PAGE_REPS} \`zones.list\` calls (limit 20): one project's first page, its page after a

@@ -447,7 +447,9 @@ async function once<T>(
     if (attempt.covering && attempt.readCommitted) {
       const xact = (k: string): string => `pg_advisory_xact_lock${attempt.held.get(k)! ? '' : '_shared'}(${k})`;
       // A create's statements are all generic: their settings come with the locks (see `lock`).
-      return ['BEGIN ISOLATION LEVEL READ COMMITTED', `SELECT ${sql.xactLockShared}, ${keys.map(xact).join(', ')}, ${GENERIC_SETTINGS}`];
+      // One column (the calls as concat's arguments, taken in order) rather than one per call:
+      // the driver sets up a parser for every column of every result.
+      return ['BEGIN ISOLATION LEVEL READ COMMITTED', `SELECT concat(${sql.xactLockShared}, ${keys.map(xact).join(', ')}, ${GENERIC_SETTINGS})`];
     }
     const fn = (k: string, take: boolean): string => `pg_advisory_${take ? '' : 'un'}lock${attempt.held.get(k)! ? '' : '_shared'}(${k})`;
     unlocks = `SELECT ${sql.sessionUnlockShared}, ${keys.map((k) => fn(k, false)).join(', ')}`;
