@@ -164,15 +164,17 @@ interface Attempt {
   readonly alone: boolean;
   /**
    * The first call was a covering `lock` (see {@link StorageTransaction.lock}): READ COMMITTED
-   * with the locks taken inside the transaction, or REPEATABLE READ after them when
-   * `readCommitted` is off.
+   * with the locks taken inside the transaction (`readCommitted`), or REPEATABLE READ after them.
    */
   covering: boolean;
   /**
-   * A covering attempt may run at READ COMMITTED: on until one of its attempts wanted to rewrite
-   * or delete a stored row, which at READ COMMITTED could overwrite a change made since it was read.
+   * A covering attempt may run at READ COMMITTED: true until one of the transaction's attempts
+   * wanted to rewrite or delete a stored row, which at READ COMMITTED could overwrite a change
+   * made since it was read.
    */
-  readonly readCommitted: boolean;
+  readonly mayReadCommitted: boolean;
+  /** This attempt runs at READ COMMITTED: covering, allowed, with locks to take, not alone. */
+  readCommitted: boolean;
   /** `lock` has been called in this attempt. */
   locked: boolean;
 }
@@ -216,9 +218,10 @@ const UNIQUE_VIOLATION = '23505';
  *
  * {@link StorageTransaction.lock} takes named locks as advisory locks before the transaction's
  * snapshot (a lock asked for after the first read runs `work` again with it first); a
- * transaction whose first call is a covering `lock` runs at `REPEATABLE READ` instead, without
- * predicate locks (docs/postgres.md, "Isolation and retries", says why that stays serializable
- * for a zone create).
+ * transaction whose first call is a covering `lock` runs at `READ COMMITTED` instead, without
+ * predicate locks, and again at `REPEATABLE READ` if it goes on to rewrite a row it did not
+ * insert (docs/postgres.md, "Isolation and retries", says why that stays serializable for a
+ * zone create).
  *
  * Schema (see docs/postgres.md): `zoneward_rows(collection, id, value json)` and
  * `zoneward_index(collection, index_name, key, id)` whose primary key is the index order; keys
@@ -424,7 +427,8 @@ async function once<T>(
     held: alone ? new Map<string, boolean>() : new Map(locks),
     alone,
     covering: false,
-    readCommitted: how.readCommitted,
+    mayReadCommitted: how.readCommitted,
+    readCommitted: false,
     locked: false,
   };
   // What ends the transaction's session-level locks (see `opening`), once they were sent.
@@ -444,7 +448,7 @@ async function once<T>(
   const opening = (): string[] => {
     if (attempt.held.size === 0) return ['BEGIN ISOLATION LEVEL SERIALIZABLE', sql.lockShared];
     const keys = [...attempt.held.keys()].sort();
-    if (attempt.covering && attempt.readCommitted) {
+    if (attempt.readCommitted) {
       const xact = (k: string): string => `pg_advisory_xact_lock${attempt.held.get(k)! ? '' : '_shared'}(${k})`;
       // A create's statements are all generic: their settings come with the locks (see `lock`).
       // One column (the calls as concat's arguments, taken in order) rather than one per call:
@@ -980,7 +984,7 @@ function transactionOn(
     put(collection, id, value, keys: IndexKeys) {
       if (!attempt.open) return Promise.reject(new Error('storage transaction used after it ended'));
       // A row this transaction inserted itself is safe to rewrite: no other can have changed it.
-      if (attempt.covering && attempt.readCommitted && pending.get(`${collection}\u0000${id}`)?.isNew !== true) return reread();
+      if (attempt.readCommitted && pending.get(`${collection}\u0000${id}`)?.isNew !== true) return reread();
       try {
         quote(collection); // refuses what no statement could carry, now rather than at the commit
         const { names, encoded } = indexEntries(keys);
@@ -1013,7 +1017,7 @@ function transactionOn(
       return rows[0]?.n === '1';
     },
     async delete(collection, id) {
-      if (attempt.covering && attempt.readCommitted) return reread();
+      if (attempt.readCommitted) return reread();
       const rows = await query<{ n: string }>(sql.delete, [collection, encodeKey(id), session.slot]);
       return rows[0]?.n !== '0';
     },
@@ -1095,7 +1099,8 @@ function transactionOn(
         if (first && covering) {
           attempt.covering = true;
           // BEGIN will set the generic statements' settings, with the locks (see `opening`).
-          if (attempt.readCommitted && !attempt.alone && attempt.held.size > 0) generic = true;
+          attempt.readCommitted = attempt.mayReadCommitted && !attempt.alone && attempt.held.size > 0;
+          if (attempt.readCommitted) generic = true;
         }
         return Promise.resolve();
       }
