@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import type { Writable } from 'node:stream';
 import pg from 'pg';
 import type { Pool, PoolClient, QueryConfig, QueryResult, QueryResultRow } from 'pg';
 import type { IndexKeys, RangeQuery, RangeRequest, Storage, StorageLock, StorageTransaction, StoredEntry, StoredRow } from '../ports/storage.js';
@@ -267,6 +268,10 @@ export function postgresStorage(options: PostgresStorageOptions): PostgresStorag
   const maxDelay = Math.max(baseDelay, options.retry?.maxDelayMs ?? 200);
   const sql = statements(t);
   let closed = false;
+  // Transactions of this storage under way: with more than one, messages go out once per turn
+  // of the event loop (see `corkForThisTurn`).
+  let active = 0;
+  const busy = (): boolean => active > 1;
   let kept: KeptCounts | undefined;
   const keptCounts = async (): Promise<KeptCounts> => {
     try {
@@ -280,6 +285,15 @@ export function postgresStorage(options: PostgresStorageOptions): PostgresStorag
   };
 
   const run = async <T>(work: (tx: StorageTransaction) => Promise<T>): Promise<T> => {
+    active++;
+    try {
+      return await withRetries(work);
+    } finally {
+      active--;
+    }
+  };
+
+  const withRetries = async <T>(work: (tx: StorageTransaction) => Promise<T>): Promise<T> => {
     const counted = kept ?? (await keptCounts());
     let speculate = true;
     let readCommitted = true;
@@ -297,7 +311,7 @@ export function postgresStorage(options: PostgresStorageOptions): PostgresStorag
       client.on('error', onError);
       let outcome: Outcome<T>;
       try {
-        outcome = await once(client, session, sql, work, { aloneWaitMs: attempt >= aloneFrom ? aloneWait : undefined, speculate, readCommitted, locks, counted });
+        outcome = await once(client, session, sql, work, { aloneWaitMs: attempt >= aloneFrom ? aloneWait : undefined, speculate, readCommitted, locks, counted, busy });
       } catch (error) {
         // Only a dead connection or a failed BEGIN/COMMIT/ROLLBACK/unlock gets here: the client may
         // still be inside a transaction or hold the exclusive lock, so drop it rather than reuse it.
@@ -411,6 +425,7 @@ async function once<T>(
     readonly readCommitted: boolean;
     readonly locks: Map<string, boolean>;
     readonly counted: KeptCounts;
+    readonly busy: () => boolean;
   },
 ): Promise<Outcome<T>> {
   const { aloneWaitMs, speculate, locks } = how;
@@ -460,7 +475,7 @@ async function once<T>(
     const level = attempt.covering ? 'REPEATABLE READ' : 'SERIALIZABLE';
     return ['BEGIN', `SELECT ${sql.sessionLockShared}, ${keys.map((k) => fn(k, true)).join(', ')}`, 'COMMIT', `BEGIN ISOLATION LEVEL ${level}`];
   };
-  const { tx, commit, begun, check } = transactionOn(client, session, sql, how.counted, attempt, alone ? undefined : opening, speculate);
+  const { tx, commit, begun, check } = transactionOn(client, session, sql, how, attempt, alone ? undefined : opening, speculate);
   const unlock = (): string => (unlocks === undefined ? '' : `; ${unlocks}`);
   let outcome: Outcome<T>;
   try {
@@ -496,6 +511,23 @@ async function lockAlone(client: PoolClient, sql: Statements, waitMs: number): P
     if (sqlState(error) === LOCK_NOT_AVAILABLE) return false;
     throw error;
   }
+}
+
+/**
+ * Holds the connection's socket writes until the event loop's turn ends. With several
+ * transactions under way, a write sent at once wakes its server process, which on a small
+ * machine preempts this one in the middle of the turn; held, the turn's messages go out
+ * together after its work is done. Measured on 2026-11-28 (2 cores, ABBA, 3 rounds of 3,000
+ * creates): 8 in flight 1.10x creates/s, node 0.92x and server 0.93x CPU per create; 1 in flight,
+ * where nothing else is under way, 0.94x, hence only when busy. The stream is the driver's own
+ * (`client.connection.stream`, which pg corks itself for its extended-protocol queries); a driver
+ * without it just writes at once.
+ */
+function corkForThisTurn(client: PoolClient): void {
+  const stream = (client as unknown as { connection?: { stream?: Partial<Pick<Writable, 'cork' | 'uncork'>> } }).connection?.stream;
+  if (typeof stream?.cork !== 'function' || typeof stream.uncork !== 'function') return;
+  stream.cork();
+  setImmediate(() => stream.uncork?.());
 }
 
 /** Rewrites "relation does not exist" into what to do about it. */
@@ -807,7 +839,7 @@ function transactionOn(
   client: PoolClient,
   session: Session,
   sql: Statements,
-  counted: KeptCounts,
+  { counted, busy }: { readonly counted: KeptCounts; readonly busy: () => boolean },
   attempt: Attempt,
   begin: (() => string[]) | undefined,
   speculate: boolean,
@@ -943,6 +975,7 @@ function transactionOn(
           const text = texts.join(';\n');
           let results: QueryResult<QueryResultRow>[];
           try {
+            if (busy()) corkForThisTurn(client);
             const result = (await client.query({ text, types: TYPES })) as unknown as QueryResult<QueryResultRow> | QueryResult<QueryResultRow>[];
             results = Array.isArray(result) ? result : [result];
           } catch (error) {
