@@ -664,7 +664,7 @@ function statements(t: Tables): Statements {
       )
       SELECT count(*) AS n FROM inserted`, true),
     // Speculative inserts (see `transactionOn`), with `put`'s arguments and then the counts they
-    // move, worked out by the adapter (`keptCounts`): plain INSERTs, so a taken id fails the
+    // move, worked out by the adapter (`KeptCounts.moves`): plain INSERTs, so a taken id fails the
     // statement (23505) instead of being read first; nothing of the index is read, and nothing is
     // joined or grouped, which the hot path of every create would pay for in the server.
     create: statement(`WITH inserted AS (
@@ -686,7 +686,7 @@ function statements(t: Tables): Statements {
       SELECT count(*) AS n FROM gone`, true),
     scanFirst: statement(`SELECT id, value FROM ${t.rows} WHERE collection = $1 ORDER BY id LIMIT $2`),
     scanAfter: statement(`SELECT id, value FROM ${t.rows} WHERE collection = $1 AND id > $3 ORDER BY id LIMIT $2`),
-    // A maintained count (see `keptCount` for when there is one), or the entries themselves.
+    // A maintained count (`KeptCounts.kept` says when there is one), or the entries themselves.
     countKept: statement(`SELECT coalesce(sum(n), 0) AS n FROM ${t.counts} WHERE collection = $1 AND index_name = $2 AND part = $3`, true),
     count: statement(`SELECT count(*) AS n FROM ${t.index} WHERE collection = $1 AND index_name = $2 AND key >= $3 AND key < $4`, true),
     countAll: statement(`SELECT count(*) AS n FROM ${t.index} WHERE collection = $1 AND index_name = $2`, true),
@@ -854,6 +854,8 @@ function transactionOn(
   // The calls of the message not yet sent: calls made before it goes join it (see `send`).
   let gathering: Part[] | undefined;
   let pending = new Map<string, PendingPut>();
+  // The rows this attempt inserted (collection U+0000 id): at READ COMMITTED it may rewrite them.
+  const inserted = new Set<string>();
   let opening: (() => string[]) | undefined = begin;
   let sent = false;
   // The plan_cache_mode the statements built so far leave the transaction in (built in send order).
@@ -1016,8 +1018,8 @@ function transactionOn(
     },
     put(collection, id, value, keys: IndexKeys) {
       if (!attempt.open) return Promise.reject(new Error('storage transaction used after it ended'));
-      // A row this transaction inserted itself is safe to rewrite: no other can have changed it.
-      if (attempt.readCommitted && pending.get(`${collection}\u0000${id}`)?.isNew !== true) return reread();
+      // A row this attempt inserted itself is safe to rewrite: no other can have changed it.
+      if (attempt.readCommitted && !inserted.has(`${collection}\u0000${id}`)) return reread();
       try {
         quote(collection); // refuses what no statement could carry, now rather than at the commit
         const { names, encoded } = indexEntries(keys);
@@ -1043,11 +1045,14 @@ function transactionOn(
         // so that almost never happens, and a create saves the round trip the answer would cost.
         attempt.speculated = true;
         pending.set(at, { collection, id: encodeKey(id), value: text, names, keys: encoded, isNew: true });
+        inserted.add(at);
         if (pending.size >= BULK_BATCH) takePuts();
         return true;
       }
       const rows = await query<{ n: string }>(sql.insert, [collection, encodeKey(id), new JsonText(text), names, encoded, session.slot]);
-      return rows[0]?.n === '1';
+      if (rows[0]?.n !== '1') return false;
+      inserted.add(`${collection}\u0000${id}`);
+      return true;
     },
     async delete(collection, id) {
       if (attempt.readCommitted) return reread();

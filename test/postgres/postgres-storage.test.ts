@@ -334,6 +334,7 @@ describe.skipIf(PG_URL === undefined)(title('postgresStorage: adapter specifics'
         await tx.lock!([{ name: 'example.com.', exclusive: true }], true);
         await tx.get('c', 'n');
         await insert(tx, 'c', 'fresh', frozen({ n: 1 }), { i: 'a' });
+        await tx.get('c', 'fresh'); // the insert is sent: no longer just buffered
         await tx.put('c', 'fresh', frozen({ n: 2 }), { i: 'b' });
       });
       expect(runs).toBe(1);
