@@ -31,6 +31,7 @@ describe.skipIf(PG_URL === undefined)(title('postgresStorage: behaves like memor
   const query = fc.record(
     {
       prefix: str,
+      exact: fc.boolean(),
       after: fc.record({ key: str, id: str }),
       offset: fc.nat(4),
       limit: fc.integer({ min: 0, max: 5 }),
