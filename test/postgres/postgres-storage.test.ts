@@ -3,6 +3,7 @@ import pg from 'pg';
 import { afterAll, describe, expect, it } from 'vitest';
 import { memoryStorage, type IndexKeys, type RangeQuery, type Storage } from '../../src/index.js';
 import { insert } from '../../src/ports/storage.js';
+import { rangeQuery } from '../adapters/range-queries.js';
 import { postgresStorage } from '../../src/postgres/index.js';
 import { runStorageConformance } from '../../src/testing/index.js';
 import { freshPostgresStorage, freshSchemaName, PG_URL, SKIP_REASON, testPool } from './helpers.js';
@@ -28,17 +29,7 @@ describe.skipIf(PG_URL === undefined)(title('postgresStorage: behaves like memor
     // the adapter works out itself.
     fc.record({ kind: fc.constant('insert' as const), id: str, i: fc.option(str, { nil: undefined }), j: fc.option(str, { nil: undefined }), v: fc.integer() }),
   );
-  const query = fc.record(
-    {
-      prefix: str,
-      exact: fc.boolean(),
-      after: fc.record({ key: str, id: str }),
-      offset: fc.nat(4),
-      limit: fc.integer({ min: 0, max: 5 }),
-      direction: fc.constantFrom('asc' as const, 'desc' as const),
-    },
-    { requiredKeys: [] },
-  );
+  const query = rangeQuery(str);
 
   it('answers every range, count and scan as the reference does, after any puts, inserts and deletes', async () => {
     const schema = freshSchemaName();
