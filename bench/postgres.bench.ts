@@ -155,7 +155,8 @@ async function workers(schema: string, tag: string, processes: number, count: nu
   const results = children.map((child) => {
     let out = '';
     let signal: () => void = () => undefined;
-    ready.push(new Promise<void>((resolve) => (signal = resolve)));
+    let fail: (error: Error) => void = () => undefined;
+    ready.push(new Promise<void>((resolve, reject) => ((signal = resolve), (fail = reject))));
     return new Promise<Result>((resolve, reject) => {
       child.stdout.on('data', (d: Buffer) => {
         out += d.toString();
@@ -163,10 +164,26 @@ async function workers(schema: string, tag: string, processes: number, count: nu
         if (lines[0] === 'ready' && lines.length > 1) signal();
         if (lines.length > 2) resolve(JSON.parse(lines[1]!) as Result);
       });
-      exited.push(new Promise<void>((done) => child.on('exit', (code) => (code === 0 ? done() : reject(new Error(`worker exited ${code}`))))));
+      exited.push(
+        new Promise<void>((done) =>
+          child.on('exit', (code) => {
+            if (code === 0) return done();
+            // A worker that dies before it is ready must not leave the bench waiting for it.
+            const error = new Error(`worker exited ${code}`);
+            fail(error);
+            reject(error);
+            done();
+          }),
+        ),
+      );
     });
   });
-  await Promise.all(ready);
+  try {
+    await Promise.all(ready);
+  } catch (error) {
+    for (const child of children) child.kill();
+    throw error;
+  }
   const before = serverTicks();
   for (const child of children) child.stdin.write('go\n');
   const done = await Promise.all(results);
@@ -174,7 +191,7 @@ async function workers(schema: string, tag: string, processes: number, count: nu
   for (const [pid, t] of serverTicks()) ticks += t - (before.get(pid) ?? 0);
   for (const child of children) child.stdin.write('bye\n');
   await Promise.all(exited);
-  const sum = (pick: (r: { rate: number; retries: number; node: number }) => number) => done.reduce((a, r) => a + pick(r), 0);
+  const sum = (pick: (r: Result) => number) => done.reduce((a, r) => a + pick(r), 0);
   // USER_HZ 100: a tick is 10,000 µs.
   return { rate: sum((r) => r.rate), retries: sum((r) => r.retries), node: sum((r) => r.node) / processes, server: (ticks * 1e4) / (count * processes) };
 }
