@@ -1,0 +1,121 @@
+/**
+ * Zone creates over PostgreSQL, old against new, alternated in one process (ABBA): for measuring
+ * one change to the adapter or the core at a time (issue #17), which the full bench's ratios to
+ * pgbench are too coarse for. Not a `*.bench.ts` module, so `npm run bench` does not run it.
+ *
+ *   ZONEWARD_PG_URL=… ZONEWARD_BASELINE=/path/to/old/checkout \
+ *     node --import tsx bench/postgres-ab.ts [inFlight=8] [creates per run=3000] [rounds=3]
+ *
+ * Each side gets its own pool and a fresh schema of its own, makes 1,500 untimed creates, then
+ * each round runs old, new, new, old (or the reverse), so both sides meet the same load. Prints
+ * creates/s, node CPU (this process) and server CPU (every PostgreSQL process) per create, by
+ * side, and new ÷ old pooled over the rounds. The old checkout needs its own `node_modules` (a
+ * symlink to this one's will do).
+ */
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import pg from 'pg';
+import type * as Core from '../src/index.js';
+import type * as Postgres from '../src/postgres/index.js';
+import type * as Testing from '../src/testing/index.js';
+
+const URL = process.env['ZONEWARD_PG_URL'];
+const BASELINE = process.env['ZONEWARD_BASELINE'];
+if (URL === undefined || BASELINE === undefined) {
+  console.error('set ZONEWARD_PG_URL (scripts/pg-test-cluster.sh) and ZONEWARD_BASELINE (another checkout of zoneward)');
+  process.exit(2);
+}
+const [inFlight = 8, count = 3000, rounds = 3] = process.argv.slice(2).map(Number);
+const roots = { old: BASELINE, new: join(fileURLToPath(import.meta.url), '..', '..') };
+
+/** CPU ticks of each PostgreSQL server process (user + system, from /proc), by pid. */
+function serverTicks(): Map<string, number> {
+  const out = new Map<string, number>();
+  for (const pid of readdirSync('/proc').filter((d) => /^\d+$/.test(d))) {
+    try {
+      if (!readFileSync(`/proc/${pid}/cmdline`, 'latin1').startsWith('postgres')) continue;
+      const f = readFileSync(`/proc/${pid}/stat`, 'latin1').split(') ')[1]!.split(' ');
+      out.set(pid, Number(f[11]) + Number(f[12]));
+    } catch {
+      // ended meanwhile
+    }
+  }
+  return out;
+}
+
+interface Side {
+  readonly create: (n: number) => Promise<{ isErr(): boolean }>;
+  readonly close: () => Promise<void>;
+  next: number;
+  readonly rate: number[];
+  readonly node: number[];
+  readonly server: number[];
+}
+
+const sides = new Map<'old' | 'new', Side>();
+for (const [name, root] of Object.entries(roots) as ['old' | 'new', string][]) {
+  const { createDnsService } = (await import(join(root, 'src/index.ts'))) as typeof Core;
+  const { postgresStorage } = (await import(join(root, 'src/postgres/index.ts'))) as typeof Postgres;
+  const { manualClock, seededRandom } = (await import(join(root, 'src/testing/index.ts'))) as typeof Testing;
+  const schema = `zoneward_ab_${name}_${process.pid}`;
+  const pool = new pg.Pool({ connectionString: URL, max: inFlight + 2 });
+  await pool.query(`DROP SCHEMA IF EXISTS ${schema} CASCADE`);
+  const storage = postgresStorage({ pool, schema });
+  await storage.migrate();
+  const dns = createDnsService({ storage, clock: manualClock('2026-01-01T00:00:00Z'), random: seededRandom(1), quotas: { zones: -1 } });
+  sides.set(name, {
+    create: async (n) => await dns.zones.create({ projectId: `project-${n % 1000}`, roles: ['member'] }, { name: `z${n}.example.com.`, email: 'hostmaster@example.com' }),
+    close: async () => {
+      await pool.query(`DROP SCHEMA IF EXISTS ${schema} CASCADE`);
+      await storage.close();
+      await pool.end();
+    },
+    next: 0,
+    rate: [],
+    node: [],
+    server: [],
+  });
+}
+
+/** `n` creates on one side, `inFlight` at once. */
+async function run(side: Side, n: number): Promise<void> {
+  let done = 0;
+  await Promise.all(
+    Array.from({ length: inFlight }, async () => {
+      while (done++ < n) {
+        const result = await side.create(side.next++);
+        if (result.isErr()) throw new Error(`a create failed: ${JSON.stringify(result)}`);
+      }
+    }),
+  );
+}
+
+for (const side of sides.values()) await run(side, 1500);
+for (let round = 0; round < rounds; round++) {
+  for (const name of round % 2 === 0 ? (['old', 'new', 'new', 'old'] as const) : (['new', 'old', 'old', 'new'] as const)) {
+    const side = sides.get(name)!;
+    const before = serverTicks();
+    const cpu = process.cpuUsage();
+    const t = performance.now();
+    await run(side, count);
+    const seconds = (performance.now() - t) / 1000;
+    const used = process.cpuUsage(cpu);
+    let ticks = 0;
+    for (const [pid, v] of serverTicks()) ticks += v - (before.get(pid) ?? 0);
+    side.rate.push(count / seconds);
+    side.node.push((used.user + used.system) / count);
+    side.server.push((ticks * 1e4) / count); // USER_HZ 100: a tick is 10,000 µs
+  }
+}
+
+const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
+const sum = (xs: number[]) => xs.reduce((a, b) => a + b, 0);
+const [old, neu] = [sides.get('old')!, sides.get('new')!];
+for (const [name, side] of sides) {
+  console.log(`${name} (${roots[name]}): ${inFlight} in flight, ${Math.round(median(side.rate))} creates/s (${side.rate.map(Math.round).join(' ')}), node ${Math.round(median(side.node))} µs, server ${Math.round(median(side.server))} µs a create`);
+}
+console.log(
+  `new / old, pooled: creates/s ${(sum(neu.rate) / sum(old.rate)).toFixed(3)}, node CPU ${(sum(neu.node) / sum(old.node)).toFixed(3)}, server CPU ${(sum(neu.server) / sum(old.server)).toFixed(3)}`,
+);
+for (const side of sides.values()) await side.close();
