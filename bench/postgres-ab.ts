@@ -12,13 +12,13 @@
  * side, and new ÷ old pooled over the rounds. The old checkout needs its own `node_modules` (a
  * symlink to this one's will do).
  */
-import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import pg from 'pg';
 import type * as Core from '../src/index.js';
 import type * as Postgres from '../src/postgres/index.js';
 import type * as Testing from '../src/testing/index.js';
+import { serverMicrosSince, serverTicks } from './server-cpu.js';
 
 const URL = process.env['ZONEWARD_PG_URL'];
 const BASELINE = process.env['ZONEWARD_BASELINE'];
@@ -28,21 +28,6 @@ if (URL === undefined || BASELINE === undefined) {
 }
 const [inFlight = 8, count = 3000, rounds = 3] = process.argv.slice(2).map(Number);
 const roots = { old: BASELINE, new: join(fileURLToPath(import.meta.url), '..', '..') };
-
-/** CPU ticks of each PostgreSQL server process (user + system, from /proc), by pid. */
-function serverTicks(): Map<string, number> {
-  const out = new Map<string, number>();
-  for (const pid of readdirSync('/proc').filter((d) => /^\d+$/.test(d))) {
-    try {
-      if (!readFileSync(`/proc/${pid}/cmdline`, 'latin1').startsWith('postgres')) continue;
-      const f = readFileSync(`/proc/${pid}/stat`, 'latin1').split(') ')[1]!.split(' ');
-      out.set(pid, Number(f[11]) + Number(f[12]));
-    } catch {
-      // ended meanwhile
-    }
-  }
-  return out;
-}
 
 interface Side {
   readonly create: (n: number) => Promise<{ isErr(): boolean }>;
@@ -101,11 +86,9 @@ for (let round = 0; round < rounds; round++) {
     await run(side, count);
     const seconds = (performance.now() - t) / 1000;
     const used = process.cpuUsage(cpu);
-    let ticks = 0;
-    for (const [pid, v] of serverTicks()) ticks += v - (before.get(pid) ?? 0);
     side.rate.push(count / seconds);
     side.node.push((used.user + used.system) / count);
-    side.server.push((ticks * 1e4) / count); // USER_HZ 100: a tick is 10,000 µs
+    side.server.push(serverMicrosSince(before) / count);
   }
 }
 

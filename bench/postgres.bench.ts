@@ -23,12 +23,12 @@
  * prints creates/s, retries and its CPU µs per create.
  */
 import { execFileSync, spawn } from 'node:child_process';
-import { readdirSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import pg from 'pg';
 import { createDnsService, memoryStorage, type DnsService, type Storage } from '../src/index.js';
 import { postgresStorage } from '../src/postgres/index.js';
 import { manualClock, seededRandom } from '../src/testing/index.js';
+import { serverMicrosSince, serverTicks } from './server-cpu.js';
 
 const URL = process.env['ZONEWARD_PG_URL'];
 const SIZES = (process.env['ZONEWARD_PG_BENCH_SIZES'] ?? '10000,100000,1000000').split(',').map(Number);
@@ -187,37 +187,11 @@ async function workers(schema: string, tag: string, processes: number, count: nu
   const before = serverTicks();
   for (const child of children) child.stdin.write('go\n');
   const done = await Promise.all(results);
-  let ticks = 0;
-  for (const [pid, t] of serverTicks()) ticks += t - (before.get(pid) ?? 0);
+  const server = serverMicrosSince(before);
   for (const child of children) child.stdin.write('bye\n');
   await Promise.all(exited);
   const sum = (pick: (r: Result) => number) => done.reduce((a, r) => a + pick(r), 0);
-  // USER_HZ 100: a tick is 10,000 µs.
-  return { rate: sum((r) => r.rate), retries: sum((r) => r.retries), node: sum((r) => r.node) / processes, server: (ticks * 1e4) / (count * processes) };
-}
-
-/**
- * CPU ticks of each PostgreSQL server process (user + system, from /proc), by pid; empty where
- * /proc is missing.
- */
-function serverTicks(): Map<string, number> {
-  const out = new Map<string, number>();
-  let pids: string[] = [];
-  try {
-    pids = readdirSync('/proc').filter((d) => /^\d+$/.test(d));
-  } catch {
-    return out;
-  }
-  for (const pid of pids) {
-    try {
-      if (!readFileSync(`/proc/${pid}/cmdline`, 'latin1').startsWith('postgres')) continue;
-      const f = readFileSync(`/proc/${pid}/stat`, 'latin1').split(') ')[1]!.split(' ');
-      out.set(pid, Number(f[11]) + Number(f[12]));
-    } catch {
-      // ended meanwhile
-    }
-  }
-  return out;
+  return { rate: sum((r) => r.rate), retries: sum((r) => r.retries), node: sum((r) => r.node) / processes, server: server / (count * processes) };
 }
 
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;

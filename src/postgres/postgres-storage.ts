@@ -272,17 +272,20 @@ export function postgresStorage(options: PostgresStorageOptions): PostgresStorag
   // of the event loop (see `corkForThisTurn`).
   let active = 0;
   const busy = (): boolean => active > 1;
+  // Read by the first transaction; transactions that start while it is read wait for the same
+  // read, and a failed read is tried again by the next transaction.
   let kept: KeptCounts | undefined;
-  const keptCounts = async (): Promise<KeptCounts> => {
-    try {
-      const read = await pool.query<{ collection_like: string; index_name: string; depth: number }>(
-        `SELECT collection_like, index_name, depth FROM ${t.counted}`,
-      );
-      return (kept = new KeptCounts(read.rows));
-    } catch (error) {
-      throw explain(error, t);
-    }
-  };
+  let reading: Promise<KeptCounts> | undefined;
+  const keptCounts = (): Promise<KeptCounts> =>
+    (reading ??= pool
+      .query<{ collection_like: string; index_name: string; depth: number }>(`SELECT collection_like, index_name, depth FROM ${t.counted}`)
+      .then(
+        (read) => (kept = new KeptCounts(read.rows)),
+        (error: unknown) => {
+          reading = undefined;
+          throw explain(error, t);
+        },
+      ));
 
   const run = async <T>(work: (tx: StorageTransaction) => Promise<T>): Promise<T> => {
     active++;
@@ -463,17 +466,18 @@ async function once<T>(
   const opening = (): string[] => {
     if (attempt.held.size === 0) return ['BEGIN ISOLATION LEVEL SERIALIZABLE', sql.lockShared];
     const keys = [...attempt.held.keys()].sort();
+    // The calls on every named lock, in key order: `pg_advisory_<verb>` or its `_shared` form.
+    const calls = (verb: 'lock' | 'unlock' | 'xact_lock'): string =>
+      keys.map((k) => `pg_advisory_${verb}${attempt.held.get(k)! ? '' : '_shared'}(${k})`).join(', ');
     if (attempt.readCommitted) {
-      const xact = (k: string): string => `pg_advisory_xact_lock${attempt.held.get(k)! ? '' : '_shared'}(${k})`;
       // A create's statements are all generic: their settings come with the locks (see `lock`).
       // One column (the calls as concat's arguments, taken in order) rather than one per call:
       // the driver sets up a parser for every column of every result.
-      return ['BEGIN ISOLATION LEVEL READ COMMITTED', `SELECT concat(${sql.xactLockShared}, ${keys.map(xact).join(', ')}, ${GENERIC_SETTINGS})`];
+      return ['BEGIN ISOLATION LEVEL READ COMMITTED', `SELECT concat(${sql.xactLockShared}, ${calls('xact_lock')}, ${GENERIC_SETTINGS})`];
     }
-    const fn = (k: string, take: boolean): string => `pg_advisory_${take ? '' : 'un'}lock${attempt.held.get(k)! ? '' : '_shared'}(${k})`;
-    unlocks = `SELECT ${sql.sessionUnlockShared}, ${keys.map((k) => fn(k, false)).join(', ')}`;
+    unlocks = `SELECT ${sql.sessionUnlockShared}, ${calls('unlock')}`;
     const level = attempt.covering ? 'REPEATABLE READ' : 'SERIALIZABLE';
-    return ['BEGIN', `SELECT ${sql.sessionLockShared}, ${keys.map((k) => fn(k, true)).join(', ')}`, 'COMMIT', `BEGIN ISOLATION LEVEL ${level}`];
+    return ['BEGIN', `SELECT ${sql.sessionLockShared}, ${calls('lock')}`, 'COMMIT', `BEGIN ISOLATION LEVEL ${level}`];
   };
   const { tx, commit, begun, check } = transactionOn(client, session, sql, how, attempt, alone ? undefined : opening, speculate);
   const unlock = (): string => (unlocks === undefined ? '' : `; ${unlocks}`);
