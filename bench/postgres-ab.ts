@@ -6,7 +6,7 @@
  *   ZONEWARD_PG_URL=… ZONEWARD_BASELINE=/path/to/old/checkout \
  *     node --import tsx bench/postgres-ab.ts [inFlight=8] [creates per run=3000] [rounds=3]
  *
- * Each side gets its own pool and a fresh schema of its own, makes 1,500 untimed creates, then
+ * Each side gets its own pool and a fresh schema of its own, makes 6,000 untimed creates (the JIT; see postgres.bench.ts), then
  * each round runs old, new, new, old (or the reverse), so both sides meet the same load. Prints
  * creates/s, node CPU (this process) and server CPU (every PostgreSQL process) per create, by
  * side, and new ÷ old pooled over the rounds. The old checkout needs its own `node_modules` (a
@@ -76,7 +76,7 @@ async function run(side: Side, n: number): Promise<void> {
   );
 }
 
-for (const side of sides.values()) await run(side, 1500);
+for (const side of sides.values()) await run(side, 6000);
 for (let round = 0; round < rounds; round++) {
   for (const name of round % 2 === 0 ? (['old', 'new', 'new', 'old'] as const) : (['new', 'old', 'old', 'new'] as const)) {
     const side = sides.get(name)!;

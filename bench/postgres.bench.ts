@@ -14,9 +14,11 @@
  * The timed creates run in worker processes of their own, as a server would: this process holds
  * the memory service the snapshots come from (a million zones at the last size), whose heap would
  * otherwise be what the creates' garbage collection pays for. A worker first creates
- * ZONEWARD_PG_BENCH_WARM zones (default 2,000: the JIT and the connections' prepared statements;
- * measured on 2026-11-28 after 300, node spent 820–850 µs a create, after 2,000 330–400),
- * then waits for the go.
+ * ZONEWARD_PG_BENCH_WARM zones (default 6,000: the JIT and the connections' prepared statements),
+ * then waits for the go, and times ZONEWARD_PG_BENCH_CREATES (default 4,000, about as long as
+ * pgbench's run with 8 in flight). Measured on 2026-11-28, 8 in flight, node µs a create by
+ * thousand: 930, 430, 280, 240, 260, 230, then 200–220 from the seventh on; 2,000 warm-up creates
+ * and 1,000 timed ones (this bench until then) timed the JIT still at work.
  *
  * Run as `node --import tsx bench/postgres.bench.ts worker <schema> <tag> <count> <inFlight> <first> <warm>`,
  * it is such a worker: it creates zones in that schema (from project number `first` on) and
@@ -32,8 +34,8 @@ import { serverMicrosSince, serverTicks } from './server-cpu.js';
 
 const URL = process.env['ZONEWARD_PG_URL'];
 const SIZES = (process.env['ZONEWARD_PG_BENCH_SIZES'] ?? '10000,100000,1000000').split(',').map(Number);
-const CREATES = Number(process.env['ZONEWARD_PG_BENCH_CREATES'] ?? 1000);
-const WARM = Number(process.env['ZONEWARD_PG_BENCH_WARM'] ?? 2000);
+const CREATES = Number(process.env['ZONEWARD_PG_BENCH_CREATES'] ?? 4000);
+const WARM = Number(process.env['ZONEWARD_PG_BENCH_WARM'] ?? 6000);
 const REPEATS = Number(process.env['ZONEWARD_PG_BENCH_REPEATS'] ?? 3);
 const PGBENCH_SECONDS = Number(process.env['ZONEWARD_PG_BENCH_PGBENCH_SECONDS'] ?? 4);
 const IN_FLIGHT = 8;
