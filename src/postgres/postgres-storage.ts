@@ -1,8 +1,9 @@
 import { createHash } from 'node:crypto';
 import type { Writable } from 'node:stream';
 import pg from 'pg';
-import type { Pool, PoolClient, QueryConfig, QueryResult, QueryResultRow } from 'pg';
+import type { Pool, PoolClient } from 'pg';
 import type { IndexKeys, RangeQuery, RangeRequest, Storage, StorageLock, StorageTransaction, StoredEntry, StoredRow } from '../ports/storage.js';
+import { arrayParam, Batch, type Call, OID, type Param, type Row } from './batch.js';
 import { decodeKey, encodeKey, prefixEnd } from './key-codec.js';
 import { migrate, PART, tables, type Tables } from './schema.js';
 
@@ -109,17 +110,9 @@ const STALE_SESSION = new Set(['42P05', '26000']);
 const UNDEFINED_TABLE = '42P01';
 const LOCK_NOT_AVAILABLE = '55P03';
 
-// Our own parsers, so a host that changed pg's global type parsers (a common thing to do for
-// int8 or json) cannot change what the adapter reads back.
-const TYPES: NonNullable<QueryConfig['types']> = {
-  getTypeParser: ((oid: number) => {
-    if (oid === 17) return parseBytea;
-    return (text: string) => text; // json arrives as text, parsed and frozen by `thaw`; count(*) as text
-  }) as NonNullable<QueryConfig['types']>['getTypeParser'],
-};
-
-function parseBytea(text: string): Buffer {
-  if (!text.startsWith('\\x')) throw new Error("zoneward/postgres: bytea_output must be 'hex' (the default)");
+/** A `bytea` column as the server writes it in text (`\\x` and hex). */
+function bytes(text: string | null): Buffer {
+  if (text === null || !text.startsWith('\\x')) throw new Error("zoneward/postgres: bytea_output must be 'hex' (the default)");
   return Buffer.from(text.slice(2), 'hex');
 }
 
@@ -371,7 +364,7 @@ type Outcome<T> =
 
 /**
  * What the adapter knows about one pooled connection: the statements it has prepared (SQL
- * `PREPARE`, which outlives transactions, rollbacks included) and its counter slot.
+ * protocol-level Parse, which outlives transactions, rollbacks included) and its counter slot.
  */
 interface Session {
   readonly prepared: Set<string>;
@@ -381,7 +374,7 @@ interface Session {
    * which under SERIALIZABLE would abort one of them.
    */
   readonly slot: number;
-  /** A message holding a `PREPARE` failed, so which statements exist is unknown: drop the connection. */
+  /** A message preparing a statement failed, so which statements exist is unknown: drop the connection. */
   unsure: boolean;
 }
 
@@ -432,6 +425,10 @@ async function once<T>(
   },
 ): Promise<Outcome<T>> {
   const { aloneWaitMs, speculate, locks } = how;
+  if ((client as { pipeline?: unknown }).pipeline === true) {
+    // pg refuses the batches the adapter sends (see `Batch`) on a connection in pipeline mode.
+    throw new Error('zoneward/postgres: the pool\'s connections are in pipeline mode (`pipeline: true`), which zoneward does not support; give it a pool without it');
+  }
   const alone = aloneWaitMs !== undefined && (await lockAlone(client, sql, aloneWaitMs));
   // Alone, every other transaction waits on this one: if its `work` stalls (awaits something
   // that hangs), the server ends the session after `aloneWaitMs` idle, which frees the lock. That
@@ -552,7 +549,7 @@ function explain(error: unknown, t: Tables): unknown {
 const GENERIC_SETTINGS = `set_config('plan_cache_mode', 'force_generic_plan', true), set_config('enable_seqscan', 'off', true), set_config('enable_bitmapscan', 'off', true)`;
 const CUSTOM_MODE = `SELECT set_config('plan_cache_mode', 'auto', true), set_config('enable_seqscan', 'on', true), set_config('enable_bitmapscan', 'on', true)`;
 
-/** A statement the adapter prepares once per connection and runs with `EXECUTE`. */
+/** A statement the adapter prepares once per connection and runs with bound parameters. */
 interface Statement {
   readonly name: string;
   readonly text: string;
@@ -578,6 +575,9 @@ interface Statements {
   readonly xactLockShared: string;
   /** The advisory lock key of a named lock, as an SQL literal. */
   lockKey(name: string): string;
+  /** The settings of generic statements, and back (see {@link Statement.generic}). */
+  readonly genericMode: Statement;
+  readonly customMode: Statement;
   readonly get: Statement;
   readonly put: Statement;
   readonly insert: Statement;
@@ -611,7 +611,7 @@ function statements(t: Tables): Statements {
     return s;
   };
   const select = `SELECT i.key, i.id, r.value FROM ${t.index} i JOIN ${t.rows} r ON r.collection = i.collection AND r.id = i.id`;
-  // Literal, not a parameter: these travel in multi-statement simple-protocol messages.
+  // Literal, not a parameter: these statements are built as text (see `opening`).
   const key = createHash('sha1').update('zoneward.transaction\u0000').update(t.tag).digest().readInt32BE(0);
   return {
     lock: `SELECT pg_advisory_lock(${key})`,
@@ -621,6 +621,8 @@ function statements(t: Tables): Statements {
     sessionUnlockShared: `pg_advisory_unlock_shared(${key})`,
     xactLockShared: `pg_advisory_xact_lock_shared(${key})`,
     lockKey: (name) => lockKey(t.tag, name),
+    genericMode: statement(`SELECT ${GENERIC_SETTINGS}`),
+    customMode: statement(CUSTOM_MODE),
     get: statement(`SELECT value FROM ${t.rows} WHERE collection = $1 AND id = $2`, true),
     // One statement for a whole batch of puts (see `transactionOn`), ids unique within it.
     // Entries a value keeps are left alone (ON CONFLICT DO NOTHING writes nothing), so a status
@@ -744,41 +746,20 @@ function lockKey(tag: string, name: string): string {
   return `${a | 0}, ${b | 0}`;
 }
 
-/** A `json` argument (a plain string argument is `text`). */
-class JsonText {
-  constructor(readonly text: string) {}
-}
-
-/** An argument of a statement, written into the message as an SQL literal. */
-type Arg = string | number | null | Buffer | JsonText | readonly Arg[];
-
-/** An SQL string literal, right whatever `standard_conforming_strings` says. */
-function quote(s: string): string {
-  if (s.includes('\u0000')) throw new TypeError(`zoneward/postgres: ${JSON.stringify(s)}: names cannot contain U+0000 (PostgreSQL text cannot)`);
-  const body = s.replaceAll("'", "''");
-  return s.includes('\\') ? `E'${body.replaceAll('\\', '\\\\')}'` : `'${body}'`;
-}
-
 /**
- * Writes an argument as an SQL literal. Arguments travel inside the text of a multi-statement
- * message (the simple protocol has no parameters), which is what lets BEGIN, buffered puts, a
- * read and COMMIT share one round trip; every value is escaped, none is interpreted.
+ * Refuses a string no statement can carry: PostgreSQL text cannot hold U+0000. Checked when a
+ * call is made, so the caller hears of it then rather than from a failed commit.
  */
-function literal(v: Arg): string {
-  if (v === null) return 'NULL';
-  if (typeof v === 'string') return quote(v);
-  if (typeof v === 'number') {
-    if (!Number.isSafeInteger(v)) throw new RangeError(`zoneward/postgres: not an integer argument: ${v}`);
-    return String(v);
-  }
-  if (Buffer.isBuffer(v)) return `E'\\\\x${v.toString('hex')}'::bytea`;
-  if (v instanceof JsonText) return `${quote(v.text)}::json`;
-  // An empty ARRAY[] has no type, and ARRAY[NULL] is text[]; an untyped '{…}' takes the parameter's.
-  if (v.every((e) => e === null)) return `'{${v.map(() => 'NULL').join(',')}}'`;
-  return `ARRAY[${v.map(literal).join(',')}]`;
+function checkText(s: string): string {
+  if (s.includes('\u0000')) throw new TypeError(`zoneward/postgres: ${JSON.stringify(s)}: names cannot contain U+0000 (PostgreSQL text cannot)`);
+  return s;
 }
 
-const execute = (s: Statement, args: readonly Arg[]): string => `EXECUTE ${s.name}(${args.map(literal).join(', ')})`;
+/** An integer parameter, as text. */
+function int(n: number): string {
+  if (!Number.isSafeInteger(n)) throw new RangeError(`zoneward/postgres: not an integer argument: ${n}`);
+  return String(n);
+}
 
 /** A value's index entries as statement arguments; refuses an index name no statement could carry. */
 function indexEntries(keys: IndexKeys): { names: string[]; encoded: Buffer[] } {
@@ -787,8 +768,7 @@ function indexEntries(keys: IndexKeys): { names: string[]; encoded: Buffer[] } {
   for (const name in keys) {
     const key = keys[name];
     if (key === undefined) continue;
-    quote(name);
-    names.push(name);
+    names.push(checkText(name));
     encoded.push(encodeKey(key));
   }
   return { names, encoded };
@@ -796,8 +776,9 @@ function indexEntries(keys: IndexKeys): { names: string[]; encoded: Buffer[] } {
 
 /** One call's share of a message: its statements and who waits for its last one's rows. */
 interface Part {
-  readonly statements: readonly (string | (() => string[]))[];
-  readonly resolve: (rows: QueryResultRow[]) => void;
+  /** Statements, or a function building SQL when the message is built (see `send`). */
+  readonly calls: readonly (Call | (() => readonly string[]))[];
+  readonly resolve: (rows: readonly Row[]) => void;
   readonly reject: (error: unknown) => void;
 }
 
@@ -812,27 +793,19 @@ interface PendingPut {
   readonly isNew: boolean;
 }
 
-/** Puts written as literals in one statement at most; bounds the statement's size. */
-const BATCH = 500;
-/**
- * Buffered puts beyond which they go as bound arrays (the extended protocol, a round trip of
- * their own) rather than as literals in the next message: the server parses one array value per
- * column instead of an expression per value, which is what makes a snapshot restore fast.
- */
-const BULK = 256;
-/** Puts in one bound statement at most; bounds its memory on a big restore. */
-const BULK_BATCH = 8192;
+/** Puts in one statement at most; bounds its memory on a big restore. */
+const PUT_BATCH = 8192;
 
 /**
  * The port's operations on one attempt's connection.
  *
- * Every statement is prepared once per connection and sent as `EXECUTE` in a simple-protocol
- * message, so whatever is due goes in one round trip: BEGIN with the transaction's first
- * statement, buffered puts with the next read, the last puts with COMMIT.
+ * Every statement is prepared once per connection and run with bound parameters, and whatever is
+ * due goes in one message (see {@link Batch}), so in one round trip: BEGIN with the transaction's
+ * first statement, buffered puts with the next read, the last puts with COMMIT.
  *
  * Puts are buffered: a put answers nothing the caller could act on, and a snapshot restore (one
- * transaction of puts) then costs a bound statement per {@link BULK_BATCH} values instead of one
- * per value. A buffered put that fails makes the next call (or the commit) reject, so the
+ * transaction of puts) then costs a statement per {@link PUT_BATCH} values instead of one per
+ * value. A buffered put that fails makes the next call (or the commit) reject, so the
  * transaction still rejects and keeps nothing. A later put of the same id replaces the buffered
  * one, which is what a put means anyway.
  *
@@ -865,33 +838,27 @@ function transactionOn(
   // The plan_cache_mode the statements built so far leave the transaction in (built in send order).
   let generic = false;
 
-  /**
-   * The statements that send the buffered puts as literals, emptying the buffer; a large buffer
-   * goes first as bound arrays, in messages of its own (queued, so still in call order).
-   */
-  const takePuts = (): string[] => {
+  /** The statements that send the buffered puts, emptying the buffer: new values first. */
+  const takePuts = (): Call[] => {
     if (pending.size === 0) return [];
     const all = [...pending.values()];
     pending = new Map();
-    const out: string[] = [];
-    gathering = undefined; // bound statements go after the message gathered so far; later calls after them
+    const out: Call[] = [];
     for (const isNew of [true, false]) {
-      const s = isNew ? sql.create : sql.put;
       const batch = all.filter((p) => p.isNew === isNew);
-      if (batch.length >= BULK) {
-        for (let from = 0; from < batch.length; from += BULK_BATCH) sendBound(s.text, putArgs(batch.slice(from, from + BULK_BATCH), isNew));
-      } else {
-        for (let from = 0; from < batch.length; from += BATCH) out.push(...statementText(s, putArgs(batch.slice(from, from + BATCH), isNew)));
+      for (let from = 0; from < batch.length; from += PUT_BATCH) {
+        out.push(...calls(isNew ? sql.create : sql.put, putParams(batch.slice(from, from + PUT_BATCH), isNew)));
       }
     }
     return out;
   };
 
   /**
-   * The arguments of `sql.put` for a batch of puts: rows, then their entries, then the slot; of
-   * `sql.create`, then also the counts they move.
+   * The parameters of `sql.put` for a batch of puts: rows, then their entries, then the slot; of
+   * `sql.create`, then also the counts they move. Arrays go in binary form, which the server
+   * reads without parsing text.
    */
-  const putArgs = (batch: readonly PendingPut[], isNew: boolean): (string[] | Buffer[] | JsonText[] | number[] | number)[] => {
+  const putParams = (batch: readonly PendingPut[], isNew: boolean): Param[] => {
     const entries: [string[], Buffer[], string[], Buffer[]] = [[], [], [], []];
     for (const p of batch) {
       for (let k = 0; k < p.names.length; k++) {
@@ -901,61 +868,49 @@ function transactionOn(
         entries[3].push(p.keys[k]!);
       }
     }
-    const args = [batch.map((p) => p.collection), batch.map((p) => p.id), batch.map((p) => new JsonText(p.value)), ...entries, session.slot];
-    return isNew ? [...args, ...counted.moves(batch)] : args;
+    const params: Param[] = [
+      arrayParam(OID.text, batch.map((p) => p.collection)),
+      arrayParam(OID.bytea, batch.map((p) => p.id)),
+      arrayParam(OID.json, batch.map((p) => p.value)),
+      arrayParam(OID.text, entries[0]),
+      arrayParam(OID.bytea, entries[1]),
+      arrayParam(OID.text, entries[2]),
+      arrayParam(OID.bytea, entries[3]),
+      int(session.slot),
+    ];
+    if (!isNew) return params;
+    const [collections, indexes, parts, n] = counted.moves(batch);
+    return [...params, arrayParam(OID.text, collections), arrayParam(OID.text, indexes), arrayParam(OID.bytea, parts), arrayParam(OID.int8, n)];
   };
 
-  /**
-   * Sends one statement with bound parameters (its own round trip; BEGIN, when still due, goes
-   * first in one of its own), after the messages queued before. Only for large writes, whose
-   * answer nobody waits for: a failure is reported through `attempt.failure`.
-   */
-  const sendBound = (text: string, args: readonly (string[] | Buffer[] | JsonText[] | number[] | number)[]): void => {
-    sent = true;
-    gathering = undefined;
-    const values = args.map((a) => (Array.isArray(a) ? (a as readonly (string | Buffer | JsonText | number)[]).map((v) => (v instanceof JsonText ? v.text : v)) : a));
-    const next = tail.then(async () => {
-      if (!attempt.open) throw new Error('storage transaction used after it ended');
-      if (attempt.failure !== undefined) throw attempt.failure;
-      try {
-        if (opening !== undefined) await client.query(opening().join(';\n'));
-        opening = undefined;
-        await client.query({ text, values, types: TYPES });
-      } catch (error) {
-        attempt.failure ??= toError(error);
-        throw error;
-      }
-    });
-    tail = next.catch(() => undefined);
-  };
-
-  /** `EXECUTE`, preceded by the `PREPARE` this connection still lacks: one statement each. */
-  const statementText = (s: Statement, args: readonly Arg[]): string[] => {
-    const run = execute(s, args); // first: it throws on an argument no literal can carry, before anything is marked prepared
-    const out: string[] = [];
+  /** A prepared statement's run, preceded by the settings it needs and, on a new connection, its preparation. */
+  const calls = (s: Statement, params: readonly Param[]): Call[] => {
+    const out: Call[] = [];
     if (s.generic !== generic) {
       generic = s.generic;
-      out.push(generic ? `SELECT ${GENERIC_SETTINGS}` : CUSTOM_MODE);
+      out.push(prepared(generic ? sql.genericMode : sql.customMode, []));
     }
-    if (!session.prepared.has(s.name)) {
-      session.prepared.add(s.name);
-      out.push(`PREPARE ${s.name} AS ${s.text}`);
-    }
-    out.push(run);
+    out.push(prepared(s, params));
     return out;
   };
 
+  const prepared = (s: Statement, params: readonly Param[]): Call => {
+    const parse = !session.prepared.has(s.name);
+    if (parse) session.prepared.add(s.name);
+    return { name: s.name, text: s.text, params, parse };
+  };
+
   /**
-   * Sends the statements (one SQL statement each) after the messages queued before, and answers
-   * the last one's rows. Calls made before that message goes out (`work` starting several reads
-   * at once, e.g. with `Promise.all`) join it: one round trip for all of them, each answered
-   * from its own last statement. A function is called when the message is built, after BEGIN:
-   * COMMIT's unlocks depend on the locks BEGIN took.
+   * Sends the statements after the messages queued before, and answers the last one's rows.
+   * Calls made before that message goes out (`work` starting several reads at once, e.g. with
+   * `Promise.all`) join it: one round trip for all of them, each answered from its own last
+   * statement. A function is called when the message is built, after BEGIN: COMMIT's unlocks
+   * depend on the locks BEGIN took.
    */
-  const send = <R extends QueryResultRow>(statements: (string | (() => string[]))[]): Promise<R[]> => {
+  const send = (statements: readonly (Call | (() => readonly string[]))[]): Promise<readonly Row[]> => {
     sent = true;
-    return new Promise<R[]>((resolve, reject) => {
-      const part: Part = { statements, resolve: resolve as Part['resolve'], reject };
+    return new Promise<readonly Row[]>((resolve, reject) => {
+      const part: Part = { calls: statements, resolve, reject };
       if (gathering !== undefined) {
         gathering.push(part);
         return;
@@ -970,26 +925,30 @@ function transactionOn(
           if (!attempt.open) throw new Error('storage transaction used after it ended');
           // After a failure PostgreSQL refuses everything but ROLLBACK; say why, without a round trip.
           if (attempt.failure !== undefined) throw attempt.failure;
-          const texts: string[] = [];
-          if (opening !== undefined) texts.push(...opening());
+          const all: Call[] = [];
+          const text = (t: string): Call => ({ text: t });
+          if (opening !== undefined) all.push(...opening().map(text));
           opening = undefined;
           const ends: number[] = [];
           for (const p of parts) {
-            for (const st of p.statements) texts.push(...(typeof st === 'string' ? [st] : st()));
-            ends.push(texts.length - 1);
+            for (const c of p.calls) {
+              if (typeof c === 'function') all.push(...c().map(text));
+              else all.push(c);
+            }
+            ends.push(all.length - 1);
           }
-          const text = texts.join(';\n');
-          let results: QueryResult<QueryResultRow>[];
+          let results: readonly (readonly Row[])[];
           try {
             if (busy()) corkForThisTurn(client);
-            const result = (await client.query({ text, types: TYPES })) as unknown as QueryResult<QueryResultRow> | QueryResult<QueryResultRow>[];
-            results = Array.isArray(result) ? result : [result];
+            results = await new Promise((done, fail) => {
+              client.query(new Batch(all, (error, rows) => (error === undefined ? done(rows) : fail(toError(error)))));
+            });
           } catch (error) {
-            if (text.includes('PREPARE ')) session.unsure = true;
+            if (all.some((c) => c.parse === true)) session.unsure = true;
             attempt.failure ??= toError(error);
             throw error;
           }
-          parts.forEach((p, k) => p.resolve(results[ends[k]!]!.rows));
+          parts.forEach((p, k) => p.resolve(results[ends[k]!]!));
         } catch (error) {
           for (const p of parts) p.reject(error);
         }
@@ -1003,10 +962,14 @@ function transactionOn(
     return Promise.reject(attempt.failure);
   };
 
-  const query = <R extends QueryResultRow>(s: Statement, args: readonly Arg[]): Promise<R[]> => {
+  /**
+   * Runs `s` after the buffered puts (a read must see them). The parameters are built here, so
+   * that one no statement can carry fails the attempt, like a statement the server refused.
+   */
+  const query = (s: Statement, params: () => readonly Param[]): Promise<readonly Row[]> => {
     if (!attempt.open) return Promise.reject(new Error('storage transaction used after it ended'));
     try {
-      return send<R>([...takePuts(), ...statementText(s, args)]);
+      return send([...takePuts(), ...calls(s, params())]);
     } catch (error) {
       // Puts may have left the buffer unsent: the transaction must not commit.
       attempt.failure ??= toError(error);
@@ -1014,31 +977,36 @@ function transactionOn(
     }
   };
 
+  /** Sends the buffered puts at once, when there are many: a failure is reported through `attempt.failure`. */
+  const flushIfFull = (): void => {
+    if (pending.size >= PUT_BATCH) send(takePuts()).catch(() => undefined);
+  };
+
   const tx: StorageTransaction = {
     async get(collection, id) {
-      const rows = await query<{ value: string }>(sql.get, [collection, encodeKey(id)]);
+      const rows = await query(sql.get, () => [checkText(collection), encodeKey(id)]);
       const row = rows[0];
-      return row === undefined ? undefined : thaw(row.value);
+      return row === undefined ? undefined : thaw(row[0]!);
     },
     put(collection, id, value, keys: IndexKeys) {
       if (!attempt.open) return Promise.reject(new Error('storage transaction used after it ended'));
       // A row this attempt inserted itself is safe to rewrite: no other can have changed it.
       if (attempt.readCommitted && !inserted.has(`${collection}\u0000${id}`)) return reread();
       try {
-        quote(collection); // refuses what no statement could carry, now rather than at the commit
+        checkText(collection);
         const { names, encoded } = indexEntries(keys);
         const text = serialise(collection, id, value);
         // The map key only has to tell (collection, id) pairs apart; U+0000 cannot be in a collection name.
         const at = `${collection}\u0000${id}`;
         pending.set(at, { collection, id: encodeKey(id), value: text, names, keys: encoded, isNew: pending.get(at)?.isNew ?? false });
-        if (pending.size >= BULK_BATCH) takePuts(); // sent at once, as bound arrays; a failure is reported through `attempt.failure`
+        flushIfFull();
         return Promise.resolve();
       } catch (error) {
         return Promise.reject(toError(error));
       }
     },
     async insert(collection, id, value, keys: IndexKeys) {
-      quote(collection);
+      checkText(collection);
       const { names, encoded } = indexEntries(keys);
       const text = serialise(collection, id, value);
       if (speculate && attempt.open) {
@@ -1050,18 +1018,18 @@ function transactionOn(
         attempt.speculated = true;
         pending.set(at, { collection, id: encodeKey(id), value: text, names, keys: encoded, isNew: true });
         inserted.add(at);
-        if (pending.size >= BULK_BATCH) takePuts();
+        flushIfFull();
         return true;
       }
-      const rows = await query<{ n: string }>(sql.insert, [collection, encodeKey(id), new JsonText(text), names, encoded, session.slot]);
-      if (rows[0]?.n !== '1') return false;
+      const rows = await query(sql.insert, () => [collection, encodeKey(id), text, arrayParam(OID.text, names), arrayParam(OID.bytea, encoded), int(session.slot)]);
+      if (rows[0]?.[0] !== '1') return false;
       inserted.add(`${collection}\u0000${id}`);
       return true;
     },
     async delete(collection, id) {
       if (attempt.readCommitted) return reread();
-      const rows = await query<{ n: string }>(sql.delete, [collection, encodeKey(id), session.slot]);
-      return rows[0]?.n !== '0';
+      const rows = await query(sql.delete, () => [checkText(collection), encodeKey(id), int(session.slot)]);
+      return rows[0]?.[0] !== '0';
     },
     async range(collection, index, q: RangeQuery = {}): Promise<readonly StoredEntry[]> {
       const limit = q.limit ?? Number.POSITIVE_INFINITY;
@@ -1069,14 +1037,16 @@ function transactionOn(
       const desc = q.direction === 'desc';
       const start = encodeKey(q.prefix ?? '');
       const end = rangeEnd(start, q);
-      const values: Arg[] = [collection, index, start];
-      if (end !== undefined) values.push(end);
-      if (q.after !== undefined) values.push(encodeKey(q.after.key), encodeKey(q.after.id));
-      values.push(Math.max(0, Math.floor(q.offset ?? 0)));
       const hasLimit = Number.isFinite(limit);
-      if (hasLimit) values.push(Math.floor(limit));
-      const rows = await query<EntryRow>(sql.range(end !== undefined, q.after !== undefined, desc, hasLimit), values);
-      return rows.map(entry);
+      const rows = await query(sql.range(end !== undefined, q.after !== undefined, desc, hasLimit), () => {
+        const values: Param[] = [checkText(collection), checkText(index), start];
+        if (end !== undefined) values.push(end);
+        if (q.after !== undefined) values.push(encodeKey(q.after.key), encodeKey(q.after.id));
+        values.push(int(Math.max(0, Math.floor(q.offset ?? 0))));
+        if (hasLimit) values.push(int(Math.floor(limit)));
+        return values;
+      });
+      return rows.map((r) => entry(r));
     },
     async rangeMany(requests: readonly RangeRequest[]): Promise<readonly (readonly StoredEntry[])[]> {
       // One statement for the plain ones (ascending, a non-empty prefix, no marker or offset),
@@ -1097,15 +1067,16 @@ function transactionOn(
         }
       });
       if (plain.length > 0) {
-        const rows = await query<EntryRow & { n: string }>(sql.ranges, [
-          plain.map((p) => requests[p.at]!.collection),
-          plain.map((p) => requests[p.at]!.index),
-          plain.map((p) => p.lo),
-          plain.map((p) => p.hi),
-          plain.map((p) => p.limit),
+        const rows = await query(sql.ranges, () => [
+          arrayParam(OID.text, plain.map((p) => checkText(requests[p.at]!.collection))),
+          arrayParam(OID.text, plain.map((p) => checkText(requests[p.at]!.index))),
+          arrayParam(OID.bytea, plain.map((p) => p.lo)),
+          arrayParam(OID.bytea, plain.map((p) => p.hi)),
+          arrayParam(OID.int8, plain.map((p) => p.limit)),
         ]);
         const found = plain.map((): StoredEntry[] => []);
-        for (const r of rows) found[Number(r.n) - 1]!.push(entry(r));
+        // Columns: the request's number, then an entry's.
+        for (const r of rows) found[Number(r[0]) - 1]!.push(entry(r, 1));
         plain.forEach((p, k) => (out[p.at] = found[k]!));
       }
       await Promise.all(other);
@@ -1115,13 +1086,14 @@ function transactionOn(
       const start = encodeKey(prefix);
       const end = prefixEnd(start);
       const depth = countDepth(prefix);
+      const names = (): [string, string] => [checkText(collection), checkText(index)];
       const rows =
         depth >= 0 && counted.kept(collection, index, depth)
-          ? await query<{ n: string }>(sql.countKept, [collection, index, depth === 0 ? EMPTY : start])
+          ? await query(sql.countKept, () => [...names(), depth === 0 ? EMPTY : start])
           : end === undefined
-            ? await query<{ n: string }>(sql.countAll, [collection, index])
-            : await query<{ n: string }>(sql.count, [collection, index, start, end]);
-      return Number(rows[0]?.n ?? 0);
+            ? await query(sql.countAll, names)
+            : await query(sql.count, () => [...names(), start, end]);
+      return Number(rows[0]?.[0] ?? 0);
     },
     lock(locks: readonly StorageLock[], covering = false): Promise<void> {
       if (!attempt.open) return Promise.reject(new Error('storage transaction used after it ended'));
@@ -1156,9 +1128,9 @@ function transactionOn(
       const n = Number.isFinite(limit) ? Math.floor(limit) : null;
       const rows =
         after === undefined
-          ? await query<{ id: Buffer; value: string }>(sql.scanFirst, [collection, n])
-          : await query<{ id: Buffer; value: string }>(sql.scanAfter, [collection, n, encodeKey(after)]);
-      return rows.map((r) => ({ id: decodeKey(r.id), value: thaw(r.value) }));
+          ? await query(sql.scanFirst, () => [checkText(collection), n === null ? null : int(n)])
+          : await query(sql.scanAfter, () => [checkText(collection), n === null ? null : int(n), encodeKey(after)]);
+      return rows.map((r) => ({ id: decodeKey(bytes(r[0]!)), value: thaw(r[1]!) }));
     },
   };
 
@@ -1198,11 +1170,6 @@ function transactionOn(
   return { tx, commit, begun, check };
 }
 
-interface EntryRow {
-  readonly key: Buffer;
-  readonly id: Buffer;
-  readonly value: string;
-}
 
 /**
  * Where a range's keys end (exclusive): past the prefix, or, for an exact key, at the least key
@@ -1211,7 +1178,8 @@ interface EntryRow {
 const rangeEnd = (start: Buffer, q: RangeQuery): Buffer | undefined => (q.exact === true ? Buffer.concat([start, ZERO]) : prefixEnd(start));
 const ZERO = Buffer.of(0);
 
-const entry = (r: EntryRow): StoredEntry => ({ key: decodeKey(r.key), id: decodeKey(r.id), value: thaw(r.value) });
+/** An entry from a row whose columns from `at` on are key, id and value. */
+const entry = (r: Row, at = 0): StoredEntry => ({ key: decodeKey(bytes(r[at]!)), id: decodeKey(bytes(r[at + 1]!)), value: thaw(r[at + 2]!) });
 
 /**
  * Which maintained count a prefix can use: 0 for the whole index, 1 for exactly one tuple part

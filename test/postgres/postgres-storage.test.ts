@@ -489,6 +489,21 @@ describe.skipIf(PG_URL === undefined)(title('postgresStorage: adapter specifics'
     expect(await s.transaction((tx) => tx.get('c', 'a'))).toBeUndefined();
   });
 
+  it('refuses a pool in pipeline mode with a clear error, and keeps working with the next pool', async () => {
+    const schema = freshSchemaName();
+    const piped = new pg.Pool({ connectionString: PG_URL, max: 1, pipeline: true });
+    const plain = new pg.Pool({ connectionString: PG_URL, max: 1 });
+    try {
+      const storage = postgresStorage({ pool: plain, schema });
+      await storage.migrate();
+      await expect(postgresStorage({ pool: piped, schema }).transaction((tx) => tx.get('c', 'a'))).rejects.toThrow(/zoneward\/postgres: the pool's connections are in pipeline mode/);
+      await storage.transaction((tx) => tx.put('c', 'a', frozen({ n: 1 }), {}));
+      expect(await storage.transaction((tx) => tx.get('c', 'a'))).toEqual({ n: 1 });
+    } finally {
+      await Promise.all([piped.end(), plain.end()]);
+    }
+  });
+
   it('shares a pool with another storage of the schema, and recovers a connection whose statements were dropped', async () => {
     const schema = freshSchemaName();
     const pool = new pg.Pool({ connectionString: PG_URL, max: 1 });
