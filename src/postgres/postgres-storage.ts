@@ -425,10 +425,8 @@ async function once<T>(
   },
 ): Promise<Outcome<T>> {
   const { aloneWaitMs, speculate, locks } = how;
-  if ((client as { pipeline?: unknown }).pipeline === true) {
-    // pg refuses the batches the adapter sends (see `Batch`) on a connection in pipeline mode.
-    throw new Error('zoneward/postgres: the pool\'s connections are in pipeline mode (`pipeline: true`), which zoneward does not support; give it a pool without it');
-  }
+  const refused = unsupported(client);
+  if (refused !== undefined) throw new Error(`zoneward/postgres: ${refused}; give it a pool of plain pg clients`);
   const alone = aloneWaitMs !== undefined && (await lockAlone(client, sql, aloneWaitMs));
   // Alone, every other transaction waits on this one: if its `work` stalls (awaits something
   // that hangs), the server ends the session after `aloneWaitMs` idle, which frees the lock. That
@@ -497,6 +495,18 @@ async function once<T>(
   if (await begun()) await client.query(`ROLLBACK${unlock()}`);
   else if (alone) await client.query(sql.unlock);
   return outcome;
+}
+
+/**
+ * Why the adapter cannot send its messages (see {@link Batch}) over this client, if it cannot:
+ * they go through the JavaScript client's wire connection, which pg-native does not have, and pg
+ * refuses them on a connection in pipeline mode.
+ */
+function unsupported(client: PoolClient): string | undefined {
+  const c = client as { pipeline?: unknown; connection?: { bind?: unknown } };
+  if (typeof c.connection?.bind !== 'function') return "the pool's clients are not pg's JavaScript client (pg-native?), which zoneward needs";
+  if (c.pipeline === true) return "the pool's connections are in pipeline mode (`pipeline: true`), which zoneward does not support";
+  return undefined;
 }
 
 /**

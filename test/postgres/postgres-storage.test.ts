@@ -504,6 +504,14 @@ describe.skipIf(PG_URL === undefined)(title('postgresStorage: adapter specifics'
     }
   });
 
+  it('refuses a pool whose clients have no wire connection (pg-native) with a clear error, and drops the client', async () => {
+    let released: unknown = 'not released';
+    const client = { on() {}, off() {}, query: () => Promise.reject(new Error('no statement expected')), release: (e?: unknown) => void (released = e) };
+    const pool = { query: () => Promise.resolve({ rows: [] }), connect: () => Promise.resolve(client), on() {} } as unknown as pg.Pool;
+    await expect(postgresStorage({ pool }).transaction((tx) => tx.get('c', 'a'))).rejects.toThrow(/zoneward\/postgres: the pool's clients are not pg's JavaScript client/);
+    expect(released).toBeInstanceOf(Error); // destroyed, not handed back for reuse
+  });
+
   it('shares a pool with another storage of the schema, and recovers a connection whose statements were dropped', async () => {
     const schema = freshSchemaName();
     const pool = new pg.Pool({ connectionString: PG_URL, max: 1 });
