@@ -458,23 +458,25 @@ async function once<T>(
    *   by the first statement after BEGIN) is younger than every lock; they are released with
    *   COMMIT or ROLLBACK, in the same message.
    */
-  const opening = (): string[] => {
-    if (attempt.held.size === 0) return ['BEGIN ISOLATION LEVEL SERIALIZABLE', sql.lockShared];
+  const opening = (): Step[] => {
+    if (attempt.held.size === 0) return [{ statement: sql.beginSerializable, params: [] }, { statement: sql.lockShared, params: [] }];
     const keys = [...attempt.held.keys()].sort();
     // The calls on every named lock, in key order: `pg_advisory_<verb>` or its `_shared` form.
     const calls = (verb: 'lock' | 'unlock' | 'xact_lock'): string =>
       keys.map((k) => `pg_advisory_${verb}${attempt.held.get(k)! ? '' : '_shared'}(${k})`).join(', ');
     if (attempt.readCommitted) {
       // A create's statements are all generic: their settings come with the locks (see `lock`).
-      // One column (the calls as concat's arguments, taken in order) rather than one per call:
-      // the driver sets up a parser for every column of every result.
-      return ['BEGIN ISOLATION LEVEL READ COMMITTED', `SELECT concat(${sql.xactLockShared}, ${calls('xact_lock')}, ${GENERIC_SETTINGS})`];
+      const pairs = keys.map((k) => k.split(', '));
+      const array = (items: readonly string[]): string => `{${items.join(',')}}`;
+      const params = [array(pairs.map((p) => p[0]!)), array(pairs.map((p) => p[1]!)), array(keys.map((k) => (attempt.held.get(k)! ? 't' : 'f')))];
+      return [{ statement: sql.beginReadCommitted, params: [] }, { statement: sql.lockCovering, params }];
     }
     unlocks = `SELECT ${sql.sessionUnlockShared}, ${calls('unlock')}`;
     const level = attempt.covering ? 'REPEATABLE READ' : 'SERIALIZABLE';
     return ['BEGIN', `SELECT ${sql.sessionLockShared}, ${calls('lock')}`, 'COMMIT', `BEGIN ISOLATION LEVEL ${level}`];
   };
   const { tx, commit, begun, check } = transactionOn(client, session, sql, how, attempt, alone ? undefined : opening, speculate);
+  const end: Step = { statement: sql.commit, params: [] };
   const unlock = (): string => (unlocks === undefined ? '' : `; ${unlocks}`);
   let outcome: Outcome<T>;
   try {
@@ -482,7 +484,7 @@ async function once<T>(
     // `work` swallowed a failed statement; PostgreSQL would turn the COMMIT into a ROLLBACK
     // silently, so say so instead of reporting success.
     if (attempt.failure !== undefined) throw attempt.failure;
-    await commit(() => (unlocks === undefined ? ['COMMIT'] : ['COMMIT', unlocks]), alone ? sql.unlock : undefined);
+    await commit(() => (unlocks === undefined ? [end] : [end, unlocks]), alone ? sql.unlock : undefined);
     return { ok: true, value };
   } catch (error) {
     // `work` may have failed because an insert answered `true` wrongly: find out before judging.
@@ -576,7 +578,8 @@ interface Statement {
 
 interface Statements {
   readonly lock: string;
-  readonly lockShared: string;
+  /** The schema's lock, shared, for the transaction. */
+  readonly lockShared: Statement;
   readonly unlock: string;
   /** The schema's lock, shared, at session level (the call only, for a SELECT list). */
   readonly sessionLockShared: string;
@@ -585,6 +588,14 @@ interface Statements {
   readonly xactLockShared: string;
   /** The advisory lock key of a named lock, as an SQL literal. */
   lockKey(name: string): string;
+  readonly beginSerializable: Statement;
+  readonly beginReadCommitted: Statement;
+  readonly commit: Statement;
+  /**
+   * A covering transaction's locks: the schema's, shared, then the named ones in the order of
+   * its arrays (int4 key halves, exclusive or not), then the generic statements' settings.
+   */
+  readonly lockCovering: Statement;
   /** The settings of generic statements, and back (see {@link Statement.generic}). */
   readonly genericMode: Statement;
   readonly customMode: Statement;
@@ -625,12 +636,23 @@ function statements(t: Tables): Statements {
   const key = createHash('sha1').update('zoneward.transaction\u0000').update(t.tag).digest().readInt32BE(0);
   return {
     lock: `SELECT pg_advisory_lock(${key})`,
-    lockShared: `SELECT pg_advisory_xact_lock_shared(${key})`,
+    lockShared: statement(`SELECT pg_advisory_xact_lock_shared(${key})`),
     unlock: `SELECT pg_advisory_unlock(${key})`,
     sessionLockShared: `pg_advisory_lock_shared(${key})`,
     sessionUnlockShared: `pg_advisory_unlock_shared(${key})`,
     xactLockShared: `pg_advisory_xact_lock_shared(${key})`,
     lockKey: (name) => lockKey(t.tag, name),
+    beginSerializable: statement('BEGIN ISOLATION LEVEL SERIALIZABLE'),
+    beginReadCommitted: statement('BEGIN ISOLATION LEVEL READ COMMITTED'),
+    commit: statement('COMMIT'),
+    // One column rather than one per call: the driver sets up a parser for every column. concat
+    // takes its arguments in order, and the sub-select takes the named locks in its arrays'
+    // order (a function scan hands the aggregate its rows in order), which is what keeps two
+    // lockers from deadlocking.
+    lockCovering: statement(`SELECT concat(pg_advisory_xact_lock_shared(${key}), (
+        SELECT count(CASE WHEN l.x THEN concat(pg_advisory_xact_lock(l.a, l.b)) ELSE concat(pg_advisory_xact_lock_shared(l.a, l.b)) END)
+        FROM unnest($1::int4[], $2::int4[], $3::bool[]) AS l(a, b, x)
+      ), ${GENERIC_SETTINGS})`),
     genericMode: statement(`SELECT ${GENERIC_SETTINGS}`),
     customMode: statement(CUSTOM_MODE),
     get: statement(`SELECT value FROM ${t.rows} WHERE collection = $1 AND id = $2`, true),
@@ -706,15 +728,16 @@ function statements(t: Tables): Statements {
     countKept: statement(`SELECT coalesce(sum(n), 0) AS n FROM ${t.counts} WHERE collection = $1 AND index_name = $2 AND part = $3`, true),
     count: statement(`SELECT count(*) AS n FROM ${t.index} WHERE collection = $1 AND index_name = $2 AND key >= $3 AND key < $4`, true),
     countAll: statement(`SELECT count(*) AS n FROM ${t.index} WHERE collection = $1 AND index_name = $2`, true),
-    // Several ascending prefix ranges in one statement: one index range scan each.
+    // Several ascending prefix ranges in one statement: one index range scan each. The rows are
+    // left unordered (`rangeMany` sorts each range's): an outer ORDER BY made every create's
+    // statement set up and run a sort in the server.
     ranges: statement(`SELECT q.n, x.key, x.id, x.value
       FROM unnest($1::text[], $2::text[], $3::bytea[], $4::bytea[], $5::bigint[]) WITH ORDINALITY AS q(collection, index_name, lo, hi, lim, n)
       CROSS JOIN LATERAL (
         ${select}
         WHERE i.collection = q.collection AND i.index_name = q.index_name AND i.key >= q.lo AND i.key < q.hi
         ORDER BY i.key, i.id LIMIT q.lim
-      ) x
-      ORDER BY q.n, x.key, x.id`, true),
+      ) x`, true),
     range(hasEnd, hasAfter, desc, hasLimit) {
       // Parameters are numbered in the order `range` pushes them; an unused bound is left out of
       // the text rather than passed as NULL, so each variant gets a plan that uses the index.
@@ -784,10 +807,13 @@ function indexEntries(keys: IndexKeys): { names: string[]; encoded: Buffer[] } {
   return { names, encoded };
 }
 
+/** A statement built when its message is: SQL without parameters, or a prepared statement's run. */
+type Step = string | { readonly statement: Statement; readonly params: readonly Param[] };
+
 /** One call's share of a message: its statements and who waits for its last one's rows. */
 interface Part {
-  /** Statements, or a function building SQL when the message is built (see `send`). */
-  readonly calls: readonly (Call | (() => readonly string[]))[];
+  /** Statements, or a function building them when the message is built (see `send`). */
+  readonly calls: readonly (Call | (() => readonly Step[]))[];
   readonly resolve: (rows: readonly Row[]) => void;
   readonly reject: (error: unknown) => void;
 }
@@ -828,11 +854,11 @@ function transactionOn(
   sql: Statements,
   { counted, busy }: { readonly counted: KeptCounts; readonly busy: () => boolean },
   attempt: Attempt,
-  begin: (() => string[]) | undefined,
+  begin: (() => Step[]) | undefined,
   speculate: boolean,
 ): {
   tx: StorageTransaction;
-  commit: (end: () => string[], instead: string | undefined) => Promise<void>;
+  commit: (end: () => Step[], instead: string | undefined) => Promise<void>;
   begun: () => Promise<boolean>;
   check: () => Promise<void>;
 } {
@@ -843,7 +869,7 @@ function transactionOn(
   let pending = new Map<string, PendingPut>();
   // The rows this attempt inserted (collection U+0000 id): at READ COMMITTED it may rewrite them.
   const inserted = new Set<string>();
-  let opening: (() => string[]) | undefined = begin;
+  let opening: (() => Step[]) | undefined = begin;
   let sent = false;
   // The plan_cache_mode the statements built so far leave the transaction in (built in send order).
   let generic = false;
@@ -917,7 +943,7 @@ function transactionOn(
    * statement. A function is called when the message is built, after BEGIN: COMMIT's unlocks
    * depend on the locks BEGIN took.
    */
-  const send = (statements: readonly (Call | (() => readonly string[]))[]): Promise<readonly Row[]> => {
+  const send = (statements: readonly (Call | (() => readonly Step[]))[]): Promise<readonly Row[]> => {
     sent = true;
     return new Promise<readonly Row[]>((resolve, reject) => {
       const part: Part = { calls: statements, resolve, reject };
@@ -936,13 +962,13 @@ function transactionOn(
           // After a failure PostgreSQL refuses everything but ROLLBACK; say why, without a round trip.
           if (attempt.failure !== undefined) throw attempt.failure;
           const all: Call[] = [];
-          const text = (t: string): Call => ({ text: t });
-          if (opening !== undefined) all.push(...opening().map(text));
+          const call = (step: Step): Call => (typeof step === 'string' ? { text: step } : prepared(step.statement, step.params));
+          if (opening !== undefined) all.push(...opening().map(call));
           opening = undefined;
           const ends: number[] = [];
           for (const p of parts) {
             for (const c of p.calls) {
-              if (typeof c === 'function') all.push(...c().map(text));
+              if (typeof c === 'function') all.push(...c().map(call));
               else all.push(c);
             }
             ends.push(all.length - 1);
@@ -1087,6 +1113,7 @@ function transactionOn(
         const found = plain.map((): StoredEntry[] => []);
         // Columns: the request's number, then an entry's.
         for (const r of rows) found[Number(r[0]) - 1]!.push(entry(r, 1));
+        for (const f of found) if (f.length > 1) f.sort(byKeyThenId);
         plain.forEach((p, k) => (out[p.at] = found[k]!));
       }
       await Promise.all(other);
@@ -1148,7 +1175,7 @@ function transactionOn(
    * Sends what is still buffered with `end` (COMMIT), or, when the transaction never reached the
    * server, nothing but `instead` (if any).
    */
-  const commit = async (end: () => string[], instead: string | undefined): Promise<void> => {
+  const commit = async (end: () => Step[], instead: string | undefined): Promise<void> => {
     const puts = takePuts();
     if (!sent && puts.length === 0 && opening !== undefined) {
       attempt.open = false;
@@ -1187,6 +1214,9 @@ function transactionOn(
  */
 const rangeEnd = (start: Buffer, q: RangeQuery): Buffer | undefined => (q.exact === true ? Buffer.concat([start, ZERO]) : prefixEnd(start));
 const ZERO = Buffer.of(0);
+
+/** Index order: JS string order of the key, then of the id (what the encoded bytes sort by). */
+const byKeyThenId = (a: StoredEntry, b: StoredEntry): number => (a.key < b.key ? -1 : a.key > b.key ? 1 : a.id < b.id ? -1 : a.id > b.id ? 1 : 0);
 
 /** An entry from a row whose columns from `at` on are key, id and value. */
 const entry = (r: Row, at = 0): StoredEntry => ({ key: decodeKey(bytes(r[at]!)), id: decodeKey(bytes(r[at + 1]!)), value: thaw(r[at + 2]!) });
