@@ -956,11 +956,15 @@ function transactionOn(
       tail = tail.then(async () => {
         if (gathering === parts) gathering = undefined;
         try {
-          // Queued before the attempt ended but not sent: after ROLLBACK it would run on its own,
-          // outside any transaction, and commit.
-          if (!attempt.open) throw new Error('storage transaction used after it ended');
-          // After a failure PostgreSQL refuses everything but ROLLBACK; say why, without a round trip.
-          if (attempt.failure !== undefined) throw attempt.failure;
+          const failure = attempt.failure;
+          if (!attempt.open || failure !== undefined) {
+            // Never sent, so what its calls would have prepared does not exist on the connection.
+            for (const p of parts) for (const c of p.calls) if (typeof c !== 'function' && c.parse === true) session.prepared.delete(c.name!);
+            // Queued before the attempt ended: after ROLLBACK it would run on its own, outside any
+            // transaction, and commit. After a failure PostgreSQL refuses everything but ROLLBACK:
+            // say why, without a round trip.
+            throw attempt.open && failure !== undefined ? failure : new Error('storage transaction used after it ended');
+          }
           const all: Call[] = [];
           const call = (step: Step): Call => (typeof step === 'string' ? { text: step } : prepared(step.statement, step.params));
           if (opening !== undefined) all.push(...opening().map(call));

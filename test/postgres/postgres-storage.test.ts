@@ -512,6 +512,29 @@ describe.skipIf(PG_URL === undefined)(title('postgresStorage: adapter specifics'
     expect(released).toBeInstanceOf(Error); // destroyed, not handed back for reuse
   });
 
+  it('does not count a statement as prepared when the message preparing it was never sent', async () => {
+    const schema = freshSchemaName();
+    const pool = new pg.Pool({ connectionString: PG_URL, max: 1 });
+    const retried: string[] = [];
+    try {
+      const s = postgresStorage({ pool, schema, onRetry: (_, code) => retried.push(code) });
+      await s.migrate();
+      await expect(
+        s.transaction(async (tx) => {
+          await tx.get('bad\u0000collection', 'x').catch(() => undefined); // fails the attempt; nothing is sent
+          await tx.count('c', 'i').catch(() => undefined); // so this is never sent either
+          return 'swallowed';
+        }),
+      ).rejects.toThrow(/U\+0000/);
+      // The same connection: had the count's statement been taken as prepared, this would fail
+      // (26000) and be retried on a new connection.
+      expect(await s.transaction((tx) => tx.count('c', 'i'))).toBe(0);
+      expect(retried).toEqual([]);
+    } finally {
+      await pool.end();
+    }
+  });
+
   it('shares a pool with another storage of the schema, and recovers a connection whose statements were dropped', async () => {
     const schema = freshSchemaName();
     const pool = new pg.Pool({ connectionString: PG_URL, max: 1 });
