@@ -74,7 +74,12 @@ export interface PostgresConnectionOptions extends PostgresCommonOptions {
  * @category Ports
  */
 export interface PostgresPoolOptions extends PostgresCommonOptions {
-  /** A `pg` pool; the storage takes one client per transaction and gives it back. */
+  /**
+   * A `pg` pool; the storage takes one client per transaction and gives it back. Its clients must
+   * be pg's JavaScript client (not pg-native) and not in pipeline mode: the storage sends each
+   * message's statements itself, over the client's connection (a transaction refuses others
+   * with an error that says so).
+   */
   readonly pool: Pool;
 }
 
