@@ -467,7 +467,7 @@ async function once<T>(
     if (attempt.held.size === 0) return [{ statement: sql.beginSerializable, params: [] }, { statement: sql.lockShared, params: [] }];
     const keys = [...attempt.held.keys()].sort();
     // The calls on every named lock, in key order: `pg_advisory_<verb>` or its `_shared` form.
-    const calls = (verb: 'lock' | 'unlock' | 'xact_lock'): string =>
+    const calls = (verb: 'lock' | 'unlock'): string =>
       keys.map((k) => `pg_advisory_${verb}${attempt.held.get(k)! ? '' : '_shared'}(${k})`).join(', ');
     if (attempt.readCommitted) {
       // A create's statements are all generic: their settings come with the locks (see `lock`).
@@ -589,8 +589,6 @@ interface Statements {
   /** The schema's lock, shared, at session level (the call only, for a SELECT list). */
   readonly sessionLockShared: string;
   readonly sessionUnlockShared: string;
-  /** The schema's lock, shared, for the transaction (the call only, for a SELECT list). */
-  readonly xactLockShared: string;
   /** The advisory lock key of a named lock, as an SQL literal. */
   lockKey(name: string): string;
   readonly beginSerializable: Statement;
@@ -645,7 +643,6 @@ function statements(t: Tables): Statements {
     unlock: `SELECT pg_advisory_unlock(${key})`,
     sessionLockShared: `pg_advisory_lock_shared(${key})`,
     sessionUnlockShared: `pg_advisory_unlock_shared(${key})`,
-    xactLockShared: `pg_advisory_xact_lock_shared(${key})`,
     lockKey: (name) => lockKey(t.tag, name),
     beginSerializable: statement('BEGIN ISOLATION LEVEL SERIALIZABLE'),
     beginReadCommitted: statement('BEGIN ISOLATION LEVEL READ COMMITTED'),
@@ -815,6 +812,9 @@ function indexEntries(keys: IndexKeys): { names: string[]; encoded: Buffer[] } {
 /** A statement built when its message is: SQL without parameters, or a prepared statement's run. */
 type Step = string | { readonly statement: Statement; readonly params: readonly Param[] };
 
+/** A run of a prepared statement (prepared on the connection, if need be, when its message goes: see `send`). */
+const callOf = (s: Statement, params: readonly Param[]): Call => ({ name: s.name, text: s.text, params });
+
 /** One call's share of a message: its statements and who waits for its last one's rows. */
 interface Part {
   /** Statements, or a function building them when the message is built (see `send`). */
@@ -924,21 +924,15 @@ function transactionOn(
     return [...params, arrayParam(OID.text, collections), arrayParam(OID.text, indexes), arrayParam(OID.bytea, parts), arrayParam(OID.int8, n)];
   };
 
-  /** A prepared statement's run, preceded by the settings it needs and, on a new connection, its preparation. */
+  /** A prepared statement's run, preceded by the settings it needs. */
   const calls = (s: Statement, params: readonly Param[]): Call[] => {
     const out: Call[] = [];
     if (s.generic !== generic) {
       generic = s.generic;
-      out.push(prepared(generic ? sql.genericMode : sql.customMode, []));
+      out.push(callOf(generic ? sql.genericMode : sql.customMode, []));
     }
-    out.push(prepared(s, params));
+    out.push(callOf(s, params));
     return out;
-  };
-
-  const prepared = (s: Statement, params: readonly Param[]): Call => {
-    const parse = !session.prepared.has(s.name);
-    if (parse) session.prepared.add(s.name);
-    return { name: s.name, text: s.text, params, parse };
   };
 
   /**
@@ -961,17 +955,13 @@ function transactionOn(
       tail = tail.then(async () => {
         if (gathering === parts) gathering = undefined;
         try {
-          const failure = attempt.failure;
-          if (!attempt.open || failure !== undefined) {
-            // Never sent, so what its calls would have prepared does not exist on the connection.
-            for (const p of parts) for (const c of p.calls) if (typeof c !== 'function' && c.parse === true) session.prepared.delete(c.name!);
-            // Queued before the attempt ended: after ROLLBACK it would run on its own, outside any
-            // transaction, and commit. After a failure PostgreSQL refuses everything but ROLLBACK:
-            // say why, without a round trip.
-            throw attempt.open && failure !== undefined ? failure : new Error('storage transaction used after it ended');
-          }
+          // Queued before the attempt ended but not sent: after ROLLBACK it would run on its own,
+          // outside any transaction, and commit.
+          if (!attempt.open) throw new Error('storage transaction used after it ended');
+          // After a failure PostgreSQL refuses everything but ROLLBACK; say why, without a round trip.
+          if (attempt.failure !== undefined) throw attempt.failure;
           const all: Call[] = [];
-          const call = (step: Step): Call => (typeof step === 'string' ? { text: step } : prepared(step.statement, step.params));
+          const call = (step: Step): Call => (typeof step === 'string' ? { text: step } : callOf(step.statement, step.params));
           if (opening !== undefined) all.push(...opening().map(call));
           opening = undefined;
           const ends: number[] = [];
@@ -982,14 +972,21 @@ function transactionOn(
             }
             ends.push(all.length - 1);
           }
+          // Decided as the message goes, not when a call was made: a message never sent (the
+          // attempt failed first) prepares nothing, and two calls of one new statement parse it once.
+          const batch = all.map((c): Call => {
+            if (c.name === undefined || session.prepared.has(c.name)) return c;
+            session.prepared.add(c.name);
+            return { ...c, parse: true };
+          });
           let results: readonly (readonly Row[])[];
           try {
             if (busy()) corkForThisTurn(client);
             results = await new Promise((done, fail) => {
-              client.query(new Batch(all, (error, rows) => (error === undefined ? done(rows) : fail(toError(error)))));
+              client.query(new Batch(batch, (error, rows) => (error === undefined ? done(rows) : fail(toError(error)))));
             });
           } catch (error) {
-            if (all.some((c) => c.parse === true)) session.unsure = true;
+            if (batch.some((c) => c.parse === true)) session.unsure = true;
             attempt.failure ??= toError(error);
             throw error;
           }
