@@ -29,9 +29,7 @@ export function testPool(): pg.Pool {
 
 /** A fresh, migrated, empty storage in a schema of its own. */
 export async function freshPostgresStorage(options: Partial<Omit<PostgresStorageOptions, 'pool' | 'connectionString'>> = {}): Promise<PostgresStorage> {
-  const schema = `zw_test_${process.pid}_${Date.now().toString(36)}_${serial++}`;
-  schemas.push(schema);
-  const storage = postgresStorage({ pool: testPool(), schema, ...options });
+  const storage = postgresStorage({ pool: testPool(), schema: freshSchemaName(), ...options });
   await storage.migrate();
   return storage;
 }
@@ -41,4 +39,11 @@ export function freshSchemaName(): string {
   const schema = `zw_test_${process.pid}_${Date.now().toString(36)}_${serial++}`;
   schemas.push(schema);
   return schema;
+}
+
+/** A promise a test resolves when it chooses: `opened` settles once `open()` is called. */
+export function latch(): { readonly opened: Promise<void>; readonly open: () => void } {
+  let open: () => void = () => undefined;
+  const opened = new Promise<void>((resolve) => (open = resolve));
+  return { opened, open };
 }

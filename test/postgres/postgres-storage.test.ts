@@ -6,7 +6,7 @@ import { insert } from '../../src/ports/storage.js';
 import { rangeQuery } from '../adapters/range-queries.js';
 import { postgresStorage } from '../../src/postgres/index.js';
 import { runStorageConformance } from '../../src/testing/index.js';
-import { freshPostgresStorage, freshSchemaName, PG_URL, SKIP_REASON, testPool } from './helpers.js';
+import { freshPostgresStorage, freshSchemaName, latch, PG_URL, SKIP_REASON, testPool } from './helpers.js';
 
 const title = (name: string): string => (PG_URL === undefined ? `${name} (skipped: ${SKIP_REASON})` : name);
 const frozen = <T extends object>(v: T): T => Object.freeze(v);
@@ -136,15 +136,14 @@ describe.skipIf(PG_URL === undefined)(title('postgresStorage: adapter specifics'
       await s.transaction((tx) => tx.put('c', 'n', frozen({ n: 0 }), {}));
       // Both read before either writes, so PostgreSQL must abort one of them (SQLSTATE 40001).
       let arrived = 0;
-      let open: () => void = () => undefined;
-      const bothRead = new Promise<void>((r) => (open = r));
+      const bothRead = latch();
       let runs = 0;
       const bump = () =>
         s.transaction(async (tx) => {
           runs++;
           const { n } = (await tx.get('c', 'n')) as { n: number };
-          if (++arrived === 2) open();
-          await bothRead;
+          if (++arrived === 2) bothRead.open();
+          await bothRead.opened;
           await tx.put('c', 'n', frozen({ n: n + 1 }), {});
         });
       const results = await Promise.allSettled([bump(), bump()]);
@@ -184,19 +183,17 @@ describe.skipIf(PG_URL === undefined)(title('postgresStorage: adapter specifics'
 
   // A transaction whose work never ends, on `hungStorage`; resolves once it holds its locks.
   const hang = async (hungStorage: Storage) => {
-    let release: () => void = () => undefined;
-    const gate = new Promise<void>((r) => (release = r));
-    let started: () => void = () => undefined;
-    const holding = new Promise<void>((r) => (started = r));
+    const gate = latch();
+    const holding = latch();
     const done = hungStorage.transaction(async (tx) => {
       await tx.put('c', 'hung', frozen({}), {});
       await tx.get('c', 'hung'); // sent: the transaction holds its lock now
-      started();
-      await gate;
+      holding.open();
+      await gate.opened;
       await tx.get('c', 'hung');
     });
-    await holding;
-    return { release, done };
+    await holding.opened;
+    return { release: gate.open, done };
   };
 
   it('gives up running alone after aloneWaitMs when another transaction never ends', async () => {
@@ -264,18 +261,16 @@ describe.skipIf(PG_URL === undefined)(title('postgresStorage: adapter specifics'
       it(`a reader after the lock sees what the previous holder wrote: ${label}`, async () => {
         const s = await fresh();
         await s.transaction((tx) => tx.put('c', 'n', frozen({ n: 0 }), {}));
-        let release: () => void = () => undefined;
-        const gate = new Promise<void>((r) => (release = r));
-        let holding: () => void = () => undefined;
-        const held = new Promise<void>((r) => (holding = r));
+        const gate = latch();
+        const held = latch();
         const first = s.transaction(async (tx) => {
           await tx.lock!([{ name: 'example.com.', exclusive: true }], true);
           await tx.get('c', 'n'); // sent: the lock is held now
           await tx.put('c', 'n', frozen({ n: 1 }), {});
-          holding();
-          await gate;
+          held.open();
+          await gate.opened;
         });
-        await held;
+        await held.opened;
         let runs = 0;
         const second = s.transaction(async (tx) => {
           runs++;
@@ -284,7 +279,7 @@ describe.skipIf(PG_URL === undefined)(title('postgresStorage: adapter specifics'
           return tx.get('c', 'n');
         });
         await new Promise((r) => setTimeout(r, 100));
-        release();
+        gate.open();
         await first;
         expect(await second).toEqual({ n: 1 });
         expect(runs).toBe(readFirst ? 2 : 1);
@@ -295,10 +290,8 @@ describe.skipIf(PG_URL === undefined)(title('postgresStorage: adapter specifics'
     it('runs a covering transaction again at REPEATABLE READ when it rewrites a row it read, so no change is lost', async () => {
       const s = await fresh();
       await s.transaction((tx) => tx.put('c', 'n', frozen({ n: 0 }), {}));
-      let release: () => void = () => undefined;
-      const gate = new Promise<void>((r) => (release = r));
-      let reading: () => void = () => undefined;
-      const read = new Promise<void>((r) => (reading = r));
+      const gate = latch();
+      const read = latch();
       let runs = 0;
       // Reads n under a covering lock, waits while another transaction (no lock: n is not what the
       // lock guards) adds 10, then writes n + 1. At READ COMMITTED that write would drop the 10.
@@ -306,16 +299,16 @@ describe.skipIf(PG_URL === undefined)(title('postgresStorage: adapter specifics'
         runs++;
         await tx.lock!([{ name: 'example.com.', exclusive: true }], true);
         const { n } = (await tx.get('c', 'n')) as { n: number };
-        reading();
-        await gate;
+        read.open();
+        await gate.opened;
         await tx.put('c', 'n', frozen({ n: n + 1 }), {});
       });
-      await read;
+      await read.opened;
       await s.transaction(async (tx) => {
         const { n } = (await tx.get('c', 'n')) as { n: number };
         await tx.put('c', 'n', frozen({ n: n + 10 }), {});
       });
-      release();
+      gate.open();
       await covering;
       expect(await s.transaction((tx) => tx.get('c', 'n'))).toEqual({ n: 11 });
       expect(runs).toBe(2);
@@ -344,15 +337,14 @@ describe.skipIf(PG_URL === undefined)(title('postgresStorage: adapter specifics'
           await tx.range('c', 'i', { prefix: 'k' });
           observed.push(await siReadLocks());
         });
-      let release: () => void = () => undefined;
-      const gate = new Promise<void>((r) => (release = r));
+      const gate = latch();
       const holder = s.transaction(async (tx) => {
         await tx.lock!([{ name: 'com.', exclusive: false }], true);
         await tx.get('c', 'a');
-        await gate;
+        await gate.opened;
       });
       await inside(true); // would wait forever if shared locks conflicted
-      release();
+      gate.open();
       await holder;
       await inside(false);
       expect(observed[0]).toBe(0);
