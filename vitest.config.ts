@@ -3,7 +3,7 @@ import { defineConfig } from 'vitest/config';
 // The command suites, unchanged, over a real PostgreSQL server: every `memoryStorage()` they (or
 // the services, by default) create is an isolated storage over the cluster of
 // scripts/pg-test-cluster.sh. Only when ZONEWARD_PG_URL is set; see docs/postgres.md.
-const POSTGRES_SUITES = ['test/zones', 'test/transfers', 'test/imports-exports', 'test/dns-quotas', 'test/quotas', 'test/recordsets'];
+const POSTGRES_SUITES = ['test/dns/zones', 'test/dns/transfers', 'test/dns/imports-exports', 'test/dns/quotas', 'test/project-quotas', 'test/dns/recordsets'];
 
 const memory = {
   include: ['test/**/*.test.ts', 'src/**/*.test.ts'],
@@ -24,8 +24,8 @@ export default defineConfig({
                 include: POSTGRES_SUITES.map((dir) => `${dir}/**/*.test.ts`),
                 testTimeout: 120_000,
                 hookTimeout: 60_000,
-                globalSetup: ['test/postgres/as-default-storage.global.ts'],
-                setupFiles: ['test/postgres/as-default-storage.ts'],
+                globalSetup: ['test/adapters/postgres/as-default-storage.global.ts'],
+                setupFiles: ['test/adapters/postgres/as-default-storage.ts'],
               },
             },
           ],

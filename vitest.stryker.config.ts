@@ -10,16 +10,16 @@ import { BaseSequencer, type TestSpecification } from 'vitest/node';
 /** In run order: Stryker stops a mutant at its first failing test, so the cheap, exact files go first. */
 const FILES = [
   // Focused unit tests of the mutated files (milliseconds each).
-  'test/shared/*.test.ts',
-  'test/zones/zone-*.test.ts',
-  'test/zones/name-*.test.ts',
+  'test/kernel/*.test.ts',
+  'test/dns/zones/zone-*.test.ts',
+  'test/dns/zones/name-*.test.ts',
   'test/proof/mutation-*.test.ts',
-  'test/quotas/engine.test.ts',
-  'test/quotas/paging.test.ts',
-  'test/quotas/laws.test.ts',
-  'test/adapters/memory-storage.test.ts',
+  'test/project-quotas/engine.test.ts',
+  'test/project-quotas/paging.test.ts',
+  'test/project-quotas/laws.test.ts',
+  'test/adapters/memory/memory-storage.test.ts',
   // The one service suite of the subset (48 quick tests; reaches zone-push through the tasks).
-  'test/zones/zones.test.ts',
+  'test/dns/zones/zones.test.ts',
   // Left out on purpose: the bad-input catalogue, the zone property laws, the faults, quota,
   // transfer and DNS-quota suites. Each of their tests reaches most of the core, so every
   // surviving mutant of context.ts, command.ts or validation.ts re-ran them all: 10–60 s per

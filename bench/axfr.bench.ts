@@ -7,9 +7,9 @@
 import { execFileSync } from 'node:child_process';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { axfrMasters } from '../src/axfr/index.js';
-import { createDnsService } from '../src/dns/dns-service.js';
-import { nsdAvailable, startNsd } from '../test/secondary/nsd.js';
+import { axfrMasters } from '../src/adapters/axfr/index.js';
+import { createDnsService } from '../src/dns/service.js';
+import { nsdAvailable, startNsd } from '../test/dns/secondary/nsd.js';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const generator = join(here, '..', '..', 'shared', 'tools', 'gen-zone.mjs');

@@ -6,7 +6,7 @@
  */
 import { createServer } from 'node:http';
 import { createDnsService } from '../src/index.js';
-import { createHttpHandler, trustedHeaders } from '../src/http/index.js';
+import { createHttpHandler, trustedHeaders } from '../src/adapters/http/index.js';
 import { manualClock, sequentialIds } from '../src/testing/index.js';
 import { serve } from '../examples/http-server.js';
 

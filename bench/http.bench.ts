@@ -17,7 +17,7 @@ import { dirname, join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import { createDnsService } from '../src/index.js';
-import { createHttpHandler, trustedHeaders } from '../src/http/index.js';
+import { createHttpHandler, trustedHeaders } from '../src/adapters/http/index.js';
 import { manualClock, sequentialIds } from '../src/testing/index.js';
 
 const here = dirname(fileURLToPath(import.meta.url));

@@ -12,8 +12,8 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { memoryStorage } from '../src/adapters/memory/memory-storage.js';
-import { createDnsService } from '../src/dns/dns-service.js';
-import { zoneRepository } from '../src/domain/zone-store.js';
+import { createDnsService } from '../src/dns/service.js';
+import { zoneRepository } from '../src/dns/kernel/zone-store.js';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const root = join(here, '..');

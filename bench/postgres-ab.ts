@@ -16,7 +16,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import pg from 'pg';
 import type * as Core from '../src/index.js';
-import type * as Postgres from '../src/postgres/index.js';
+import type * as Postgres from '../src/adapters/postgres/index.js';
 import type * as Testing from '../src/testing/index.js';
 import { serverMicrosSince, serverTicks } from './server-cpu.js';
 
@@ -41,7 +41,7 @@ interface Side {
 const sides = new Map<'old' | 'new', Side>();
 for (const [name, root] of Object.entries(roots) as ['old' | 'new', string][]) {
   const { createDnsService } = (await import(join(root, 'src/index.ts'))) as typeof Core;
-  const { postgresStorage } = (await import(join(root, 'src/postgres/index.ts'))) as typeof Postgres;
+  const { postgresStorage } = (await import(join(root, 'src/adapters/postgres/index.ts'))) as typeof Postgres;
   const { manualClock, seededRandom } = (await import(join(root, 'src/testing/index.ts'))) as typeof Testing;
   const schema = `zoneward_ab_${name}_${process.pid}`;
   const pool = new pg.Pool({ connectionString: URL, max: inFlight + 2 });

@@ -28,7 +28,7 @@ import { execFileSync, spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import pg from 'pg';
 import { createDnsService, memoryStorage, type DnsService, type Storage } from '../src/index.js';
-import { postgresStorage } from '../src/postgres/index.js';
+import { postgresStorage } from '../src/adapters/postgres/index.js';
 import { manualClock, seededRandom } from '../src/testing/index.js';
 import { serverMicrosSince, serverTicks } from './server-cpu.js';
 

@@ -4,9 +4,9 @@
  * Prints one Markdown section on stdout; progress goes to stderr.
  */
 import { ResultAsync } from 'neverthrow';
-import type { ApiError } from '../src/shared/api-error.js';
-import { exceedsQuota } from '../src/shared/quota-engine.js';
-import { createQuotaService, type QuotaService, type QuotaSnapshot } from '../src/quota-service/index.js';
+import type { ApiError } from '../src/kernel/api-error.js';
+import { exceedsQuota } from '../src/kernel/quota-engine.js';
+import { createQuotaService, type QuotaService, type QuotaSnapshot } from '../src/project-quotas/index.js';
 
 const log = (s: string): void => void process.stderr.write(`quotas bench: ${s}\n`);
 const admin = { projectId: 'ops', roles: ['key-manager:service-admin'] };

@@ -5,10 +5,10 @@
  */
 import { execFileSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
-import { TRANSFER_REQUESTS, transferRequestKeys, type StoredTransferRequest } from '../src/transfers/transfer-request.js';
-import type { Zone } from '../src/domain/zone.js';
-import { zoneRepository } from '../src/domain/zone-store.js';
-import { ctx, harness, zoneOf } from '../test/transfers/harness.js';
+import { TRANSFER_REQUESTS, transferRequestKeys, type StoredTransferRequest } from '../src/dns/transfers/transfer-request.js';
+import type { Zone } from '../src/dns/kernel/zone.js';
+import { zoneRepository } from '../src/dns/kernel/zone-store.js';
+import { ctx, harness, zoneOf } from '../test/dns/transfers/harness.js';
 
 const TIMED = 750;
 const WARMUP = 200;

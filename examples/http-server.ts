@@ -7,7 +7,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import { Readable } from 'node:stream';
 import { pathToFileURL } from 'node:url';
 import { createDnsService, createQuotaService } from '../src/index.js';
-import { createHttpHandler, trustedHeaders, type HttpHandler } from '../src/http/index.js';
+import { createHttpHandler, trustedHeaders, type HttpHandler } from '../src/adapters/http/index.js';
 
 /** Hands every request of a node:http server to `handle` and writes its Response back. */
 export function serve(handle: HttpHandler): Server {

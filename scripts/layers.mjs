@@ -19,33 +19,36 @@ import { fileURLToPath } from 'node:url';
 const FOUNDATION = {
   ports: [],
   zonefile: [],
-  shared: ['ports'],
+  kernel: ['ports'],
   'adapters/memory': ['ports'],
-  postgres: ['ports'],
+  'adapters/postgres': ['ports'],
 };
-/** The DNS shared kernel: the aggregates, their repositories, lifecycle, visibility and quota limits. */
+/** The DNS service's kernel: the aggregates, their repositories, lifecycle, tasks, visibility and quota limits. */
 const KERNELS = {
-  domain: ['ports', 'shared', 'zonefile'],
+  'dns/kernel': ['ports', 'kernel', 'zonefile'],
 };
-/** Each concept and the kernels of its service (`shared` is the kernel of both services). */
+/** Each concept and the kernels of its service (`kernel` is the kernel of both services). */
+const DNS = ['kernel', 'dns/kernel'];
 const CONCEPTS = {
-  zones: ['shared', 'domain'],
-  recordsets: ['shared', 'domain'],
-  transfers: ['shared', 'domain'],
-  imports: ['shared', 'domain'],
-  exports: ['shared', 'domain'],
-  secondary: ['shared', 'domain'],
-  'dns-quotas': ['shared', 'domain'],
-  quotas: ['shared'],
+  'dns/zones': DNS,
+  'dns/recordsets': DNS,
+  'dns/transfers': DNS,
+  'dns/imports': DNS,
+  'dns/exports': DNS,
+  'dns/secondary': DNS,
+  'dns/quotas': DNS,
 };
+/** The DNS concepts, for the wiring that assembles them. */
+const DNS_CONCEPTS = Object.keys(CONCEPTS).filter((c) => c.startsWith('dns/'));
 /** Wiring: builds the services from the concepts (the services first, then what serves them). */
 const WIRING = {
-  dns: ['adapters/memory', 'dns-quotas', 'domain', 'exports', 'imports', 'ports', 'recordsets', 'secondary', 'shared', 'transfers', 'zones'],
-  'quota-service': ['adapters/memory', 'ports', 'quotas', 'shared'],
-  http: ['dns', 'quota-service', 'shared'],
-  axfr: ['secondary', 'zonefile'],
-  testing: ['domain', 'exports', 'imports', 'ports', 'quota-service', 'quotas', 'secondary', 'shared', 'transfers', 'zonefile'],
-  '.': ['adapters/memory', 'dns', 'dns-quotas', 'domain', 'exports', 'imports', 'ports', 'quota-service', 'recordsets', 'shared', 'transfers', 'zones'],
+  // The secrets service's quota API is small enough to be one folder: its commands and its assembly.
+  'project-quotas': ['adapters/memory', 'ports', 'kernel'],
+  dns: ['adapters/memory', 'dns/kernel', ...DNS_CONCEPTS, 'ports', 'kernel'],
+  'adapters/http': ['dns', 'dns/kernel', 'project-quotas', 'kernel'],
+  'adapters/axfr': ['dns/secondary', 'zonefile'],
+  testing: ['dns/kernel', ...DNS_CONCEPTS, 'ports', 'project-quotas', 'kernel', 'zonefile'],
+  '.': ['adapters/memory', 'dns', 'dns/kernel', ...DNS_CONCEPTS, 'ports', 'project-quotas', 'kernel'],
 };
 
 /** Why `from` may not import `to`, or undefined when it may. */
@@ -77,7 +80,7 @@ walk(root);
 /** The folder a file belongs to: its first directory under src/ (`index.ts` at the top is `.`). */
 const folderOf = (file) => {
   const rel = relative(root, file).split('/');
-  return rel.length === 1 ? '.' : rel.slice(0, rel[0] === 'adapters' ? 2 : 1).join('/');
+  return rel.length === 1 ? '.' : rel.slice(0, (rel[0] === 'adapters' || rel[0] === 'dns') && rel.length > 2 ? 2 : 1).join('/');
 };
 
 // `import … from`, `export … from`, a bare `import './x.js'` and a dynamic `import('./x.js')`.

@@ -6,26 +6,26 @@
  *
  * @packageDocumentation
  */
-export { ApiError } from './shared/api-error.js';
-export type { ApiErrorOptions, ErrorDialect, FieldError } from './shared/api-error.js';
-export type { RequestContext } from './shared/context.js';
-export type { RequestBody } from './shared/body.js';
-export type { DnsEvent, DnsEventListener } from './shared/events.js';
-export type { ListQuery } from './shared/list-query.js';
+export { ApiError } from './kernel/api-error.js';
+export type { ApiErrorOptions, ErrorDialect, FieldError } from './kernel/api-error.js';
+export type { RequestContext } from './kernel/context.js';
+export type { RequestBody } from './dns/kernel/body.js';
+export type { DnsEvent, DnsEventListener } from './dns/kernel/events.js';
+export type { ListQuery } from './kernel/list-query.js';
 export type { IndexKeys, IndexPosition, RangeQuery, RangeRequest, Storage, StorageLock, StorageTransaction, StoredEntry, StoredRow } from './ports/storage.js';
 export { memoryStorage } from './adapters/memory/memory-storage.js';
-export { createDnsService } from './dns/dns-service.js';
-export type { DnsService, DnsServiceOptions } from './dns/dns-service.js';
-export type { Nameserver, NameserversBody, PoolConfig, PoolTargetPort } from './domain/deps.js';
-export type { ServiceSnapshot } from './shared/snapshot.js';
-export type { ListEnvelope } from './shared/list-command.js';
-export type { SelfLink, ZoneAction, ZoneBody, ZoneStatus, ZoneType } from './domain/zone.js';
-export type { ZoneList } from './zones/zone-commands.js';
-export type { ZoneCreateInput, ZoneUpdateInput } from './zones/zone-input.js';
-export type { ZoneLimits } from './domain/zone-rules.js';
+export { createDnsService } from './dns/service.js';
+export type { DnsService, DnsServiceOptions } from './dns/service.js';
+export type { Nameserver, NameserversBody, PoolConfig, PoolTargetPort } from './dns/kernel/deps.js';
+export type { ServiceSnapshot } from './kernel/snapshot.js';
+export type { ListEnvelope } from './kernel/list-command.js';
+export type { SelfLink, ZoneAction, ZoneBody, ZoneStatus, ZoneType } from './dns/kernel/zone.js';
+export type { ZoneList } from './dns/zones/zone-commands.js';
+export type { ZoneCreateInput, ZoneUpdateInput } from './dns/zones/zone-input.js';
+export type { ZoneLimits } from './dns/kernel/zone-rules.js';
 export type { MasterAddress, MasterPort, MasterRecord, TransferLimits } from './ports/master.js';
-export type { RecordsetBody } from './domain/recordset.js';
-export type { RecordsetList } from './recordsets/recordset-commands.js';
+export type { RecordsetBody } from './dns/kernel/recordset.js';
+export type { RecordsetList } from './dns/recordsets/recordset-commands.js';
 export type {
   TransferAcceptBody,
   TransferAcceptCommands,
@@ -37,12 +37,12 @@ export type {
   TransferRequestInput,
   TransferRequestList,
   TransferRequestStatus,
-} from './transfers/index.js';
-export { DEFAULT_ZONE_QUOTAS } from './dns-quotas/index.js';
-export { DEFAULT_IMPORT_RECORD_TYPES } from './imports/index.js';
-export type { ZoneImportBody, ZoneImportCommands, ZoneImportLinks, ZoneImportList, ZoneImportStatus } from './imports/index.js';
-export type { ZoneExportBody, ZoneExportCommands, ZoneExportLinks, ZoneExportList, ZoneExportStatus } from './exports/index.js';
-export { createQuotaService, effectiveLimit, exceedsQuota, isUnconstrained } from './quota-service/index.js';
+} from './dns/transfers/index.js';
+export { DEFAULT_ZONE_QUOTAS } from './dns/quotas/index.js';
+export { DEFAULT_IMPORT_RECORD_TYPES } from './dns/imports/index.js';
+export type { ZoneImportBody, ZoneImportCommands, ZoneImportLinks, ZoneImportList, ZoneImportStatus } from './dns/imports/index.js';
+export type { ZoneExportBody, ZoneExportCommands, ZoneExportLinks, ZoneExportList, ZoneExportStatus } from './dns/exports/index.js';
+export { createQuotaService, effectiveLimit, exceedsQuota, isUnconstrained } from './project-quotas/index.js';
 export type {
   ConfiguredQuotas,
   EffectiveQuotasBody,
@@ -56,5 +56,5 @@ export type {
   QuotaServiceOptions,
   QuotaSnapshot,
   QuotaValues,
-} from './quota-service/index.js';
-export type { ZoneQuotaLimits, ZoneQuotaResource } from './dns-quotas/index.js';
+} from './project-quotas/index.js';
+export type { ZoneQuotaLimits, ZoneQuotaResource } from './dns/quotas/index.js';

@@ -1,5 +1,5 @@
 /**
- * The README's "Design" map stays true: every path it names exists, and the folder graph of
+ * The design map (docs/design.md) stays true: every path it names exists, and the folder graph of
  * src/ has no cycle, no concept importing another and only declared edges (the same check CI
  * runs); and that check does refuse such an edge, on small trees laid out like src/.
  */
@@ -10,10 +10,9 @@ import { dirname, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 
 const root = join(import.meta.dirname, '..');
-const readme = readFileSync(join(root, 'README.md'), 'utf8');
-const design = readme.slice(readme.indexOf('## Design'), readme.indexOf('\n## ', readme.indexOf('## Design') + 1));
+const design = readFileSync(join(root, 'docs', 'design.md'), 'utf8');
 
-describe('README "Design" map', () => {
+describe('docs/design.md map', () => {
   const paths = [...design.matchAll(/`(src\/[^`]+)`/g)].map((m) => m[1]!);
 
   it('names paths', () => {
@@ -21,7 +20,7 @@ describe('README "Design" map', () => {
   });
 
   it.each(paths)('%s exists', (path) => {
-    expect(existsSync(join(root, path)), `${path} is in the README's Design map but not in the tree`).toBe(true);
+    expect(existsSync(join(root, path)), `${path} is in docs/design.md but not in the tree`).toBe(true);
   });
 
   it('has no cycle between the folders of src/, and no edge scripts/layers.mjs does not declare', () => {
@@ -45,14 +44,14 @@ describe('scripts/layers.mjs --check', () => {
     }
   };
   const kernel = {
-    'shared/s.ts': "import type { P } from '../ports/p.js';\nexport const s = 1;\n",
+    'kernel/s.ts': "import type { P } from '../ports/p.js';\nexport const s = 1;\n",
     'ports/p.ts': 'export type P = number;\n',
-    'domain/z.ts': "import { s } from '../shared/s.js';\nexport const z = s;\n",
-    'recordsets/r.ts': 'export const r = 1;\n',
+    'dns/kernel/z.ts': "import { s } from '../../kernel/s.js';\nexport const z = s;\n",
+    'dns/recordsets/r.ts': 'export const r = 1;\n',
   };
 
   it('passes concepts that import only kernels and ports', () => {
-    const run = check({ ...kernel, 'zones/a.ts': "import { z } from '../domain/z.js';\nimport type { P } from '../ports/p.js';\nexport const a: P = z;\n" });
+    const run = check({ ...kernel, 'dns/zones/a.ts': "import { z } from '../kernel/z.js';\nimport type { P } from '../../ports/p.js';\nexport const a: P = z;\n" });
     expect(run.out).toContain('no concept imports another');
     expect(run.status).toBe(0);
   });
@@ -63,8 +62,8 @@ describe('scripts/layers.mjs --check', () => {
     ['a bare import', "import '../recordsets/r.js';\n"],
     ['a dynamic import', "export const a = () => import('../recordsets/r.js');\n"],
   ])('fails a concept that imports another concept (%s)', (_, text) => {
-    const run = check({ ...kernel, 'zones/a.ts': text });
-    expect(run.out).toContain('zones -> recordsets: a concept imports no other concept');
+    const run = check({ ...kernel, 'dns/zones/a.ts': text });
+    expect(run.out).toContain('dns/zones -> dns/recordsets: a concept imports no other concept');
     expect(run.status).toBe(1);
   });
 
@@ -72,11 +71,11 @@ describe('scripts/layers.mjs --check', () => {
     const run = check({
       ...kernel,
       'adapters/memory/m.ts': "import type { P } from '../../ports/p.js';\nexport const m: P = 1;\n",
-      'quotas/q.ts': "import { m } from '../adapters/memory/m.js';\nexport const q = m;\n",
-      'domain/y.ts': "import { r } from '../recordsets/r.js';\nexport const y = r;\n",
+      'dns/quotas/q.ts': "import { m } from '../../adapters/memory/m.js';\nexport const q = m;\n",
+      'dns/kernel/y.ts': "import { r } from '../recordsets/r.js';\nexport const y = r;\n",
     });
-    expect(run.out).toContain('quotas -> adapters/memory: a concept imports only shared, ports, zonefile');
-    expect(run.out).toContain('domain -> recordsets: not declared');
+    expect(run.out).toContain('dns/quotas -> adapters/memory: a concept imports only kernel, dns/kernel, ports, zonefile');
+    expect(run.out).toContain('dns/kernel -> dns/recordsets: not declared');
     expect(run.status).toBe(1);
   });
 });

@@ -1,24 +1,24 @@
-import type { PoolConfig } from '../domain/deps.js';
-import type { ServiceSnapshot } from '../shared/snapshot.js';
-import { effectiveZoneQuotas, storedOverrides, DEFAULT_ZONE_QUOTAS, type ZoneQuotaLimits } from '../domain/zone-quotas.js';
-import { EXPORTS, exportRepository, presentExport, type ZoneExportBody } from '../exports/zone-export.js';
-import { IMPORTS, importRepository, presentImport, type ZoneImportBody } from '../imports/zone-import.js';
+import type { PoolConfig } from '../dns/kernel/deps.js';
+import type { ServiceSnapshot } from '../kernel/snapshot.js';
+import { effectiveZoneQuotas, storedOverrides, DEFAULT_ZONE_QUOTAS, type ZoneQuotaLimits } from '../dns/kernel/zone-quotas.js';
+import { EXPORTS, exportRepository, presentExport, type ZoneExportBody } from '../dns/exports/zone-export.js';
+import { IMPORTS, importRepository, presentImport, type ZoneImportBody } from '../dns/imports/zone-import.js';
 import type { Storage, StoredRow } from '../ports/storage.js';
-import type { QuotaSnapshot, ProjectQuotasRecord } from '../quota-service/index.js';
-import { quotaRecordRepository } from '../quotas/quota-store.js';
-import { checkedBlock, idAt, managedRecordsets, presentRecordset, type RecordsetBlock, type RecordsetBody } from '../domain/recordset.js';
-import { checked, type Collection } from '../shared/stored.js';
-import { TASKS, taskCollection } from '../shared/tasks.js';
-import { presentTransferAccept, TRANSFER_ACCEPTS, transferAcceptRepository, type TransferAcceptBody } from '../transfers/transfer-accept.js';
+import type { QuotaSnapshot, ProjectQuotasRecord } from '../project-quotas/index.js';
+import { quotaRecordRepository } from '../project-quotas/quota-store.js';
+import { checkedBlock, idAt, managedRecordsets, presentRecordset, type RecordsetBlock, type RecordsetBody } from '../dns/kernel/recordset.js';
+import { checked, type Collection } from '../kernel/stored.js';
+import { TASKS, taskCollection } from '../dns/kernel/tasks.js';
+import { presentTransferAccept, TRANSFER_ACCEPTS, transferAcceptRepository, type TransferAcceptBody } from '../dns/transfers/transfer-accept.js';
 import {
   presentTransferRequest,
   TRANSFER_REQUESTS,
   transferRequestRepository,
   type TransferRequestBody,
-} from '../transfers/transfer-request.js';
-import { RECORDSETS } from '../domain/recordset.js';
-import { presentZone, type ZoneBody } from '../domain/zone.js';
-import { ZONES, zoneRepository } from '../domain/zone-store.js';
+} from '../dns/transfers/transfer-request.js';
+import { RECORDSETS } from '../dns/kernel/recordset.js';
+import { presentZone, type ZoneBody } from '../dns/kernel/zone.js';
+import { ZONES, zoneRepository } from '../dns/kernel/zone-store.js';
 
 /**
  * Options of {@link inspectDns}: the parts of the service's configuration that shape its bodies.

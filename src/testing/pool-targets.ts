@@ -1,5 +1,5 @@
-import type { PoolTargetPort } from '../domain/deps.js';
-import type { ZoneBody } from '../domain/zone.js';
+import type { PoolTargetPort } from '../dns/kernel/deps.js';
+import type { ZoneBody } from '../dns/kernel/zone.js';
 
 /**
  * A method of the {@link PoolTargetPort}.

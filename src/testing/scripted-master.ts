@@ -1,4 +1,4 @@
-import type { MasterAddress, MasterPort, MasterRecord, TransferLimits } from '../secondary/master-port.js';
+import type { MasterAddress, MasterPort, MasterRecord, TransferLimits } from '../dns/secondary/master-port.js';
 import { parseZoneFile } from '../zonefile/index.js';
 
 /**

@@ -22,7 +22,7 @@ import { Readable } from 'node:stream';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createDnsService, createQuotaService } from '../../src/index.js';
-import { createHttpHandler, trustedHeaders } from '../../src/http/index.js';
+import { createHttpHandler, trustedHeaders } from '../../src/adapters/http/index.js';
 
 const PYTHON = '/usr/bin/python3';
 const HERE = dirname(fileURLToPath(import.meta.url));

@@ -9,9 +9,9 @@ import { spawnSync } from 'node:child_process';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { axfrMasters } from '../../src/axfr/index.js';
+import { axfrMasters } from '../../src/adapters/axfr/index.js';
 import { createDnsService, type ZoneBody } from '../../src/index.js';
-import { nsdAvailable, startNsd, type RunningNsd } from '../secondary/nsd.js';
+import { nsdAvailable, startNsd, type RunningNsd } from '../dns/secondary/nsd.js';
 import { oracleAvailable, oracleDir } from './oracle-process.js';
 
 const ZONE = `$ORIGIN example.com.

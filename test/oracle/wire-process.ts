@@ -9,7 +9,7 @@ import { existsSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
-import { freePort } from '../secondary/nsd.js';
+import { freePort } from '../dns/secondary/nsd.js';
 
 const PYTHON = '/usr/bin/python3';
 const TOOLS = process.env['ZONEWARD_TOOLS_DIR'] ?? resolve(dirname(fileURLToPath(import.meta.url)), '../../../shared/tools');

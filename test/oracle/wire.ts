@@ -4,7 +4,7 @@
  * to what the wire contract fixes: status, media type, error type, whether `Location` is set.
  */
 import { createDnsService, createQuotaService, type DnsService, type QuotaService } from '../../src/index.js';
-import { createHttpHandler, trustedHeaders, type HttpHandler } from '../../src/http/index.js';
+import { createHttpHandler, trustedHeaders, type HttpHandler } from '../../src/adapters/http/index.js';
 
 /** One request; `{name}` in path, headers or body is replaced by what an earlier step saved on each side. */
 export interface WireRequest {

@@ -7,7 +7,7 @@
 import { writeFileSync } from 'node:fs';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { genZoneFile } from '../imports-exports/zone-arbitraries.js';
+import { genZoneFile } from '../dns/imports-exports/zone-arbitraries.js';
 import { Session, type Step } from './differential.js';
 import { debianVersionAtLeast, Oracle, oracleAvailable, oracleVersion } from './oracle-process.js';
 

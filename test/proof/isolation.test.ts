@@ -23,7 +23,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import type { Result } from 'neverthrow';
 import type { ApiError, DnsService, RequestContext } from '../../src/index.js';
-import { idAt, type RecordsetBlock } from '../../src/domain/recordset.js';
+import { idAt, type RecordsetBlock } from '../../src/dns/kernel/recordset.js';
 import {
   actorNamed,
   configArb,

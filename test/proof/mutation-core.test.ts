@@ -4,14 +4,14 @@
  */
 import { fc, test } from '@fast-check/vitest';
 import { describe, expect, it } from 'vitest';
-import { effectiveLimit, exceedsQuota, isUnconstrained } from '../../src/shared/quota-engine.js';
-import { normalisePage, pageLinks } from '../../src/quotas/paging.js';
-import { pythonIntLiteral } from '../../src/shared/python-int.js';
-import { tupleKey } from '../../src/shared/keys.js';
-import { formatTimestamp, toMicros, unixSeconds } from '../../src/shared/time.js';
-import { isUuidLike } from '../../src/shared/uuid.js';
-import { applyReport } from '../../src/domain/zone-lifecycle.js';
-import type { Zone } from '../../src/domain/zone.js';
+import { effectiveLimit, exceedsQuota, isUnconstrained } from '../../src/kernel/quota-engine.js';
+import { normalisePage, pageLinks } from '../../src/project-quotas/paging.js';
+import { pythonIntLiteral } from '../../src/kernel/python-int.js';
+import { tupleKey } from '../../src/kernel/keys.js';
+import { formatTimestamp, toMicros, unixSeconds } from '../../src/dns/kernel/time.js';
+import { isUuidLike } from '../../src/kernel/uuid.js';
+import { applyReport } from '../../src/dns/kernel/zone-lifecycle.js';
+import type { Zone } from '../../src/dns/kernel/zone.js';
 
 describe('tupleKey', () => {
   it('encodes parts with a terminator, integers as 14 hex digits', () => {

@@ -1,0 +1,97 @@
+import type { RequestContext } from '../../kernel/context.js';
+
+/** Which service's no-auth middleware a request is read as. @internal */
+export type Dialect = 'dns' | 'quota';
+
+/**
+ * The service the handler routed each request to, so that {@link trustedHeaders} reads the
+ * headers as that service's middleware does even under a mount prefix it cannot see.
+ * @internal
+ */
+export const routedTo = new WeakMap<Request, Dialect>();
+
+const TRUE_STRINGS = new Set(['1', 't', 'true', 'on', 'y', 'yes']);
+
+/** `bool_from_string` of the real services' common library: case-insensitive, surrounding space ignored. @internal */
+export const isTrueString = (value: string): boolean => TRUE_STRINGS.has(value.trim().toLowerCase());
+
+/** A request that did not come through the handler: `/v1/...` is the quota service's. */
+function guessDialect(request: Request): Dialect {
+  try {
+    const path = new URL(request.url).pathname;
+    return /(^|\/)v1(\/|$)/.test(path) && !/(^|\/)v2(\/|$)/.test(path) ? 'quota' : 'dns';
+  } catch {
+    return 'dns';
+  }
+}
+
+/** `noauth:<project>:<roles>` in `X-Auth-Token`, for clients that can send nothing but a token. */
+function fromToken(headers: Headers): { project?: string; roles?: string } {
+  const token = headers.get('x-auth-token');
+  if (token === null || !token.startsWith('noauth:')) return {};
+  const rest = token.slice('noauth:'.length);
+  const colon = rest.indexOf(':');
+  if (colon === -1) return { project: rest };
+  const roles = rest.slice(colon + 1);
+  return roles === '' ? { project: rest.slice(0, colon) } : { project: rest.slice(0, colon), roles };
+}
+
+/**
+ * Reads the caller from request headers exactly as the real services' no-auth middleware does,
+ * for test doubles and trusted networks.
+ *
+ * **Anyone who can send a header can claim any project and any role**, `admin` included: use it
+ * only where every client is trusted (a test suite, a loopback port), never on a network others
+ * reach. Production servers pass their own `authenticate` (a Keystone token check, say).
+ *
+ * - DNS (`/v2`), as Designate's `NoAuthContextMiddleware`: `X-Auth-Project-ID` (default
+ *   `noauth-project`), `X-Roles` comma-separated and **`admin` when the header is absent**,
+ *   `X-Auth-All-Projects`, `X-Auth-Sudo-Project-ID` (or `X-Auth-Sudo-Tenant-ID`),
+ *   `X-Designate-Edit-Managed-Records` (admin only, for the SOA/NS recordsets). An
+ *   `X-Auth-Token: noauth:<project>:<roles>` stands for the first two, for clients that can send
+ *   only a token.
+ * - Quotas (`/v1`), as Barbican's `UnauthenticatedContextMiddleware`: `X-Project-Id` (no default),
+ *   `X-Roles` comma-separated, trimmed and lowercased, and **`admin` when it names no role**.
+ *
+ * Role names are compared case-insensitively by both services' policy engines, so they are
+ * lowercased for both.
+ *
+ * @returns an `authenticate` function for {@link createHttpHandler}
+ * @example
+ * ```ts
+ * const handle = createHttpHandler({ dns: createDnsService(), authenticate: trustedHeaders() });
+ * await handle(new Request('http://localhost/v2/zones', { headers: { 'X-Auth-Project-ID': 'p1', 'X-Roles': 'member' } }));
+ * ```
+ * @category HTTP
+ */
+export function trustedHeaders(): (request: Request) => RequestContext {
+  return (request) => {
+    const headers = request.headers;
+    return (routedTo.get(request) ?? guessDialect(request)) === 'quota' ? quotaCaller(headers) : dnsCaller(headers);
+  };
+}
+
+function dnsCaller(headers: Headers): RequestContext {
+  const token = fromToken(headers);
+  const projectId = headers.get('x-auth-project-id') ?? token.project ?? 'noauth-project';
+  const roles = (headers.get('x-roles') ?? token.roles ?? 'admin').split(',').map((r) => r.toLowerCase());
+  const allProjectsHeader = headers.get('x-auth-all-projects');
+  const sudo = headers.get('x-auth-sudo-project-id') || headers.get('x-auth-sudo-tenant-id');
+  const editManaged = headers.get('x-designate-edit-managed-records');
+  return {
+    projectId,
+    roles,
+    ...(allProjectsHeader ? { allProjects: isTrueString(allProjectsHeader) } : {}),
+    ...(sudo ? { sudoProjectId: sudo } : {}),
+    ...(editManaged ? { editManagedRecords: isTrueString(editManaged) } : {}),
+  };
+}
+
+function quotaCaller(headers: Headers): RequestContext {
+  const project = headers.get('x-project-id');
+  const roles = (headers.get('x-roles') ?? '')
+    .split(',')
+    .filter((r) => r !== '')
+    .map((r) => r.trim().toLowerCase());
+  return { ...(project ? { projectId: project } : {}), roles: roles.length === 0 ? ['admin'] : roles };
+}

@@ -1,0 +1,87 @@
+import type { CommandEnv } from '../../kernel/command.js';
+import type { EventBus } from './events.js';
+import type { TaskRunner } from './tasks.js';
+import type { ZoneLimits } from './zone-rules.js';
+import type { ZoneQuotaLimits } from './zone-quotas.js';
+import type { ZoneBody } from './zone.js';
+import type { MasterPort } from '../../ports/master.js';
+import type { StorageTransaction } from '../../ports/storage.js';
+
+/**
+ * A pool of nameservers zones are served from.
+ *
+ * @category Zones
+ */
+export interface PoolConfig {
+  /** The pool's UUID (a zone's `pool_id`). */
+  readonly id: string;
+  /** A name for people. */
+  readonly name?: string;
+  /** The pool's NS records, in creation order: the first one is the SOA's MNAME. */
+  readonly nameservers: readonly Nameserver[];
+}
+
+/**
+ * One nameserver of a pool, as `GET /v2/zones/{id}/nameservers` lists it.
+ *
+ * @category Zones
+ */
+export interface Nameserver {
+  /** Fully qualified host name, with its trailing dot. */
+  readonly hostname: string;
+  /** Priority among the pool's nameservers. */
+  readonly priority: number;
+}
+
+/**
+ * The pool manager's view of the DNS servers: where zones are pushed. A rejected promise is a
+ * failure, which leaves the zone in `ERROR`.
+ *
+ * @category Zones
+ */
+export interface PoolTargetPort {
+  /** Puts a new zone on the servers. */
+  createZone(zone: ZoneBody): Promise<void>;
+  /** Pushes a changed zone. */
+  updateZone(zone: ZoneBody): Promise<void>;
+  /** Removes a zone from the servers. */
+  deleteZone(zone: ZoneBody): Promise<void>;
+}
+
+/**
+ * The body of `GET /v2/zones/{id}/nameservers`.
+ *
+ * @category Zones
+ */
+export interface NameserversBody {
+  /** The zone's pool nameservers, in pool order. */
+  readonly nameservers: readonly Nameserver[];
+}
+
+/** Everything a DNS command needs, injected once per service. @internal */
+export interface DnsDeps extends CommandEnv {
+  readonly baseUrl: string;
+  readonly clock: () => Date;
+  readonly ids: () => string;
+  readonly random: () => number;
+  readonly limits: ZoneLimits;
+  readonly quotaDefaults: ZoneQuotaLimits;
+  readonly pools: readonly PoolConfig[];
+  readonly defaultPool: PoolConfig;
+  readonly events: EventBus;
+  readonly tasks: TaskRunner;
+  readonly poolTargets: PoolTargetPort;
+  /** How SECONDARY zones reach their masters; none: they never transfer. */
+  readonly masters: MasterPort | undefined;
+  /** Whether zone pushes finish inside the command (auto mode with the default targets). */
+  readonly inlinePush: boolean;
+  /**
+   * What else is stored for a zone and goes with it: one remover per collection of the layers
+   * above (recordset blocks and their owner index). Listed by the wiring, so zones know
+   * no layer above.
+   */
+  readonly zoneChildren: readonly ((tx: StorageTransaction, zoneId: string) => Promise<void>)[];
+  /** What else is stored for a zone and names its project: one mover per collection, run when a transfer gives the zone to `projectId`. */
+  readonly zoneMovers: readonly ((tx: StorageTransaction, zoneId: string, projectId: string) => Promise<void>)[];
+}
+

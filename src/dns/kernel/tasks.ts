@@ -1,0 +1,246 @@
+import { ok, type Result } from 'neverthrow';
+import type { Storage, StorageTransaction } from '../../ports/storage.js';
+import type { ApiError } from '../../kernel/api-error.js';
+import { CorruptValue } from '../../kernel/command.js';
+import { tupleKey } from '../../kernel/keys.js';
+import { checked, isInteger, isPlainObject, isString, repository, shapeCheck, type Collection } from '../../kernel/stored.js';
+
+/** A queued piece of asynchronous work, stored with the state it belongs to. @internal */
+export interface StoredTask {
+  readonly id: string;
+  readonly seq: number;
+  readonly kind: string;
+  /** The id of what the task works on (a zone, an import, an export). */
+  readonly subject: string;
+  readonly data: Readonly<Record<string, string | number | null>>;
+}
+
+/** Tasks collection; index `queue` orders them first in, first out. @internal */
+export const TASKS = 'dns.tasks';
+const QUEUE = 'queue';
+const META = 'dns.meta';
+const SEQ_ID = 'task-seq';
+
+/** The tasks collection, its check and its index keys. @internal */
+export const taskCollection: Collection<StoredTask> = {
+  name: TASKS,
+  problem: shapeCheck({
+    id: isString,
+    seq: isInteger,
+    kind: isString,
+    subject: isString,
+    data: (d) => isPlainObject(d) && Object.values(d).every((v) => v === null || typeof v === 'string' || typeof v === 'number'),
+  }),
+  idOf: (t) => t.id,
+  keys: (t) => ({ [QUEUE]: tupleKey(t.seq) }),
+};
+const collection = taskCollection;
+const tasks = repository(collection);
+
+const metaProblem = shapeCheck({ next: isInteger });
+
+/** The next sequence number of the queue, checked. */
+async function nextSeq(tx: StorageTransaction): Promise<number> {
+  const meta = await tx.get(META, SEQ_ID);
+  if (meta === undefined) return 1;
+  const problem = metaProblem(meta);
+  if (problem !== undefined) throw new CorruptValue(META, SEQ_ID, problem);
+  return (meta as { readonly next: number }).next;
+}
+
+/**
+ * Runs a task. It should finish it with `finishTask` inside its last transaction (so the task
+ * disappears together with the state change it made) and resolve `true`. `'retry'` means it
+ * could not get at storage: the task stays queued and the worker stops until the next kick,
+ * `runNext()` or `settle()`. Anything else (or a rejection) makes the runner remove the task
+ * itself, so one bad task never blocks the queue.
+ * @internal
+ */
+export type TaskHandler = (task: StoredTask) => Promise<boolean | 'retry' | void>;
+
+/** Queues a task inside the caller's transaction. @internal */
+export async function enqueueTask(
+  tx: StorageTransaction,
+  id: string,
+  kind: string,
+  subject: string,
+  data: StoredTask['data'],
+): Promise<StoredTask> {
+  const seq = await nextSeq(tx);
+  await tx.put(META, SEQ_ID, Object.freeze({ next: seq + 1 }), {});
+  const task: StoredTask = Object.freeze({ id, seq, kind, subject, data: Object.freeze({ ...data }) });
+  await tasks.insert(tx, task);
+  return task;
+}
+
+/** Removes a finished task inside the handler's last transaction. @internal */
+export async function finishTask(tx: StorageTransaction, task: StoredTask): Promise<void> {
+  await tasks.delete(tx, task.id);
+}
+
+/**
+ * How many times in a row `settle()` retries the queue when the storage fails before it gives up
+ * and rejects. Retries follow each other at once (the runner has no timers): this absorbs a
+ * one-off fault, not an outage.
+ */
+const SETTLE_ATTEMPTS = 5;
+
+/**
+ * The worker behind `dns.tasks`: one task at a time, first in first out, so the steps of one
+ * zone always apply in the order they were asked for.
+ *
+ * In `'auto'` mode a commit that queued work wakes the worker; in `'manual'` mode nothing runs
+ * until `runNext()` or `settle()`. No timers: the worker is a promise chain, so it never fights a
+ * host test's fake timers.
+ * @internal
+ */
+export class TaskRunner {
+  readonly #storage: Storage;
+  readonly #handlers = new Map<string, TaskHandler>();
+  readonly #auto: boolean;
+  /** Tasks in storage, kept in step after every commit so `pending()` needs no storage read. */
+  #pending = 0;
+  #serial: Promise<unknown> = Promise.resolve();
+  #drain: Promise<void> | undefined;
+
+  #restored: Promise<Result<void, ApiError>> = Promise.resolve(ok(undefined));
+  /** Why the last attempt to run a task could not reach the storage, for `settle()`'s rejection. */
+  #lastFault: unknown;
+
+  constructor(storage: Storage, mode: 'auto' | 'manual') {
+    this.#storage = storage;
+    this.#auto = mode === 'auto';
+  }
+
+  /** Registers the handler of a task kind. */
+  register(kind: string, handler: TaskHandler): void {
+    this.#handlers.set(kind, handler);
+  }
+
+  /**
+   * Holds every task back until a restore of a `from` snapshot is done; when it failed, `runNext()`
+   * and `settle()` reject with its error.
+   *
+   * @param restored - the outcome of the restore
+   * @param restoredTasks - how many tasks the snapshot holds, so `pending()` counts them from the start
+   */
+  waitFor(restored: Promise<Result<void, ApiError>>, restoredTasks: number): void {
+    this.#restored = restored;
+    this.#pending = restoredTasks;
+  }
+
+  /** Counts tasks already in storage (after a restore) and starts them in auto mode. */
+  async recount(): Promise<void> {
+    this.#pending = await this.#storage.transaction((tx) => tx.count(TASKS, QUEUE));
+    this.kick();
+  }
+
+  /** Called after a commit that queued a task. */
+  queued(): void {
+    this.#pending += 1;
+    this.kick();
+  }
+
+  pending(): number {
+    return this.#pending;
+  }
+
+  /** Starts draining the queue in the background, in auto mode. */
+  kick(): void {
+    if (!this.#auto || this.#drain !== undefined || this.#pending === 0) return;
+    this.#drain = (async () => {
+      try {
+        while (await this.runNext());
+      } finally {
+        this.#drain = undefined;
+      }
+    })();
+  }
+
+  /**
+   * Runs the oldest task; false when none was waiting or it could not reach the storage (it then
+   * stays queued). Rejects when the restore of a `from` snapshot failed.
+   */
+  runNext(): Promise<boolean> {
+    const next = this.#serial.then(() => this.#runOne());
+    this.#serial = next.catch(() => undefined);
+    return next;
+  }
+
+  /**
+   * Resolves when no task is left, running them if nothing else does. A task that could not reach
+   * the storage is retried; after {@link SETTLE_ATTEMPTS} failures in a row it rejects with the
+   * storage's error, the tasks still queued. Rejects at once when the restore failed.
+   */
+  async settle(): Promise<void> {
+    let failures = 0;
+    for (;;) {
+      if (this.#drain !== undefined) {
+        await this.#drain;
+        continue;
+      }
+      if (await this.runNext()) {
+        failures = 0;
+        continue;
+      }
+      if (this.#pending === 0) return;
+      failures += 1;
+      if (failures >= SETTLE_ATTEMPTS) {
+        const cause = this.#lastFault;
+        throw new Error(
+          `settle(): ${this.#pending} task(s) still queued: the storage failed ${failures} times in a row ` +
+            `(${cause instanceof Error ? cause.message : String(cause)}); they run again on the next settle() or runNext().`,
+          { cause },
+        );
+      }
+    }
+  }
+
+  async #runOne(): Promise<boolean> {
+    const restored = await this.#restored;
+    if (restored.isErr()) throw restored.error;
+    if (this.#pending === 0) return false;
+    let task: StoredTask | undefined;
+    try {
+      // A task that does not read as one stays queued: settle() rejects naming it, nothing is lost.
+      const first = await this.#storage.transaction((tx) => tx.range(TASKS, QUEUE, { limit: 1 }));
+      task = first[0] === undefined ? undefined : checked(collection, first[0].id, first[0].value);
+    } catch (cause) {
+      this.#lastFault = cause;
+      return false; // storage unreadable: nothing can run now; the task stays queued
+    }
+    if (task === undefined) {
+      this.#pending = 0;
+      return false;
+    }
+    const handler = this.#handlers.get(task.kind);
+    let outcome: boolean | 'retry' | void = false;
+    try {
+      if (handler !== undefined) outcome = await handler(task);
+    } catch {
+      // A handler defect must not wedge the queue; the removal below takes the task out.
+    }
+    if (outcome === 'retry') {
+      this.#lastFault = new Error(`task ${task.kind} of ${task.subject} could not reach the storage`);
+      return false;
+    }
+    if (outcome !== true) {
+      const t = task;
+      const removed = await this.#storage.transaction((tx) => finishTask(tx, t)).then(
+        () => true,
+        (cause: unknown) => {
+          this.#lastFault = cause;
+          return false;
+        },
+      );
+      if (!removed) return false; // still queued: a later runNext() or settle() retries it
+    }
+    this.#pending = Math.max(0, this.#pending - 1);
+    return true;
+  }
+
+  /** Forgets every queued task (after a reset). */
+  cleared(): void {
+    this.#pending = 0;
+  }
+}

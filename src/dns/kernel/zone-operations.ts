@@ -1,0 +1,224 @@
+import { err, ok, type Result } from 'neverthrow';
+import type { DnsDeps } from './deps.js';
+import { checkZoneQuota, readZoneQuotas, type ZoneQuotaLimits } from './zone-quotas.js';
+import type { StorageTransaction } from '../../ports/storage.js';
+import type { ApiError } from '../../kernel/api-error.js';
+import type { UnitOfWork } from '../../kernel/command.js';
+import type { Caller } from '../../kernel/context.js';
+import { uuidParam } from '../../kernel/errors.js';
+import { enqueueTask, type StoredTask } from './tasks.js';
+import { toMicros, unixSeconds } from './time.js';
+import { duplicateZone, noServersConfigured, zoneNotFound } from './zone-errors.js';
+import { canSee, nameAcrossProjects } from './zone-policy.js';
+import { presentZone, type Zone, type ZoneAction } from './zone.js';
+import { zoneRepository as zones, type NameNeighbourhood } from './zone-store.js';
+import { checkTtlFloor, checkZoneName, nullTtl } from './zone-rules.js';
+import { applyReport, softDeleted, updated } from './zone-lifecycle.js';
+
+/**
+ * What every DNS concept does to a zone, whichever command it serves: find one the caller may
+ * see, store a change and hand it to the pool targets, create one (the API's create and an
+ * import share this path), remove one with what it holds, ask for a SECONDARY zone's transfer.
+ * The zone commands themselves are in zones/zone-commands.ts.
+ * @module
+ */
+
+/** Task kind of a push to the pool targets. @internal */
+export const ZONE_PUSH = 'zone.push';
+
+/** Reads a zone the caller may see, or 404. @internal */
+export async function visibleZone(tx: StorageTransaction, caller: Caller, id: string): Promise<Result<Zone, ApiError>> {
+  const zone = await zones.byId(tx, id);
+  if (zone === undefined || !canSee(caller, zone.projectId)) return err(zoneNotFound());
+  return ok(zone);
+}
+
+/** Emits the legacy and current event names of one zone change, as the real service does. @internal */
+export function emitZoneEvent(deps: DnsDeps, uow: UnitOfWork, verb: 'create' | 'update' | 'delete', zone: Zone): void {
+  if (!deps.events.listening) return;
+  const body = presentZone(zone, deps.baseUrl);
+  uow.afterCommit(() => {
+    deps.events.emit(`dns.domain.${verb}`, body);
+    deps.events.emit(`dns.zone.${verb}`, body);
+  });
+}
+
+/**
+ * Stores a changed zone, announces the change, and hands it to the pool targets. With the
+ * default targets in auto mode they accept at once, so their report is applied before the
+ * write: the row is written once, already ACTIVE (or removed), with no task and no second
+ * commit. Otherwise the zone is stored as it is and a push task is queued. Returns the zone as
+ * it now stands, and the task if one was queued. `verb` null announces nothing until the zone
+ * is served: a recordset write announces only its recordset, as the real service does.
+ * @internal
+ */
+export async function saveAndPush(
+  deps: DnsDeps,
+  uow: UnitOfWork,
+  zone: Zone,
+  verb: 'create' | 'update' | 'delete' | null,
+  action: ZoneAction,
+  isNew = false,
+): Promise<{ zone: Zone; task: StoredTask | undefined }> {
+  const store = isNew ? zones.insert : zones.put;
+  if (verb !== null) emitZoneEvent(deps, uow, verb, zone);
+  if (deps.inlinePush) {
+    const next = applyReport(zone, { action, outcome: 'SUCCESS', serial: zone.serial }, deps.clock());
+    if (next === 'gone') {
+      await removeZone(deps, uow.tx, zone);
+      emitZoneEvent(deps, uow, 'update', softDeleted(zone));
+      return { zone, task: undefined };
+    }
+    await store(uow.tx, next);
+    emitZoneEvent(deps, uow, 'update', next);
+    return { zone: next, task: undefined };
+  }
+  await store(uow.tx, zone);
+  const task = await enqueueTask(uow.tx, deps.ids(), ZONE_PUSH, zone.id, { action, serial: zone.serial });
+  uow.afterCommit(() => deps.tasks.queued());
+  return { zone, task };
+}
+
+/** Input of {@link insertZone}: a validated zone about to be created. @internal */
+export interface NewZone {
+  readonly projectId: string;
+  readonly name: string;
+  readonly email: string;
+  readonly description: string | null;
+  /** Null only from a create body that sent `ttl: null`, which fails where the real service's insert does. */
+  readonly ttl: number | null;
+  readonly type: 'PRIMARY' | 'SECONDARY';
+  readonly masters: readonly string[];
+  readonly attributes: Readonly<Record<string, string>>;
+  /** The serial to start with (imports keep the file's); default: now. */
+  readonly serial?: number;
+  readonly retry?: number;
+  readonly expire?: number;
+  /** Stored recordsets the caller will add in the same transaction (for the quota check). */
+  readonly extraRecordsets?: number;
+}
+
+/**
+ * Creates a zone inside a transaction with every rule of the real service, in its order: zone
+ * quota, name rules, TTL floor, ownership conflicts across projects and pools, pool, then the
+ * insert, its push task and the re-parenting of existing subzones. Shared by create and import.
+ * @internal
+ */
+export async function insertZone(
+  deps: DnsDeps,
+  uow: UnitOfWork,
+  caller: Caller,
+  input: NewZone,
+): Promise<Result<{ zone: Zone; task: StoredTask | undefined }, ApiError>> {
+  const { tx } = uow;
+  // Over a database (an adapter with locks) the reads go at once, in one round trip, the count
+  // too although only a quota needs it; the memory adapter reads one after another, and the count
+  // only when needed, which is cheaper there. Checked in the real service's order either way.
+  let quotas: ZoneQuotaLimits;
+  let counted: number | undefined;
+  let around: NameNeighbourhood;
+  if (tx.lock !== undefined) {
+    await zones.lockName(tx, input.name, [input.projectId]);
+    [quotas, counted, around] = await Promise.all([
+      readZoneQuotas(tx, input.projectId, deps.quotaDefaults),
+      zones.countOfProject(tx, input.projectId),
+      zones.neighbourhood(tx, input.name),
+    ]);
+  } else {
+    quotas = await readZoneQuotas(tx, input.projectId, deps.quotaDefaults);
+    around = await zones.neighbourhood(tx, input.name);
+  }
+  const { same, below, ancestors } = around;
+  if (quotas.zones >= 0) {
+    const owned = counted ?? (await zones.countOfProject(tx, input.projectId));
+    const zq = checkZoneQuota(quotas, 'zones', owned + 1);
+    if (zq.isErr()) return err(zq.error);
+  }
+  const named = checkZoneName(input.name, deps.limits, caller.isAdmin);
+  if (named.isErr()) return err(named.error);
+  if (input.type === 'PRIMARY' && input.ttl !== null) {
+    const ttl = checkTtlFloor(input.ttl, deps.limits, caller.isAdmin);
+    if (ttl.isErr()) return err(ttl.error);
+  }
+
+  const pool = deps.defaultPool;
+  const owned = nameAcrossProjects(input.projectId, { same, ancestors, below }, deps.forbiddenStatus);
+  if (owned.isErr()) return err(owned.error);
+  if (same.some((z) => z.poolId === pool.id)) return err(duplicateZone());
+  if (pool.nameservers.length === 0) return err(noServersConfigured());
+  if (input.type === 'PRIMARY') {
+    const rq = checkZoneQuota(quotas, 'zone_recordsets', 2 + (input.extraRecordsets ?? 0));
+    if (rq.isErr()) return err(rq.error);
+  }
+  if (input.ttl === null) return err(nullTtl());
+
+  const now = deps.clock();
+  const micros = toMicros(now);
+  const primary = input.type === 'PRIMARY';
+  const zone: Zone = Object.freeze({
+    id: deps.ids(),
+    poolId: pool.id,
+    projectId: input.projectId,
+    name: input.name,
+    email: input.email,
+    description: input.description,
+    ttl: input.ttl,
+    serial: input.serial ?? (primary ? unixSeconds(micros) : 1),
+    status: 'PENDING',
+    action: 'CREATE',
+    version: 1,
+    attributes: input.attributes,
+    type: input.type,
+    masters: input.masters,
+    createdAt: micros,
+    updatedAt: null,
+    transferredAt: null,
+    refresh: 3500 + Math.floor(deps.random() * 100),
+    retry: input.retry ?? 600,
+    expire: input.expire ?? 86400,
+    minimum: 3600,
+    parentZoneId: ancestors.find((z) => z.poolId === pool.id)?.id ?? null,
+    // A SECONDARY zone too gets the service's own SOA until its first transfer (the real one does).
+    soaRecordsetId: deps.ids(),
+    nsRecordsetId: primary ? deps.ids() : null,
+    recordsetCount: 0,
+    recordCount: 0,
+  });
+  const pushed = await saveAndPush(deps, uow, zone, 'create', 'CREATE', true);
+
+  for (const child of below) {
+    if (child.poolId !== pool.id) continue;
+    await saveAndPush(deps, uow, updated(child, now, { parentZoneId: zone.id }), 'update', 'UPDATE');
+  }
+  return ok(pushed);
+}
+
+/** A path's zone id, or 400 `invalid_uuid`. @internal */
+export const zoneIdParam = (id: unknown): Result<string, ApiError> => uuidParam('zone_id', id);
+
+/**
+ * Removes a zone and everything stored under it, through the removers the wiring lists in
+ * `deps.zoneChildren` (recordset blocks and their owner index), so this layer needs to
+ * know none of them.
+ * @internal
+ */
+export async function removeZone(deps: DnsDeps, tx: StorageTransaction, zone: Zone): Promise<void> {
+  await zones.lockName(tx, zone.name, []);
+  for (const remove of deps.zoneChildren) await remove(tx, zone.id);
+  await zones.remove(tx, zone.id);
+}
+
+/** Task kind of a zone transfer from the masters (SECONDARY zones), run by `secondary/`. @internal */
+export const ZONE_XFR_TASK = 'zone.xfr';
+
+/**
+ * Queues a transfer of a SECONDARY zone from its masters, inside the caller's transaction; a
+ * service without a master port has none to run. In the kernel rather than in `secondary/`, which
+ * runs the transfer, because zones ask for one on create and update and import no other concept.
+ * @internal
+ */
+export async function requestTransfer(deps: DnsDeps, uow: UnitOfWork, zoneId: string, ifNewer: boolean): Promise<void> {
+  if (deps.masters === undefined) return;
+  await enqueueTask(uow.tx, deps.ids(), ZONE_XFR_TASK, zoneId, { ifNewer: ifNewer ? 1 : 0 });
+  uow.afterCommit(() => deps.tasks.queued());
+}

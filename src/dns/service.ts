@@ -1,0 +1,416 @@
+import { err, ok, type Result, type ResultAsync } from 'neverthrow';
+import { memoryStorage } from '../adapters/memory/memory-storage.js';
+import { DEFAULT_ZONE_QUOTAS, getDnsQuotas, resetDnsQuotas, setDnsQuotas, type ZoneQuotaLimits } from './quotas/index.js';
+import type { Storage } from '../ports/storage.js';
+import { getRecordset, listRecordsets, type RecordsetList } from './recordsets/recordset-commands.js';
+import { ownerRowKeys, RECORDSET_OWNERS, type OwnerRow } from './kernel/owner-index.js';
+import { removeRecordsets } from './kernel/recordset-store.js';
+import { createRecordset, deleteRecordset, listAllRecordsets, updateRecordset } from './recordsets/recordset-writes.js';
+import { blockKeys, importedZoneKeys, checkedBlock, isCurrentLayout, moveRecordsets, RECORDSET_ZONES, RECORDSETS, type ImportedZone, type RecordsetBlock, type RecordsetBody } from './kernel/recordset.js';
+import type { ApiError } from '../kernel/api-error.js';
+import { resolveCaller, type RequestContext } from '../kernel/context.js';
+import { EventBus, type DnsEventListener } from './kernel/events.js';
+import type { ListQuery } from '../kernel/list-query.js';
+import { taskCollection, TaskRunner, TASKS } from './kernel/tasks.js';
+import { isUuidLike, uuidV4Source } from '../kernel/uuid.js';
+import { abort, invalidIdSource, restoreFailed } from '../kernel/command.js';
+import { abandonZone, createZone, deleteZone, getZone, listZones, updateZone, zoneNameservers, type ZoneList } from './zones/zone-commands.js';
+import { ZONE_PUSH } from './kernel/zone-operations.js';
+import { DEFAULT_ZONE_LIMITS, type ZoneLimits } from './kernel/zone-rules.js';
+import type { ZoneCreateInput, ZoneUpdateInput } from './zones/zone-input.js';
+import type { RequestBody } from './kernel/body.js';
+import { zonePushHandler } from './zones/zone-push.js';
+import type { Zone, ZoneBody } from './kernel/zone.js';
+import { ZONES, zoneKeys } from './kernel/zone-store.js';
+import {
+  createTransferAcceptCommands,
+  createTransferRequestCommands,
+  TRANSFER_COLLECTIONS,
+  type TransferAcceptCommands,
+  type TransferRequestCommands,
+} from './transfers/index.js';
+import {
+  createExportCommands,
+  EXPORT_COLLECTIONS,
+  exportTaskHandler,
+  ZONE_EXPORT_TASK,
+  type ZoneExportCommands,
+} from './exports/index.js';
+import {
+  createImportCommands,
+  IMPORT_COLLECTIONS,
+  importTaskHandler,
+  ZONE_IMPORT_TASK,
+  type ZoneImportCommands,
+} from './imports/index.js';
+import type { DnsDeps, NameserversBody, PoolConfig, PoolTargetPort } from './kernel/deps.js';
+import type { MasterPort } from '../ports/master.js';
+import { xfrZone, ZONE_XFR_TASK, zoneXfrHandler } from './secondary/xfr.js';
+import { clearCollections, restoreSnapshot, takeSnapshot, type CollectionKeys, type ServiceSnapshot } from '../kernel/snapshot.js';
+
+/**
+ * Options of {@link createDnsService}. Every one has a default; tests usually inject `clock`,
+ * `ids` and `random` for byte-stable answers.
+ *
+ * @category Zones
+ */
+export interface DnsServiceOptions {
+  /** Where state lives. @defaultValue memoryStorage() */
+  readonly storage?: Storage;
+  /** Links are `${baseUrl}/v2/...`. @defaultValue 'http://localhost:9001' */
+  readonly baseUrl?: string;
+  /** Pools; the first is the default pool every zone goes to. @defaultValue one pool `794ccc2c-d751-44fe-b57f-8894c9f5c842` with `ns1.example.org.` */
+  readonly pools?: readonly PoolConfig[];
+  /** The time source. @defaultValue real time */
+  readonly clock?: () => Date;
+  /**
+   * The id source; must give UUID-shaped strings, distinct for the life of the storage.
+   * @defaultValue random version-4 UUIDs from `crypto.getRandomValues`, built as flat strings
+   * (`crypto.randomUUID`'s are trees of about 450 bytes until read: an import that draws
+   * hundreds of thousands of ids at once pays for that)
+   */
+  readonly ids?: () => string;
+  /** A [0, 1) source for transfer keys and SOA refresh values. @defaultValue crypto-backed */
+  readonly random?: () => number;
+  /** `'auto'`: asynchronous work runs by itself; `'manual'`: only through `dns.tasks`. @defaultValue 'auto' */
+  readonly tasks?: 'auto' | 'manual';
+  /** Default per-project quotas. @defaultValue zones 10, zone_recordsets 500, zone_records 500, recordset_records 20, api_export_size 1000 */
+  readonly quotas?: Partial<ZoneQuotaLimits>;
+  /** Limits and name rules. @defaultValue see {@link ZoneLimits} */
+  readonly limits?: Partial<ZoneLimits>;
+  /** Where zones are pushed. @defaultValue in-memory targets that always succeed */
+  readonly poolTargets?: PoolTargetPort;
+  /** Status of a policy refusal: 401 as the spec says, or 403 as the real service. @defaultValue 401 */
+  readonly forbiddenStatus?: 401 | 403;
+  /** A snapshot to start from (see {@link DnsService.snapshot}). */
+  readonly from?: ServiceSnapshot;
+  /**
+   * Record types an import may store. The real service stores only its fixed list and fails an
+   * import with any other type; widen the list to keep more of a file.
+   * @defaultValue A, AAAA, CNAME, MX, SRV, TXT, SPF, NS, PTR, SSHFP, SOA, NAPTR, CAA, CERT
+   */
+  readonly importRecordTypes?: readonly string[];
+  /**
+   * How SECONDARY zones reach their masters: `axfrMasters()` from `zoneward/axfr` (DNS zone
+   * transfer over TCP) or `scriptedMaster()` from `zoneward/testing`. Transferred records obey
+   * the import's rules and limits (`importRecordTypes`, `limits.maxZoneFileBytes`, the quotas).
+   * @defaultValue none: SECONDARY zones are never transferred, as when no master answers
+   */
+  readonly masters?: MasterPort;
+}
+
+/**
+ * A DNS zone service (the v2 zone API) held in one object: every command takes the caller's
+ * {@link RequestContext} first and answers a `ResultAsync` that never rejects.
+ *
+ * @category Zones
+ */
+export interface DnsService {
+  /** Zones: `/v2/zones`. */
+  readonly zones: {
+    /** `POST /v2/zones`: creates a zone; `ACTIVE` in auto mode with the default targets, else `PENDING`. */
+    create<B = unknown>(ctx: RequestContext, body: RequestBody<ZoneCreateInput, B>): ResultAsync<ZoneBody, ApiError>;
+    /** `GET /v2/zones/{id}`: 404 for another project's zone. */
+    get(ctx: RequestContext, id: string): ResultAsync<ZoneBody, ApiError>;
+    /** `GET /v2/zones`: `{ zones, links, metadata }`, with `limit`, `marker`, `sort_key`, `sort_dir` and filters. */
+    list(ctx: RequestContext, query?: ListQuery): ResultAsync<ZoneList, ApiError>;
+    /** `PATCH /v2/zones/{id}`: email, description, ttl, masters, attributes. */
+    update<B = unknown>(ctx: RequestContext, id: string, body: RequestBody<ZoneUpdateInput, B>): ResultAsync<ZoneBody, ApiError>;
+    /** `DELETE /v2/zones/{id}`: answered `DELETE/PENDING`; the zone goes once the targets removed it. */
+    delete(ctx: RequestContext, id: string): ResultAsync<ZoneBody, ApiError>;
+    /** `POST /v2/zones/{id}/tasks/abandon`: admin only; removed at once, targets untouched. */
+    abandon(ctx: RequestContext, id: string): ResultAsync<void, ApiError>;
+    /** `GET /v2/zones/{id}/nameservers`. */
+    nameservers(ctx: RequestContext, id: string): ResultAsync<NameserversBody, ApiError>;
+    /**
+     * `POST /v2/zones/{id}/tasks/xfr` (HTTP 202, empty body): asks a master of a SECONDARY zone
+     * for its serial and transfers the zone when it is newer, as a task (`dns.tasks`). 400 for a
+     * PRIMARY zone; 404 for a zone the caller may not see.
+     */
+    xfr(ctx: RequestContext, id: string): ResultAsync<void, ApiError>;
+  };
+  /** Zone transfer requests: `/v2/zones/tasks/transfer_requests` (created on `/v2/zones/{id}/tasks/transfer_requests`). */
+  readonly transferRequests: TransferRequestCommands;
+  /** Zone transfer accepts: `/v2/zones/tasks/transfer_accepts`. */
+  readonly transferAccepts: TransferAcceptCommands;
+  /** Zone-file imports: `/v2/zones/tasks/imports`, processed as tasks. */
+  readonly imports: ZoneImportCommands;
+  /** Zone-file exports: `/v2/zones/{id}/tasks/export` and `/v2/zones/tasks/exports`, processed as tasks. */
+  readonly exports: ZoneExportCommands;
+  /** Recordsets: the managed SOA and NS, imported ones, and those written through the API. */
+  readonly recordsets: {
+    /** `GET /v2/zones/{zone_id}/recordsets`. */
+    list(ctx: RequestContext, zoneId: string, query?: ListQuery): ResultAsync<RecordsetList, ApiError>;
+    /** `GET /v2/zones/{zone_id}/recordsets/{id}`. */
+    get(ctx: RequestContext, zoneId: string, id: string): ResultAsync<RecordsetBody, ApiError>;
+    /**
+     * `POST /v2/zones/{zone_id}/recordsets`: body `{ name, type, records?, ttl?, description? }`,
+     * validated per record type as the real service does; raises the zone's serial.
+     */
+    create(ctx: RequestContext, zoneId: string, body: unknown): ResultAsync<RecordsetBody, ApiError>;
+    /** `PUT /v2/zones/{zone_id}/recordsets/{id}`: `records`, `ttl`, `description`; any change (even `{}`) raises the serial. */
+    update(ctx: RequestContext, zoneId: string, id: string, body: unknown): ResultAsync<RecordsetBody, ApiError>;
+    /** `DELETE /v2/zones/{zone_id}/recordsets/{id}`: answered `DELETE`/`PENDING`; gone at once. */
+    delete(ctx: RequestContext, zoneId: string, id: string): ResultAsync<RecordsetBody, ApiError>;
+    /** `GET /v2/recordsets`: every recordset of the caller's project (all projects with `allProjects`). */
+    listAll(ctx: RequestContext, query?: ListQuery): ResultAsync<object, ApiError>;
+  };
+  /** The DNS service's per-project quotas: `/v2/quotas/{project}`. */
+  readonly quotas: {
+    /** `GET`: the project's effective quotas. */
+    get(ctx: RequestContext, projectId: string): ResultAsync<ZoneQuotaLimits, ApiError>;
+    /** `PATCH`: overrides some; answers the full effective map. */
+    set<B = unknown>(ctx: RequestContext, projectId: string, body: RequestBody<Partial<ZoneQuotaLimits>, B>): ResultAsync<ZoneQuotaLimits, ApiError>;
+    /** `DELETE`: removes the overrides. */
+    reset(ctx: RequestContext, projectId: string): ResultAsync<void, ApiError>;
+  };
+  /** The asynchronous work queue. */
+  readonly tasks: {
+    /** Resolves when no asynchronous work is left. */
+    settle(): Promise<void>;
+    /** Tasks queued or running. */
+    pending(): number;
+    /** Runs the oldest task; false when none waited. */
+    runNext(): Promise<boolean>;
+  };
+  /** Notifications after successful changes. */
+  readonly events: {
+    /** Adds a listener; returns the function that removes it. */
+    subscribe(listener: DnsEventListener): () => void;
+  };
+  /** A frozen, JSON-serialisable copy of all state, pending tasks and quota overrides included. */
+  snapshot(): Promise<ServiceSnapshot>;
+  /** Back to empty; configuration is kept. */
+  reset(): Promise<void>;
+  /**
+   * Checks a caller as every command does first: credentials, then the admin-only elevations
+   * (`allProjects`, `sudoProjectId`). The real service refuses those in its middleware, before
+   * it routes or reads a request; an HTTP front calls this first to answer in the same order.
+   *
+   * @returns Ok, or the error any command would answer for this caller (401, or 401/403 `forbidden`)
+   */
+  authorize(ctx: RequestContext): Result<void, ApiError>;
+  /**
+   * The same service (same state, tasks, events and options) whose answers' links start with
+   * `baseUrl` instead of the configured one: what an HTTP front uses to link to the origin a
+   * client called (the real service links to the host of each request).
+   *
+   * @param baseUrl - scheme, host and any mount prefix, e.g. `http://127.0.0.1:8080/dns`
+   */
+  withBaseUrl(baseUrl: string): DnsService;
+}
+
+const DEFAULT_POOL: PoolConfig = Object.freeze({
+  id: '794ccc2c-d751-44fe-b57f-8894c9f5c842',
+  name: 'default',
+  nameservers: Object.freeze([Object.freeze({ hostname: 'ns1.example.org.', priority: 1 })]),
+});
+
+const alwaysSucceeds: PoolTargetPort = Object.freeze({
+  createZone: () => Promise.resolve(),
+  updateZone: () => Promise.resolve(),
+  deleteZone: () => Promise.resolve(),
+});
+
+// Captured at load so a host test that stubs globals cannot change what the defaults use.
+const realClock = (): Date => new Date();
+const getRandomValues = globalThis.crypto.getRandomValues.bind(globalThis.crypto);
+const cryptoRandom = (): number => getRandomValues(new Uint32Array(1))[0]! / 4294967296;
+
+const trimBase = (baseUrl: string): string => baseUrl.replace(/\/+$/, '');
+
+/** The DNS service's collections and how each one's index keys derive from its values. @internal */
+export const DNS_COLLECTIONS: CollectionKeys = {
+  [ZONES]: (z: Zone) => zoneKeys(z),
+  [RECORDSETS]: (b: RecordsetBlock) => blockKeys(b),
+  [RECORDSET_ZONES]: (r: ImportedZone) => importedZoneKeys(r),
+  [RECORDSET_OWNERS]: (r: OwnerRow) => ownerRowKeys(r),
+  [TASKS]: taskCollection.keys,
+  'dns.meta': () => ({}),
+  'dns.quotas': () => ({}),
+  ...TRANSFER_COLLECTIONS,
+  ...IMPORT_COLLECTIONS,
+  ...EXPORT_COLLECTIONS,
+};
+
+function checkSnapshot(from: ServiceSnapshot): void {
+  if (from === null || typeof from !== 'object' || from.format !== 1 || from.service !== 'dns' || typeof from.collections !== 'object') {
+    throw new TypeError('createDnsService: `from` is not a DNS service snapshot (take one with dns.snapshot()).');
+  }
+  // A collection this version does not store (e.g. `dns.recordsets`, which the recordset blocks
+  // replaced) would otherwise be dropped without a word: refuse rather than lose data.
+  const unknown = Object.keys(from.collections).filter((name) => !Object.hasOwn(DNS_COLLECTIONS, name));
+  if (unknown.length > 0) {
+    throw new TypeError(
+      `createDnsService: the snapshot holds collections this version of zoneward does not know (${unknown.join(', ')}); it was taken by another version.`,
+    );
+  }
+  // Written recordsets inside imported blocks (an earlier layout) would be restored without the
+  // indexes their lists read.
+  const otherVersion = () =>
+    new TypeError('createDnsService: the snapshot stores recordsets in a layout this version of zoneward does not read; it was taken by another version.');
+  // Imported blocks without their owner index (an earlier layout) would be invisible to the
+  // name rules of recordset writes.
+  for (const row of from.collections[RECORDSET_ZONES] ?? []) {
+    const value: unknown = row.value;
+    if (value !== null && typeof value === 'object' && !('ownerBits' in value)) throw otherVersion();
+  }
+  for (const row of from.collections[RECORDSETS] ?? []) {
+    // Blocks of the earlier layouts name no project, or keep an array of types, which the block
+    // check would report as a corrupt field: say which version problem it is instead.
+    const value: unknown = row.value;
+    if (value !== null && typeof value === 'object' && (!('projectId' in value) || !('typeCodes' in value))) throw otherVersion();
+    let block: RecordsetBlock;
+    try {
+      block = checkedBlock(row.id, value);
+    } catch (cause) {
+      throw new TypeError(`createDnsService: the snapshot holds a recordset block that is not one (${cause instanceof Error ? cause.message : String(cause)}).`);
+    }
+    if (!isCurrentLayout(block)) throw otherVersion();
+  }
+}
+
+/**
+ * A caller's id source, checked at every draw: an id that is not UUID-shaped would create what
+ * no path can ever name again, so the command drawing it fails instead (500 `invalid_id_source`).
+ * Ids are drawn only inside a command's transaction, where {@link abort} rolls it back.
+ */
+const checkedIds =
+  (source: () => string): (() => string) =>
+  () => {
+    const id = source();
+    return isUuidLike(id) ? id : abort(invalidIdSource(id));
+  };
+
+/** Throws what the restore failed with, for the service methods that are plain promises. */
+async function whenRestored(restored: Promise<Result<void, ApiError>>): Promise<void> {
+  const r = await restored;
+  if (r.isErr()) throw r.error;
+}
+
+/**
+ * Builds what every DNS command needs from the service options, with the task handlers
+ * registered and a restore of `options.from` under way (`deps.ready`). The one place where
+ * defaults are applied, shared by {@link createDnsService} and tests of single command groups.
+ * @internal
+ */
+export function createDnsDeps(options: DnsServiceOptions = {}): DnsDeps {
+  const storage = options.storage ?? memoryStorage();
+  const pools = options.pools !== undefined && options.pools.length > 0 ? options.pools : [DEFAULT_POOL];
+  const mode = options.tasks ?? 'auto';
+  const from = options.from;
+  const tasks = new TaskRunner(storage, mode);
+  const restored: Promise<Result<void, ApiError>> =
+    from === undefined
+      ? Promise.resolve(ok(undefined))
+      : restoreSnapshot(storage, from, DNS_COLLECTIONS)
+          .then(() => tasks.recount())
+          .then(
+            () => ok(undefined),
+            (cause: unknown) => err(restoreFailed(cause)),
+          );
+  tasks.waitFor(restored, from?.collections[TASKS]?.length ?? 0);
+  const deps: DnsDeps = {
+    storage,
+    restored,
+    dialect: 'dns',
+    baseUrl: trimBase(options.baseUrl ?? 'http://localhost:9001'),
+    clock: options.clock ?? realClock,
+    ids: options.ids === undefined ? uuidV4Source(getRandomValues) : checkedIds(options.ids),
+    random: options.random ?? cryptoRandom,
+    forbiddenStatus: options.forbiddenStatus ?? 401,
+    limits: { ...DEFAULT_ZONE_LIMITS, ...options.limits },
+    quotaDefaults: { ...DEFAULT_ZONE_QUOTAS, ...options.quotas },
+    pools,
+    defaultPool: pools[0]!,
+    events: new EventBus(),
+    tasks,
+    poolTargets: options.poolTargets ?? alwaysSucceeds,
+    masters: options.masters,
+    inlinePush: mode === 'auto' && options.poolTargets === undefined,
+    zoneChildren: [removeRecordsets],
+    zoneMovers: [moveRecordsets],
+  };
+  const importOptions = options.importRecordTypes === undefined ? {} : { recordTypes: options.importRecordTypes };
+  tasks.register(ZONE_PUSH, zonePushHandler(deps));
+  tasks.register(ZONE_IMPORT_TASK, importTaskHandler(deps, importOptions));
+  tasks.register(ZONE_EXPORT_TASK, exportTaskHandler(deps));
+  tasks.register(ZONE_XFR_TASK, zoneXfrHandler(deps, importOptions));
+  return deps;
+}
+
+/**
+ * Creates a DNS zone service.
+ *
+ * @param options - storage, clock, ids, pools, quotas, limits, task mode; all optional
+ * @returns the service: `zones`, `recordsets`, `quotas`, `tasks`, `events`, `snapshot`, `reset`
+ * @throws TypeError only for a malformed `from` snapshot (a programming error, not a request)
+ * @example
+ * ```ts
+ * import { createDnsService } from 'zoneward';
+ *
+ * const dns = createDnsService();
+ * const alice = { projectId: 'alice', roles: ['member'] };
+ * const zone = await dns.zones.create(alice, { name: 'example.com.', email: 'admin@example.com' });
+ * if (zone.isOk()) console.log(zone.value.status); // 'ACTIVE'
+ * ```
+ * @category Zones
+ */
+export function createDnsService(options: DnsServiceOptions = {}): DnsService {
+  if (options.from !== undefined) checkSnapshot(options.from);
+  const importOptions = options.importRecordTypes === undefined ? {} : { recordTypes: options.importRecordTypes };
+  return serviceOver(createDnsDeps(options), importOptions);
+}
+
+/** The commands over one set of deps; views from `withBaseUrl` share everything but the link base. */
+function serviceOver(deps: DnsDeps, importOptions: { recordTypes?: readonly string[] }): DnsService {
+  const { storage, tasks, restored } = deps;
+  const quotaDeps = { ...deps, defaults: deps.quotaDefaults };
+
+  return {
+    zones: {
+      create: (ctx, body) => createZone(deps, ctx, body),
+      get: (ctx, id) => getZone(deps, ctx, id),
+      list: (ctx, query) => listZones(deps, ctx, query),
+      update: (ctx, id, body) => updateZone(deps, ctx, id, body),
+      delete: (ctx, id) => deleteZone(deps, ctx, id),
+      abandon: (ctx, id) => abandonZone(deps, ctx, id),
+      nameservers: (ctx, id) => zoneNameservers(deps, ctx, id),
+      xfr: (ctx, id) => xfrZone(deps, ctx, id),
+    },
+    transferRequests: createTransferRequestCommands(deps),
+    transferAccepts: createTransferAcceptCommands(deps),
+    imports: createImportCommands(deps, importOptions),
+    exports: createExportCommands(deps),
+    recordsets: {
+      list: (ctx, zoneId, query) => listRecordsets(deps, ctx, zoneId, query),
+      get: (ctx, zoneId, id) => getRecordset(deps, ctx, zoneId, id),
+      create: (ctx, zoneId, body) => createRecordset(deps, ctx, zoneId, body),
+      update: (ctx, zoneId, id, body) => updateRecordset(deps, ctx, zoneId, id, body),
+      delete: (ctx, zoneId, id) => deleteRecordset(deps, ctx, zoneId, id),
+      listAll: (ctx, query) => listAllRecordsets(deps, ctx, query),
+    },
+    quotas: {
+      get: (ctx, projectId) => getDnsQuotas(quotaDeps, ctx, projectId),
+      set: (ctx, projectId, body) => setDnsQuotas(quotaDeps, ctx, projectId, body),
+      reset: (ctx, projectId) => resetDnsQuotas(quotaDeps, ctx, projectId),
+    },
+    tasks: {
+      settle: () => tasks.settle(),
+      pending: () => tasks.pending(),
+      runNext: () => tasks.runNext(),
+    },
+    events: { subscribe: (listener) => deps.events.subscribe(listener) },
+    snapshot: async () => {
+      await whenRestored(restored);
+      return takeSnapshot(storage, 'dns', DNS_COLLECTIONS);
+    },
+    reset: async () => {
+      await whenRestored(restored);
+      await clearCollections(storage, DNS_COLLECTIONS);
+      tasks.cleared();
+    },
+    authorize: (ctx) => resolveCaller(ctx, deps.forbiddenStatus).map(() => undefined),
+    withBaseUrl: (baseUrl) => serviceOver({ ...deps, baseUrl: trimBase(baseUrl) }, importOptions),
+  };
+}

@@ -1,0 +1,223 @@
+import { describe, expect, it } from 'vitest';
+import { createDnsService, type DnsService, type MasterRecord } from '../../../src/index.js';
+import { manualClock, scriptedMaster, seededRandom, sequentialIds } from '../../../src/testing/index.js';
+
+const alice = { projectId: 'alice', roles: ['member'] };
+const bob = { projectId: 'bob', roles: ['member'] };
+
+const ZONE = `$ORIGIN example.com.
+@ 3600 IN SOA ns1.example.com. hostmaster.example.com. 7 7200 3600 1209600 300
+@ 86400 IN NS ns1
+@ 86400 IN NS ns2.example.net.
+@ 300 IN MX 10 mail
+ns1 300 IN A 192.0.2.53
+mail 300 IN A 192.0.2.25
+www 300 IN CNAME mail
+`;
+
+function service(options: { tasks?: 'auto' | 'manual'; master?: ReturnType<typeof scriptedMaster> } = {}) {
+  const master = options.master ?? scriptedMaster({ pageSize: 2 });
+  const events: { type: string; payload: Record<string, unknown> }[] = [];
+  const dns = createDnsService({
+    masters: master,
+    clock: manualClock('2026-01-02T03:04:05.678Z'),
+    ids: sequentialIds(),
+    random: seededRandom(1),
+    tasks: options.tasks ?? 'auto',
+  });
+  dns.events.subscribe((e) => events.push(e as never));
+  return { dns, master, events };
+}
+
+const createSecondary = async (dns: DnsService, masters: unknown = ['192.0.2.1', '192.0.2.2:5353']) =>
+  (await dns.zones.create(alice, { name: 'example.com.', type: 'SECONDARY', masters }))._unsafeUnwrap();
+
+async function recordsets(dns: DnsService, zoneId: string) {
+  const page = (await dns.recordsets.list(alice, zoneId, { limit: 1000 }))._unsafeUnwrap();
+  return page.recordsets.map((r) => `${r.name} ${r.ttl ?? '-'} ${r.type} ${[...r.records].sort().join(' | ')}`);
+}
+
+describe('SECONDARY zones transfer from their masters', () => {
+  it('create transfers the master zone: recordsets, serial, transferred_at, events', async () => {
+    const { dns, master, events } = service();
+    master.serve('example.com.', ZONE);
+    const zone = await createSecondary(dns);
+    expect(zone).toMatchObject({ serial: 1, transferred_at: null, email: null, ttl: null });
+    await dns.tasks.settle();
+    const after = (await dns.zones.get(alice, zone.id))._unsafeUnwrap();
+    expect(after).toMatchObject({ serial: 7, status: 'ACTIVE', action: 'NONE', version: zone.version + 2 });
+    // whole seconds, as the real service's column keeps it
+    expect(after.transferred_at).toBe('2026-01-02T03:04:05.000000');
+    expect(await recordsets(dns, zone.id)).toEqual([
+      'example.com. 3600 SOA ns1.example.com. hostmaster.example.com. 7 7200 3600 1209600 300',
+      'example.com. 86400 NS ns1.example.com. | ns2.example.net.',
+      'example.com. 300 MX 10 mail.example.com.',
+      'ns1.example.com. 300 A 192.0.2.53',
+      'mail.example.com. 300 A 192.0.2.25',
+      'www.example.com. 300 CNAME mail.example.com.',
+    ]);
+    expect(master.calls.map((c) => c.method)).toEqual(['transfer']);
+    const zoneEvents = events.filter((e) => e.type.startsWith('dns.zone.')).map((e) => `${e.type} ${String(e.payload['action'])}/${String(e.payload['status'])} v${String(e.payload['version'])}`);
+    expect(zoneEvents).toEqual([
+      'dns.zone.create CREATE/PENDING v1',
+      'dns.zone.update NONE/ACTIVE v2',
+      'dns.zone.update UPDATE/PENDING v3',
+      'dns.zone.update NONE/ACTIVE v4',
+    ]);
+  });
+
+  it('before its first transfer a SECONDARY zone has the service SOA alone (as the real one), then the master SOA', async () => {
+    const { dns, master } = service({ tasks: 'manual' });
+    master.serve('example.com.', ZONE);
+    const zone = await createSecondary(dns);
+    const own = (await dns.recordsets.list(alice, zone.id))._unsafeUnwrap();
+    expect(own.recordsets.map((r) => [r.type, r.ttl])).toEqual([['SOA', null]]);
+    expect(own.recordsets[0]!.records[0]).toMatch(/^ns1\.example\.org\. hostmaster\.example\.com\. 1 \d+ 600 86400 3600$/);
+    expect(own.metadata.total_count).toBe(1);
+    expect((await dns.recordsets.get(alice, zone.id, own.recordsets[0]!.id))._unsafeUnwrap().type).toBe('SOA');
+    await dns.tasks.settle();
+    const after = (await dns.recordsets.list(alice, zone.id))._unsafeUnwrap();
+    expect(after.recordsets.filter((r) => r.type === 'SOA')).toHaveLength(1);
+    expect(after.metadata.total_count).toBe(6);
+    expect((await dns.recordsets.get(alice, zone.id, own.recordsets[0]!.id))._unsafeUnwrapErr().status).toBe(404);
+  });
+
+  it('manual mode: the push, then the transfer, each a step', async () => {
+    const { dns, master } = service({ tasks: 'manual' });
+    master.serve('example.com.', ZONE);
+    const zone = await createSecondary(dns);
+    expect(dns.tasks.pending()).toBe(2);
+    expect(await dns.tasks.runNext()).toBe(true);
+    expect((await dns.zones.get(alice, zone.id))._unsafeUnwrap()).toMatchObject({ status: 'ACTIVE', serial: 1 });
+    expect(await dns.tasks.runNext()).toBe(true);
+    expect((await dns.zones.get(alice, zone.id))._unsafeUnwrap()).toMatchObject({ status: 'PENDING', action: 'UPDATE', serial: 7 });
+    await dns.tasks.settle();
+    expect((await dns.zones.get(alice, zone.id))._unsafeUnwrap()).toMatchObject({ status: 'ACTIVE', serial: 7 });
+  });
+
+  it('xfr: 202 for SECONDARY, transfers only when the master serial is newer', async () => {
+    const { dns, master } = service();
+    master.serve('example.com.', ZONE);
+    const zone = await createSecondary(dns);
+    await dns.tasks.settle();
+    const v = (await dns.zones.get(alice, zone.id))._unsafeUnwrap().version;
+    expect((await dns.zones.xfr(alice, zone.id)).isOk()).toBe(true);
+    await dns.tasks.settle();
+    expect((await dns.zones.get(alice, zone.id))._unsafeUnwrap().version).toBe(v); // same serial: nothing
+    master.serve('example.com.', ZONE.replace(' 7 7200', ' 8 7200').replace('mail 300 IN A 192.0.2.25', 'mail 300 IN A 192.0.2.26'));
+    expect((await dns.zones.xfr(alice, zone.id)).isOk()).toBe(true);
+    await dns.tasks.settle();
+    const after = (await dns.zones.get(alice, zone.id))._unsafeUnwrap();
+    expect(after).toMatchObject({ serial: 8, version: v + 2 });
+    expect(await recordsets(dns, zone.id)).toContain('mail.example.com. 300 A 192.0.2.26');
+    expect(master.calls.map((c) => c.method)).toEqual(['transfer', 'serial', 'serial', 'transfer']);
+  });
+
+  it('xfr: 400 on PRIMARY, 404 for another project, 400 for a bad id', async () => {
+    const { dns } = service();
+    const primary = (await dns.zones.create(alice, { name: 'p.org.', email: 'a@p.org' }))._unsafeUnwrap();
+    const e = (await dns.zones.xfr(alice, primary.id))._unsafeUnwrapErr();
+    expect([e.status, e.type, e.message]).toEqual([400, 'bad_request', "Can't XFR a non Secondary zone."]);
+    const zone = await createSecondary(dns);
+    expect((await dns.zones.xfr(bob, zone.id))._unsafeUnwrapErr().status).toBe(404);
+    expect((await dns.zones.xfr(alice, 'nope'))._unsafeUnwrapErr().type).toBe('invalid_uuid');
+  });
+
+  it('PATCH of masters transfers again, whatever the serial', async () => {
+    const { dns, master } = service();
+    master.serve('example.com.', ZONE);
+    const zone = await createSecondary(dns);
+    await dns.tasks.settle();
+    master.serve('example.com.', ZONE.replace('www 300 IN CNAME mail', 'web 300 IN CNAME mail'));
+    (await dns.zones.update(alice, zone.id, { masters: ['192.0.2.9'] }))._unsafeUnwrap();
+    await dns.tasks.settle();
+    expect(await recordsets(dns, zone.id)).toContain('web.example.com. 300 CNAME mail.example.com.');
+    expect(await recordsets(dns, zone.id)).not.toContain('www.example.com. 300 CNAME mail.example.com.');
+    expect(master.calls.at(-1)).toMatchObject({ method: 'transfer', master: { host: '192.0.2.9', port: 53 } });
+  });
+
+  it('an unreachable master leaves the zone as it was, with no event', async () => {
+    const { dns, master, events } = service();
+    master.reachable = false;
+    const zone = await createSecondary(dns);
+    await dns.tasks.settle();
+    const after = (await dns.zones.get(alice, zone.id))._unsafeUnwrap();
+    expect(after).toMatchObject({ serial: 1, status: 'ACTIVE', transferred_at: null, version: 2 });
+    expect(events.filter((e) => e.type === 'dns.zone.update')).toHaveLength(1);
+    expect(master.calls.map((c) => `${c.master.host}:${c.master.port}`).sort()).toEqual(['192.0.2.1:53', '192.0.2.2:5353']);
+  });
+
+  it('masters are reached as the real service splits them (IPv6 literal: port 53)', async () => {
+    const { dns, master } = service();
+    master.reachable = false;
+    await dns.zones.create(alice, { name: 'example.com.', type: 'SECONDARY', masters: ['2001:db8::1'] });
+    await dns.tasks.settle();
+    expect(master.calls[0]?.master).toEqual({ host: '2001:db8::1', port: 53 });
+  });
+
+  it('without a master port nothing is queued and the zone stays at serial 1', async () => {
+    const dns = createDnsService();
+    const zone = (await dns.zones.create(alice, { name: 'example.com.', type: 'SECONDARY', masters: ['192.0.2.1'] }))._unsafeUnwrap();
+    expect(dns.tasks.pending()).toBe(0);
+    expect((await dns.zones.xfr(alice, zone.id)).isOk()).toBe(true);
+    expect(dns.tasks.pending()).toBe(0);
+  });
+
+  it('the export of a transferred zone is the master zone', async () => {
+    const { dns, master } = service();
+    master.serve('example.com.', ZONE);
+    const zone = await createSecondary(dns);
+    await dns.tasks.settle();
+    const exp = (await dns.exports.create(alice, zone.id))._unsafeUnwrap();
+    await dns.tasks.settle();
+    const text = (await dns.exports.file(alice, exp.id))._unsafeUnwrap();
+    expect(text).toContain('example.com. 3600 IN SOA ns1.example.com. hostmaster.example.com. 7 7200 3600 1209600 300');
+    expect(text).toContain('ns2.example.net.');
+    expect(text).not.toContain('ns1.example.org.');
+  });
+
+  describe('a hostile master is refused whole, the previous data untouched', () => {
+    const soa: MasterRecord = { name: 'example.com.', type: 'SOA', ttl: 3600, data: 'ns1.example.com. h.example.com. 9 1 1 1 1' };
+    const a = (name: string, data = '192.0.2.1'): MasterRecord => ({ name, type: 'A', ttl: 60, data });
+    const cases: [string, readonly MasterRecord[]][] = [
+      ['a record outside the zone', [soa, a('www.example.com.'), a('evil.example.org.')]],
+      ['a second SOA', [soa, a('www.example.com.'), { ...soa, data: 'ns1.example.com. h.example.com. 10 1 1 1 1' }]],
+      ['an SOA below the apex', [soa, { ...soa, name: 'sub.example.com.' }]],
+      ['no SOA', [a('www.example.com.')]],
+      ['malformed data', [soa, a('www.example.com.', '999.1.1.1')]],
+      ['a line break in the data', [soa, a('www.example.com.', '192.0.2.1\n$INCLUDE /etc/passwd')]],
+      ['a parenthesis that would join lines', [soa, a('www.example.com.', '( 192.0.2.1'), a('x.example.com.')]],
+      ['a relative name', [soa, a('www')]],
+      ['a type the service does not store', [soa, { name: 'example.com.', type: 'DNSKEY', ttl: 60, data: '257 3 8 AwEAAQ==' }]],
+      ['a CNAME beside other data', [soa, a('www.example.com.'), { name: 'www.example.com.', type: 'CNAME', ttl: 60, data: 'x.example.com.' }]],
+      ['a bad TTL', [soa, { ...a('www.example.com.'), ttl: -1 }]],
+    ];
+    it.each(cases)('%s', async (_label, records) => {
+      const { dns, master } = service();
+      master.serve('example.com.', ZONE);
+      const zone = await createSecondary(dns);
+      await dns.tasks.settle();
+      const before = await recordsets(dns, zone.id);
+      const version = (await dns.zones.get(alice, zone.id))._unsafeUnwrap().version;
+      master.serve('example.com.', records);
+      (await dns.zones.update(alice, zone.id, { masters: ['192.0.2.1'] }))._unsafeUnwrap();
+      await dns.tasks.settle();
+      expect(await recordsets(dns, zone.id)).toEqual(before);
+      const after = (await dns.zones.get(alice, zone.id))._unsafeUnwrap();
+      expect(after).toMatchObject({ serial: 7, version: version + 2 }); // the PATCH and its push only
+    });
+
+    it('more records than the zone_records quota', async () => {
+      const { master } = service();
+      const dns = createDnsService({ masters: master, quotas: { zone_records: 5 } });
+      master.serve('example.com.', ZONE);
+      const zone = (await dns.zones.create(alice, { name: 'example.com.', type: 'SECONDARY', masters: ['192.0.2.1'] }))._unsafeUnwrap();
+      await dns.tasks.settle();
+      expect((await dns.zones.get(alice, zone.id))._unsafeUnwrap().serial).toBe(1);
+      // Only the service's own SOA, as before any transfer (refresh is random here).
+      const left = await recordsets(dns, zone.id);
+      expect(left).toHaveLength(1);
+      expect(left[0]).toMatch(/^example\.com\. - SOA ns1\.example\.org\. hostmaster\.example\.com\. 1 \d+ 600 86400 3600$/);
+    });
+  });
+});

@@ -1,0 +1,64 @@
+/** The default id source: version-4 UUIDs as RFC 9562 writes them, from the bytes it is given. */
+import { fc, test as fcTest } from '@fast-check/vitest';
+import { describe, expect, it } from 'vitest';
+import { createDnsService } from '../../src/dns/service.js';
+import { isUuidLike, uuidV4Source } from '../../src/kernel/uuid.js';
+
+const V4 = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
+
+/** RFC 9562's text of 16 bytes with the version and variant set, written the obvious way. */
+function reference(bytes: Uint8Array): string {
+  const b = Uint8Array.from(bytes);
+  b[6] = (b[6]! & 0x0f) | 0x40;
+  b[8] = (b[8]! & 0x3f) | 0x80;
+  const hex = Buffer.from(b).toString('hex');
+  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
+}
+
+/** A byte source that hands out `stream` in order (zeros after it), counting its calls. */
+function replay(stream: Uint8Array): { fill: (into: Uint8Array) => void; calls: () => number } {
+  let at = 0;
+  let calls = 0;
+  return {
+    fill(into) {
+      calls++;
+      into.fill(0);
+      into.set(stream.subarray(at, at + into.length));
+      at += into.length;
+    },
+    calls: () => calls,
+  };
+}
+
+describe('uuidV4Source', () => {
+  fcTest.prop([fc.uint8Array({ minLength: 16 * 600, maxLength: 16 * 600 })], { numRuns: 20 })(
+    'writes each 16 bytes of its source as RFC 9562 does, across refills of its pool',
+    (stream) => {
+      const source = replay(stream);
+      const ids = uuidV4Source(source.fill);
+      for (let i = 0; i < 600; i++) expect(ids()).toBe(reference(stream.subarray(16 * i, 16 * i + 16)));
+      // 600 ids: one pool of 256 and two refills.
+      expect(source.calls()).toBe(3);
+    },
+  );
+
+  it('sets the version and variant whatever the bytes', () => {
+    for (const byte of [0x00, 0xff, 0x5a]) {
+      const id = uuidV4Source((b) => b.fill(byte))();
+      expect(id).toMatch(V4);
+      expect(isUuidLike(id)).toBe(true);
+    }
+  });
+
+  it('createDnsService gives random v4 ids by default, never repeated', async () => {
+    const dns = createDnsService();
+    const ctx = { projectId: 'p', roles: ['member'] };
+    const seen = new Set<string>();
+    for (let i = 0; i < 5; i++) {
+      const zone = (await dns.zones.create(ctx, { name: `z${i}.example.`, email: 'a@example.com' }))._unsafeUnwrap();
+      expect(zone.id).toMatch(V4);
+      seen.add(zone.id);
+    }
+    expect(seen.size).toBe(5);
+  });
+});
