@@ -15,7 +15,7 @@ const unwrap = <T>(r: Result<T, ApiError>): T => {
 };
 
 const here = dirname(fileURLToPath(import.meta.url));
-const root = join(here, '..', '..');
+const root = join(here, '..', '..', '..');
 type Outcome = { name: string; ok: boolean; id?: string; type?: string };
 
 /** Starts one worker process per argument set, releases them together, returns their outcomes. */

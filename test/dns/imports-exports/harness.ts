@@ -19,7 +19,7 @@ import type { ZoneLimits } from '../../../src/dns/kernel/zone-rules.js';
 
 
 /** The workplace's zone generator, beside the repository (`../shared/tools`). */
-const GENERATOR = resolve(dirname(fileURLToPath(import.meta.url)), '../../../shared/tools/gen-zone.mjs');
+const GENERATOR = resolve(dirname(fileURLToPath(import.meta.url)), '../../../../shared/tools/gen-zone.mjs');
 
 /** Whether {@link generatedZone} can run here; tests that need it skip, saying so, where it cannot. */
 export const generatorAvailable = existsSync(GENERATOR);
