@@ -4,9 +4,8 @@ import { DEFAULT_ZONE_QUOTAS, getDnsQuotas, resetDnsQuotas, setDnsQuotas, type Z
 import type { Storage } from '../ports/storage.js';
 import { getRecordset, listRecordsets, type RecordsetList } from './recordsets/recordset-commands.js';
 import { ownerRowKeys, RECORDSET_OWNERS, type OwnerRow } from './kernel/owner-index.js';
-import { removeRecordsets } from './kernel/recordset-store.js';
 import { createRecordset, deleteRecordset, listAllRecordsets, updateRecordset } from './recordsets/recordset-writes.js';
-import { blockKeys, importedZoneKeys, checkedBlock, isCurrentLayout, moveRecordsets, RECORDSET_ZONES, RECORDSETS, type ImportedZone, type RecordsetBlock, type RecordsetBody } from './kernel/recordset.js';
+import { blockKeys, importedZoneKeys, checkedBlock, isCurrentLayout, RECORDSET_ZONES, RECORDSETS, type ImportedZone, type RecordsetBlock, type RecordsetBody } from './kernel/recordset.js';
 import type { ApiError } from '../kernel/api-error.js';
 import { resolveCaller, type RequestContext } from '../kernel/context.js';
 import { EventBus, type DnsEventListener } from './kernel/events.js';
@@ -328,8 +327,6 @@ export function createDnsDeps(options: DnsServiceOptions = {}): DnsDeps {
     poolTargets: options.poolTargets ?? alwaysSucceeds,
     masters: options.masters,
     inlinePush: mode === 'auto' && options.poolTargets === undefined,
-    zoneChildren: [removeRecordsets],
-    zoneMovers: [moveRecordsets],
   };
   const importOptions = options.importRecordTypes === undefined ? {} : { recordTypes: options.importRecordTypes };
   tasks.register(ZONE_PUSH, zonePushHandler(deps));

@@ -1,5 +1,5 @@
 import { err, ok, ResultAsync, type Result } from 'neverthrow';
-import { insert, rangeMany, type IndexKeys, type Storage, type StorageTransaction } from '../ports/storage.js';
+import { completeTransaction, type CompleteTransaction, type IndexKeys, type Storage, type StorageTransaction } from '../ports/storage.js';
 import { ApiError, type ErrorDialect } from './api-error.js';
 import { resolveCaller, type Caller, type ForbiddenStatus } from './context.js';
 
@@ -101,8 +101,8 @@ export function abort(error: ApiError): never {
  * storage already holds: an id source that repeats itself must fail loudly, never overwrite.
  * @internal
  */
-export async function insertNew(tx: StorageTransaction, collection: string, id: string, value: unknown, keys: IndexKeys): Promise<void> {
-  if (!(await insert(tx, collection, id, value, keys))) abort(duplicateId(collection, id));
+export async function insertNew(tx: CompleteTransaction, collection: string, id: string, value: unknown, keys: IndexKeys): Promise<void> {
+  if (!(await tx.insert(collection, id, value, keys))) abort(duplicateId(collection, id));
 }
 class StorageFault extends Error {
   constructor(override readonly cause: unknown) {
@@ -134,24 +134,24 @@ const guard =
     }
   };
 
-/** Tags every rejection of the adapter so it can be told from a defect in the core. */
-function guardTransaction(tx: StorageTransaction): StorageTransaction {
-  const guarded: StorageTransaction = {
-    get: guard((c: string, id: string) => tx.get(c, id)),
-    put: guard((c, id, value, keys) => tx.put(c, id, value, keys)),
-    insert: guard((c, id, value, keys) => insert(tx, c, id, value, keys)),
-    delete: guard((c: string, id: string) => tx.delete(c, id)),
-    range: guard((c, index, query) => tx.range(c, index, query)),
-    rangeMany: guard((requests) => rangeMany(tx, requests)),
-    count: guard((c, index, prefix) => tx.count(c, index, prefix)),
-    scan: guard((c: string, after: string | undefined, limit: number) => tx.scan(c, after, limit)),
+/**
+ * The transaction a command sees: every method of the port present (see
+ * {@link completeTransaction}), and every rejection of the adapter tagged so it can be told from
+ * a defect in the core.
+ */
+function guardTransaction(raw: StorageTransaction): CompleteTransaction {
+  const tx = completeTransaction(raw);
+  return {
+    get: guard(tx.get),
+    put: guard(tx.put),
+    insert: guard(tx.insert),
+    delete: guard(tx.delete),
+    range: guard(tx.range),
+    rangeMany: guard(tx.rangeMany),
+    count: guard(tx.count),
+    lock: guard(tx.lock),
+    scan: guard(tx.scan),
   };
-  // Only where the adapter has locks, so callers can skip building lock names for one that has none.
-  if (tx.lock !== undefined) {
-    const lock = tx.lock.bind(tx);
-    return { ...guarded, lock: guard((locks, covering) => lock(locks, covering)) };
-  }
-  return guarded;
 }
 
 /**
@@ -160,7 +160,7 @@ function guardTransaction(tx: StorageTransaction): StorageTransaction {
  * @internal
  */
 export interface UnitOfWork {
-  readonly tx: StorageTransaction;
+  readonly tx: CompleteTransaction;
   /** Runs `effect` after a successful commit, in registration order; never after a rollback. */
   afterCommit(effect: () => void): void;
 }

@@ -1,4 +1,4 @@
-import type { IndexKeys, RangeQuery, StorageTransaction, StoredEntry } from '../ports/storage.js';
+import type { CompleteTransaction, IndexKeys, RangeQuery, StorageTransaction, StoredEntry } from '../ports/storage.js';
 import { CorruptValue, insertNew } from './command.js';
 import { tupleKey } from './keys.js';
 import type { ListScope } from './list-query.js';
@@ -139,7 +139,7 @@ export interface Repository<T> {
   /** Stores `value` under its id, replacing what was there. */
   readonly put: (tx: StorageTransaction, value: T) => Promise<void>;
   /** Stores a new value; 500 `duplicate_id` when its id is taken (an id source that repeats itself). */
-  readonly insert: (tx: StorageTransaction, value: T) => Promise<void>;
+  readonly insert: (tx: CompleteTransaction, value: T) => Promise<void>;
   readonly delete: (tx: StorageTransaction, id: string) => Promise<boolean>;
   readonly range: (tx: StorageTransaction, index: string, query?: RangeQuery) => Promise<Entry<T>[]>;
 }

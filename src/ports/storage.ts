@@ -172,11 +172,17 @@ export interface StoredRow {
 }
 
 /**
- * Reads several ranges through {@link StorageTransaction.rangeMany} when the adapter has it, and
- * one `range` call after another when it has not: the same answers either way.
+ * A transaction with every optional method of {@link StorageTransaction} present: what the core
+ * works with, whichever adapter it runs on (see {@link completeTransaction}).
  * @internal
  */
-export async function rangeMany(tx: StorageTransaction, requests: readonly RangeRequest[]): Promise<readonly (readonly StoredEntry[])[]> {
+export type CompleteTransaction = Required<StorageTransaction>;
+
+/**
+ * Reads several ranges through {@link StorageTransaction.rangeMany} when the adapter has it, and
+ * one `range` call after another when it has not: the same answers either way.
+ */
+async function rangeMany(tx: StorageTransaction, requests: readonly RangeRequest[]): Promise<readonly (readonly StoredEntry[])[]> {
   if (tx.rangeMany !== undefined) return tx.rangeMany(requests);
   const out: (readonly StoredEntry[])[] = [];
   for (const r of requests) out.push(await tx.range(r.collection, r.index, r.query));
@@ -193,4 +199,27 @@ export async function insert(tx: StorageTransaction, collection: string, id: str
   if ((await tx.get(collection, id)) !== undefined) return false;
   await tx.put(collection, id, value, keys);
   return true;
+}
+
+const noLocks = (): Promise<void> => Promise.resolve();
+
+/**
+ * The port boundary: `tx` with its optional methods filled in where the adapter left them out
+ * (`insert` reads first, `rangeMany` reads one range after another, `lock` does nothing, which is
+ * right for an adapter that runs transactions alone or serializable anyway). The core asks this
+ * once per transaction and never asks what an adapter can do.
+ * @internal
+ */
+export function completeTransaction(tx: StorageTransaction): CompleteTransaction {
+  return {
+    get: (c, id) => tx.get(c, id),
+    put: (c, id, value, keys) => tx.put(c, id, value, keys),
+    insert: tx.insert === undefined ? (c, id, value, keys) => insert(tx, c, id, value, keys) : (c, id, value, keys) => tx.insert!(c, id, value, keys),
+    delete: (c, id) => tx.delete(c, id),
+    range: (c, index, query) => tx.range(c, index, query),
+    rangeMany: tx.rangeMany === undefined ? (requests) => rangeMany(tx, requests) : (requests) => tx.rangeMany!(requests),
+    count: (c, index, prefix) => tx.count(c, index, prefix),
+    lock: tx.lock === undefined ? noLocks : (locks, covering) => tx.lock!(locks, covering),
+    scan: (c, after, limit) => tx.scan(c, after, limit),
+  };
 }

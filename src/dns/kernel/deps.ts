@@ -5,7 +5,6 @@ import type { ZoneLimits } from './zone-rules.js';
 import type { ZoneQuotaLimits } from './zone-quotas.js';
 import type { ZoneBody } from './zone.js';
 import type { MasterPort } from '../../ports/master.js';
-import type { StorageTransaction } from '../../ports/storage.js';
 
 /**
  * A pool of nameservers zones are served from.
@@ -75,13 +74,5 @@ export interface DnsDeps extends CommandEnv {
   readonly masters: MasterPort | undefined;
   /** Whether zone pushes finish inside the command (auto mode with the default targets). */
   readonly inlinePush: boolean;
-  /**
-   * What else is stored for a zone and goes with it: one remover per collection of the layers
-   * above (recordset blocks and their owner index). Listed by the wiring, so zones know
-   * no layer above.
-   */
-  readonly zoneChildren: readonly ((tx: StorageTransaction, zoneId: string) => Promise<void>)[];
-  /** What else is stored for a zone and names its project: one mover per collection, run when a transfer gives the zone to `projectId`. */
-  readonly zoneMovers: readonly ((tx: StorageTransaction, zoneId: string, projectId: string) => Promise<void>)[];
 }
 

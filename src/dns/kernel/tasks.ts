@@ -1,5 +1,5 @@
 import { ok, type Result } from 'neverthrow';
-import type { Storage, StorageTransaction } from '../../ports/storage.js';
+import type { CompleteTransaction, Storage, StorageTransaction } from '../../ports/storage.js';
 import type { ApiError } from '../../kernel/api-error.js';
 import { CorruptValue } from '../../kernel/command.js';
 import { tupleKey } from '../../kernel/keys.js';
@@ -60,7 +60,7 @@ export type TaskHandler = (task: StoredTask) => Promise<boolean | 'retry' | void
 
 /** Queues a task inside the caller's transaction. @internal */
 export async function enqueueTask(
-  tx: StorageTransaction,
+  tx: CompleteTransaction,
   id: string,
   kind: string,
   subject: string,

@@ -1,7 +1,8 @@
 import { err, ok, type Result } from 'neverthrow';
 import type { DnsDeps } from './deps.js';
-import { checkZoneQuota, readZoneQuotas, type ZoneQuotaLimits } from './zone-quotas.js';
-import type { StorageTransaction } from '../../ports/storage.js';
+import { checkZoneQuota, readZoneQuotas } from './zone-quotas.js';
+import { removeRecordsets } from './recordset-store.js';
+import type { CompleteTransaction } from '../../ports/storage.js';
 import type { ApiError } from '../../kernel/api-error.js';
 import type { UnitOfWork } from '../../kernel/command.js';
 import type { Caller } from '../../kernel/context.js';
@@ -11,7 +12,7 @@ import { toMicros, unixSeconds } from './time.js';
 import { duplicateZone, noServersConfigured, zoneNotFound } from './zone-errors.js';
 import { canSee, nameAcrossProjects } from './zone-policy.js';
 import { presentZone, type Zone, type ZoneAction } from './zone.js';
-import { zoneRepository as zones, type NameNeighbourhood } from './zone-store.js';
+import { zoneRepository as zones } from './zone-store.js';
 import { checkTtlFloor, checkZoneName, nullTtl } from './zone-rules.js';
 import { applyReport, softDeleted, updated } from './zone-lifecycle.js';
 
@@ -27,7 +28,7 @@ import { applyReport, softDeleted, updated } from './zone-lifecycle.js';
 export const ZONE_PUSH = 'zone.push';
 
 /** Reads a zone the caller may see, or 404. @internal */
-export async function visibleZone(tx: StorageTransaction, caller: Caller, id: string): Promise<Result<Zone, ApiError>> {
+export async function visibleZone(tx: CompleteTransaction, caller: Caller, id: string): Promise<Result<Zone, ApiError>> {
   const zone = await zones.byId(tx, id);
   if (zone === undefined || !canSee(caller, zone.projectId)) return err(zoneNotFound());
   return ok(zone);
@@ -65,7 +66,7 @@ export async function saveAndPush(
   if (deps.inlinePush) {
     const next = applyReport(zone, { action, outcome: 'SUCCESS', serial: zone.serial }, deps.clock());
     if (next === 'gone') {
-      await removeZone(deps, uow.tx, zone);
+      await removeZone(uow.tx, zone);
       emitZoneEvent(deps, uow, 'update', softDeleted(zone));
       return { zone, task: undefined };
     }
@@ -102,6 +103,8 @@ export interface NewZone {
  * Creates a zone inside a transaction with every rule of the real service, in its order: zone
  * quota, name rules, TTL floor, ownership conflicts across projects and pools, pool, then the
  * insert, its push task and the re-parenting of existing subzones. Shared by create and import.
+ * `covering`: the caller's transaction has read nothing yet, and this is all it decides on (a
+ * create; see the storage port's `lock`).
  * @internal
  */
 export async function insertZone(
@@ -109,29 +112,16 @@ export async function insertZone(
   uow: UnitOfWork,
   caller: Caller,
   input: NewZone,
+  covering = false,
 ): Promise<Result<{ zone: Zone; task: StoredTask | undefined }, ApiError>> {
   const { tx } = uow;
-  // Over a database (an adapter with locks) the reads go at once, in one round trip, the count
-  // too although only a quota needs it; the memory adapter reads one after another, and the count
-  // only when needed, which is cheaper there. Checked in the real service's order either way.
-  let quotas: ZoneQuotaLimits;
-  let counted: number | undefined;
-  let around: NameNeighbourhood;
-  if (tx.lock !== undefined) {
-    await zones.lockName(tx, input.name, [input.projectId]);
-    [quotas, counted, around] = await Promise.all([
-      readZoneQuotas(tx, input.projectId, deps.quotaDefaults),
-      zones.countOfProject(tx, input.projectId),
-      zones.neighbourhood(tx, input.name),
-    ]);
-  } else {
-    quotas = await readZoneQuotas(tx, input.projectId, deps.quotaDefaults);
-    around = await zones.neighbourhood(tx, input.name);
-  }
-  const { same, below, ancestors } = around;
+  // All at once, in one round trip over a database; the name's locks are asked for first.
+  const [{ owned: counted, same, below, ancestors }, quotas] = await Promise.all([
+    zones.aroundNewZone(tx, input.name, input.projectId, covering),
+    readZoneQuotas(tx, input.projectId, deps.quotaDefaults),
+  ]);
   if (quotas.zones >= 0) {
-    const owned = counted ?? (await zones.countOfProject(tx, input.projectId));
-    const zq = checkZoneQuota(quotas, 'zones', owned + 1);
+    const zq = checkZoneQuota(quotas, 'zones', counted + 1);
     if (zq.isErr()) return err(zq.error);
   }
   const named = checkZoneName(input.name, deps.limits, caller.isAdmin);
@@ -197,15 +187,14 @@ export async function insertZone(
 export const zoneIdParam = (id: unknown): Result<string, ApiError> => uuidParam('zone_id', id);
 
 /**
- * Removes a zone and everything stored under it, through the removers the wiring lists in
- * `deps.zoneChildren` (recordset blocks and their owner index), so this layer needs to
- * know none of them.
+ * Removes a zone and everything stored under it (its recordset blocks and their owner index).
+ * The row goes first: its removal takes the name's lock, which must come before the reads of
+ * what the zone holds.
  * @internal
  */
-export async function removeZone(deps: DnsDeps, tx: StorageTransaction, zone: Zone): Promise<void> {
-  await zones.lockName(tx, zone.name, []);
-  for (const remove of deps.zoneChildren) await remove(tx, zone.id);
-  await zones.remove(tx, zone.id);
+export async function removeZone(tx: CompleteTransaction, zone: Zone): Promise<void> {
+  await zones.remove(tx, zone);
+  await removeRecordsets(tx, zone.id);
 }
 
 /** Task kind of a zone transfer from the masters (SECONDARY zones), run by `secondary/`. @internal */

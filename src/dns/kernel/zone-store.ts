@@ -1,4 +1,4 @@
-import { rangeMany, type IndexKeys, type IndexPosition, type RangeQuery, type RangeRequest, type StorageLock, type StorageTransaction } from '../../ports/storage.js';
+import type { CompleteTransaction, IndexKeys, IndexPosition, RangeQuery, RangeRequest, StorageLock, StorageTransaction } from '../../ports/storage.js';
 import { stringPart, tupleKey } from '../../kernel/keys.js';
 import type { ListScope } from '../../kernel/list-query.js';
 import {
@@ -156,28 +156,55 @@ function ancestorKeys(key: string): string[] {
   return parents;
 }
 
-/** Zones whose name key is exactly `key`, in every pool and project. */
-async function withNameKey(tx: StorageTransaction, key: string): Promise<Zone[]> {
-  const out: Zone[] = [];
-  // An adapter without `exact` also answers every zone below the name, so read a few at a time
-  // and stop at the first other key.
-  let limit = 2;
-  let after: { key: string; id: string } | undefined;
-  for (;;) {
-    const batch = await store.range(tx, BY_NAME, { prefix: key, exact: true, limit, ...(after ? { after } : {}) });
-    for (const e of batch) {
-      if (e.key !== key) return out;
-      out.push(e.value);
-    }
-    const last = batch[batch.length - 1];
-    if (last === undefined || batch.length < limit) return out;
-    after = { key: last.key, id: last.id };
-    limit = 16;
-  }
+/**
+ * The locks that guard what a zone name owns (docs/postgres.md, "Isolation and retries"):
+ * exclusive on the name, shared on each ancestor name, exclusive on each of `projects` (whose zone
+ * count the caller reads against a quota). Every transaction that adds or removes a zone, moves
+ * it to another project, or decides on what lies around a name (a create's name checks, a
+ * delete's subzone check) or on a project's count takes them, so such transactions take turns
+ * exactly when their names nest or their project is the same.
+ */
+function nameLocks(name: string, projects: readonly string[]): StorageLock[] {
+  const key = nameKey(name);
+  const locks: StorageLock[] = [{ name: `${ZONES}\u0000name\u0000${key}`, exclusive: true }];
+  for (const parent of ancestorKeys(key)) locks.push({ name: `${ZONES}\u0000name\u0000${parent}`, exclusive: false });
+  for (const project of projects) locks.push({ name: `${ZONES}\u0000project\u0000${project}`, exclusive: true });
+  return locks;
 }
 
-/** What a new zone's name meets: zones of that name, zones below it, the nearest ancestors. @internal */
+/** How many zones `projectId` owns. O(log n). */
+const countOfProject = (tx: StorageTransaction, projectId: string): Promise<number> => tx.count(ZONES, BY_PROJECT, tupleKey(projectId));
+
+/**
+ * What a new zone's name conflicts with, read in one go (one round trip over a database): the
+ * zones bearing its name (`same`) and every zone below it (`below`), and the nearest existing
+ * ancestor zones (all zones bearing that name), label by label upwards. A name key is its labels
+ * root first, each ended by U+0000 (which never occurs inside an encoded label), so the
+ * ancestors' keys are its prefixes ending at a terminator. Each ancestor is probed by its exact
+ * key: over a database, the zones below an ancestor (every zone under `com.`) would otherwise
+ * come back with every create, values and all, to be thrown away.
+ */
+async function neighbourhood(tx: CompleteTransaction, name: string): Promise<Omit<NameNeighbourhood, 'owned'>> {
+  const key = nameKey(name);
+  const parents = ancestorKeys(key);
+  const byName = (query: RangeQuery): RangeRequest => ({ collection: ZONES, index: BY_NAME, query });
+  const [tree = [], ...above] = await tx.rangeMany([byName({ prefix: key }), ...parents.map((prefix) => byName({ prefix, exact: true }))]);
+  const same: Zone[] = [];
+  const below: Zone[] = [];
+  // Checked where used, entry by entry: a create reads this on every call, and a copy of each
+  // entry would be garbage at once.
+  for (const e of tree) (e.key === key ? same : below).push(checked(collection, e.id, e.value));
+  const nearest = above.find((found) => found.length > 0) ?? [];
+  return { same, below, ancestors: nearest.map((e) => checked(collection, e.id, e.value)) };
+}
+
+/**
+ * What a new zone meets: its project's zone count, and around its name the zones of that name,
+ * the zones below it and the nearest ancestors. @internal
+ */
 export interface NameNeighbourhood {
+  /** How many zones the new zone's project owns already. */
+  readonly owned: number;
   readonly same: Zone[];
   readonly below: Zone[];
   readonly ancestors: Zone[];
@@ -196,32 +223,33 @@ export const zoneRepository = {
   put: store.put,
   /** Stores a new zone, refusing to replace another under a repeated id. */
   insert: store.insert,
-  /** Removes the zone row (its children are the caller's). */
-  remove: (tx: StorageTransaction, id: string): Promise<boolean> => store.delete(tx, id),
-
   /**
-   * Takes the locks that guard what a zone name owns, on an adapter that has locks (docs/postgres.md,
-   * "Isolation and retries"): exclusive on the name, shared on each ancestor name, exclusive on
-   * each of `projects` (whose zone count the caller reads against a quota). Every transaction that
-   * adds or removes a zone, moves it to another project, or decides on what lies around a name
-   * (a create's name checks, a delete's subzone check) or on a project's count takes them, so
-   * such transactions take turns exactly when their names nest or their project is the same.
-   * `covering` only from a create's first call (see {@link StorageTransaction.lock}).
+   * Removes the zone row (its children are the caller's), after taking its name's lock: a zone
+   * going is a change to what lies around the name.
    */
-  lockName: (tx: StorageTransaction, name: string, projects: readonly string[], covering = false): Promise<void> => {
-    if (tx.lock === undefined) return Promise.resolve();
-    const key = nameKey(name);
-    const locks: StorageLock[] = [{ name: `${ZONES}\u0000name\u0000${key}`, exclusive: true }];
-    for (const parent of ancestorKeys(key)) locks.push({ name: `${ZONES}\u0000name\u0000${parent}`, exclusive: false });
-    for (const project of projects) locks.push({ name: `${ZONES}\u0000project\u0000${project}`, exclusive: true });
-    return tx.lock(locks, covering);
+  remove: async (tx: CompleteTransaction, zone: Zone): Promise<boolean> => {
+    await tx.lock(nameLocks(zone.name, []));
+    return store.delete(tx, zone.id);
   },
 
-  /** How many zones `projectId` owns. O(log n). */
-  countOfProject: (tx: StorageTransaction, projectId: string): Promise<number> => tx.count(ZONES, BY_PROJECT, tupleKey(projectId)),
+  /**
+   * Whether `zone` has subzones (the delete and abandon rule), decided under its name's lock, so a
+   * subzone created meanwhile either is seen or waits for the decision.
+   */
+  hasSubzones: async (tx: CompleteTransaction, zone: Zone): Promise<boolean> => {
+    await tx.lock(nameLocks(zone.name, []));
+    return (await tx.count(ZONES, BY_PARENT, tupleKey(zone.id))) > 0;
+  },
 
-  /** Whether `zoneId` has subzones (the delete and abandon rule). */
-  hasSubzones: async (tx: StorageTransaction, zoneId: string): Promise<boolean> => (await tx.count(ZONES, BY_PARENT, tupleKey(zoneId))) > 0,
+  /**
+   * How many zones `projectId` owns before it takes `zone` (a transfer), counted under the locks
+   * of the zone's name and of the project's count: the move takes turns with creates and deletes
+   * around the name and with every other zone coming to the project.
+   */
+  countBeforeTaking: async (tx: CompleteTransaction, zone: Zone, projectId: string): Promise<number> => {
+    await tx.lock(nameLocks(zone.name, [projectId]));
+    return countOfProject(tx, projectId);
+  },
 
   /** The direct subzones of `zoneId`. */
   subzones: async (tx: StorageTransaction, zoneId: string): Promise<Zone[]> =>
@@ -234,36 +262,16 @@ export const zoneRepository = {
     ),
 
   /**
-   * What a new zone's name conflicts with, read in one go (one round trip over a database): the
-   * zones bearing its name (`same`) and every zone below it (`below`), and the nearest existing
-   * ancestor zones (all zones bearing that name), label by label upwards. A name key is its
-   * labels root first, each ended by U+0000 (which never occurs inside an encoded label), so the
-   * ancestors' keys are its prefixes ending at a terminator. Each ancestor is probed by its exact
-   * key, at most two entries: over a database, the zones below an ancestor (every zone under
-   * `com.`) would otherwise come back with every create, values and all, to be thrown away. An
-   * adapter written before `exact` answers the prefix range instead, whose zones bearing exactly
-   * the key come first: either way only entries with the key count.
+   * What a zone created at `name` in `projectId` meets, read in one round trip over a database
+   * after the name's and the project's locks are asked for: the reads are started right after
+   * the lock call, not after its answer, so that they go in the same message as the locks (an
+   * adapter whose snapshot would be older than the locks runs the transaction again).
+   * `covering` only from a create's first call (see {@link StorageTransaction.lock}).
    */
-  neighbourhood: async (tx: StorageTransaction, name: string): Promise<NameNeighbourhood> => {
-    const key = nameKey(name);
-    const parents = ancestorKeys(key);
-    const byName = (query: RangeQuery): RangeRequest => ({ collection: ZONES, index: BY_NAME, query });
-    const [tree = [], ...above] = await rangeMany(tx, [byName({ prefix: key }), ...parents.map((prefix) => byName({ prefix, exact: true, limit: 2 }))]);
-    const same: Zone[] = [];
-    const below: Zone[] = [];
-    // Checked where used, entry by entry: a create reads this on every call, and a copy of each
-    // entry would be garbage at once. Of an ancestor's probe only entries bearing its key are used.
-    for (const e of tree) (e.key === key ? same : below).push(checked(collection, e.id, e.value));
-    for (const [n, parent] of parents.entries()) {
-      const first = above[n] ?? [];
-      // Both read entries bear the name: there may be more (other pools, other projects).
-      const found =
-        first.length === 2 && first[1]!.key === parent
-          ? await withNameKey(tx, parent)
-          : first.filter((e) => e.key === parent).map((e) => checked(collection, e.id, e.value));
-      if (found.length > 0) return { same, below, ancestors: found };
-    }
-    return { same, below, ancestors: [] };
+  aroundNewZone: async (tx: CompleteTransaction, name: string, projectId: string, covering: boolean): Promise<NameNeighbourhood> => {
+    const locked = tx.lock(nameLocks(name, [projectId]), covering);
+    const [, owned, around] = await Promise.all([locked, countOfProject(tx, projectId), neighbourhood(tx, name)]);
+    return { owned, ...around };
   },
 
   /**

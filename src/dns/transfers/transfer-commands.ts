@@ -2,7 +2,7 @@ import { err, ok, safeTry, type Result, type ResultAsync } from 'neverthrow';
 import type { DnsDeps } from '../kernel/deps.js';
 import { listCaller } from '../../kernel/list-command.js';
 import { checkZoneQuota, readZoneQuotas } from '../kernel/zone-quotas.js';
-import type { StorageTransaction } from '../../ports/storage.js';
+import type { CompleteTransaction, StorageTransaction } from '../../ports/storage.js';
 import type { ApiError } from '../../kernel/api-error.js';
 import { command } from '../../kernel/command.js';
 import type { RequestBody } from '../kernel/body.js';
@@ -15,6 +15,7 @@ import { visibleZone } from '../kernel/zone-operations.js';
 import type { Zone } from '../kernel/zone.js';
 import { zoneNotFound } from '../kernel/zone-errors.js';
 import { transferred } from '../kernel/zone-lifecycle.js';
+import { moveRecordsets } from '../kernel/recordset.js';
 import { zoneRepository as zones } from '../kernel/zone-store.js';
 import {
   parseTransferAcceptBody,
@@ -281,7 +282,7 @@ export function createTransferRequestCommands(deps: DnsDeps): TransferRequestCom
 /** The accept flow of the real service, first failure wins; runs inside one transaction. */
 function acceptTransfer(
   deps: DnsDeps,
-  tx: StorageTransaction,
+  tx: CompleteTransaction,
   caller: Caller,
   requestId: string | undefined,
   key: string,
@@ -297,10 +298,9 @@ function acceptTransfer(
     const zone = await zones.byId(tx, request.zoneId);
     if (zone === undefined) return err(zoneNotFound());
     if (zone.action === 'DELETE') return err(transferringDeletingZone());
-    // The zone changes project: its name's ownership and the acceptor's count (read below) move.
-    await zones.lockName(tx, zone.name, [acceptor]);
+    // The zone changes project: its name's ownership and the acceptor's count move.
+    const owned = await zones.countBeforeTaking(tx, zone, acceptor);
     const quotas = await readZoneQuotas(tx, acceptor, deps.quotaDefaults);
-    const owned = await zones.countOfProject(tx, acceptor);
     yield* checkZoneQuota(quotas, 'zones', owned + 1);
     return ok(await moveZone(deps, tx, zone, request, acceptor));
   });
@@ -309,7 +309,7 @@ function acceptTransfer(
 /** The writes of an accept: the zone to its new project, the request closed, the accept recorded. */
 async function moveZone(
   deps: DnsDeps,
-  tx: StorageTransaction,
+  tx: CompleteTransaction,
   zone: Zone,
   request: StoredTransferRequest,
   acceptor: string,
@@ -320,7 +320,7 @@ async function moveZone(
   const moved = transferred(zone, acceptor, at);
   await zones.put(tx, moved);
   // The recordsets name their zone's project for the cross-zone list.
-  for (const move of deps.zoneMovers) await move(tx, zone.id, acceptor);
+  await moveRecordsets(tx, zone.id, acceptor);
   const closed: StoredTransferRequest = Object.freeze({ ...request, status: 'COMPLETE', updatedAt: now });
   await requests.put(tx, closed);
   const accept: StoredTransferAccept = Object.freeze({

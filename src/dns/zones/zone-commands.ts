@@ -48,9 +48,8 @@ export function createZone(deps: DnsDeps, ctx: unknown, body: unknown): ResultAs
     // create_zone: admin or owner, the owner being the caller's own project, which it must have.
     authorize: (caller) => requireProject(caller),
     transaction: async (uow, caller, input) => {
-      // Before any read, and covering: what a create reads is guarded by these locks, so an
-      // adapter may leave out its own read tracking (docs/postgres.md).
-      if (uow.tx.lock !== undefined) await zones.lockName(uow.tx, input.name, [caller.projectId!], true);
+      // Covering: nothing was read before, and what the create reads is guarded by the locks
+      // insertZone takes first, so an adapter may leave out its own read tracking (docs/postgres.md).
       const inserted = await insertZone(deps, uow, caller, {
         projectId: caller.projectId!,
         name: input.name,
@@ -60,7 +59,7 @@ export function createZone(deps: DnsDeps, ctx: unknown, body: unknown): ResultAs
         type: input.type,
         masters: input.masters ?? NO_MASTERS,
         attributes: input.attributes ?? NO_ATTRIBUTES,
-      });
+      }, true);
       // The real service asks its worker for a transfer of every new SECONDARY zone.
       if (inserted.isOk() && input.type === 'SECONDARY') await requestTransfer(deps, uow, inserted.value.zone.id, false);
       return inserted.map((pushed) => answer(deps, pushed));
@@ -172,8 +171,7 @@ export function deleteZone(deps: DnsDeps, ctx: unknown, id: unknown): ResultAsyn
       safeTry(async function* () {
         const zone = yield* await visibleZone(uow.tx, caller, zoneId);
         yield* authorizeZone('delete_zone', deps.forbiddenStatus, caller, zone.projectId);
-        await zones.lockName(uow.tx, zone.name, []);
-        if (await zones.hasSubzones(uow.tx, zone.id)) return err(zoneHasSubzone());
+        if (await zones.hasSubzones(uow.tx, zone)) return err(zoneHasSubzone());
         const next = markedForDeletion(zone, deps.clock());
         await saveAndPush(deps, uow, next, 'delete', 'DELETE');
         return ok(presentZone(next, deps.baseUrl));
@@ -190,9 +188,8 @@ export function abandonZone(deps: DnsDeps, ctx: unknown, id: unknown): ResultAsy
     transaction: (uow, caller, zoneId) =>
       safeTry(async function* () {
         const zone = yield* await visibleZone(uow.tx, caller, zoneId);
-        await zones.lockName(uow.tx, zone.name, []);
-        if (await zones.hasSubzones(uow.tx, zone.id)) return err(zoneHasSubzone());
-        await removeZone(deps, uow.tx, zone);
+        if (await zones.hasSubzones(uow.tx, zone)) return err(zoneHasSubzone());
+        await removeZone(uow.tx, zone);
         emitZoneEvent(deps, uow, 'delete', softDeleted(zone));
         return ok(undefined);
       }),

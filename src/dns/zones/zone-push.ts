@@ -24,7 +24,7 @@ export function zonePushHandler(deps: DnsDeps): (task: StoredTask) => Promise<bo
       if (current !== undefined) {
         const next = applyReport(current, await report(current), deps.clock());
         if (next === 'gone') {
-          await removeZone(deps, uow.tx, current);
+          await removeZone(uow.tx, current);
           emitZoneEvent(deps, uow, 'update', softDeleted(current));
         } else {
           await zones.put(uow.tx, next);
