@@ -228,12 +228,37 @@ export interface CommandEnv {
 }
 
 /**
+ * A request body an adapter could not read (wrong media type, too large, not UTF-8, not JSON, a
+ * client gone mid-body), handed to a command in place of the body so that the command answers
+ * its error at the point the real service reads the body, not where the adapter happened to.
+ * @internal
+ */
+export class UnreadBody {
+  constructor(readonly error: ApiError) {}
+}
+
+/**
+ * A body as a command's `parse` reads it: an {@link UnreadBody}'s error at this point, otherwise
+ * the body. For commands that read the body after a policy check of their own (the quota PUT).
+ * @internal
+ */
+export const readBody = (body: unknown): Result<unknown, ApiError> => (body instanceof UnreadBody ? err(body.error) : ok(body));
+
+/**
  * The steps of one command after authentication, in the order the pipeline runs them. `parse`
  * and `authorize` are pure and run before any storage access; rules that need stored state (the
  * owner of a zone) run inside `transaction`, through the concept's policy module.
  * @internal
  */
 export interface CommandSteps<I, T> {
+  /**
+   * The request body, for a command that reads it as Designate does: before any check of the
+   * caller but a refused elevation (its middleware refuses those before routing) and after the
+   * path ids. Only an {@link UnreadBody} changes anything here; `parse` never sees one.
+   */
+  readonly body?: unknown;
+  /** The syntax of the path ids, checked before `body`; a bad id is answered in place of the body's error. */
+  readonly ids?: () => Result<unknown, ApiError>;
   /** Reads the request (path ids, body, query) into the command's input; no storage access. */
   readonly parse?: (caller: Caller) => Result<I, ApiError>;
   /** The policy rules that need only the caller and the input. */
@@ -242,9 +267,18 @@ export interface CommandSteps<I, T> {
   readonly transaction: (uow: UnitOfWork, caller: Caller, input: I) => PromiseLike<Result<T, ApiError>>;
 }
 
+/** What a command whose body could not be read answers: elevation refused, else bad id (after the caller), else the body's error. */
+function unreadBodyError(caller: Result<Caller, ApiError>, body: UnreadBody, ids: (() => Result<unknown, ApiError>) | undefined): ApiError {
+  if (caller.isErr() && caller.error.type === 'forbidden') return caller.error;
+  const checked = ids?.();
+  if (checked === undefined || checked.isOk()) return body.error;
+  return caller.isErr() ? caller.error : checked.error;
+}
+
 /**
  * The one way a command runs: wait for the restore → authenticate → parse → authorize → one
- * transaction → effects after commit. Never rejects: a defect anywhere is a 500 `unknown`.
+ * transaction → effects after commit, with an unread `body` answered where {@link CommandSteps}
+ * says. Never rejects: a defect anywhere is a 500 `unknown`.
  * @internal
  */
 export function command<I, T>(env: CommandEnv, ctx: unknown, steps: CommandSteps<I, T>): ResultAsync<T, ApiError> {
@@ -253,6 +287,7 @@ export function command<I, T>(env: CommandEnv, ctx: unknown, steps: CommandSteps
       const restored = await env.restored;
       if (restored.isErr()) return err(restored.error);
       const caller = resolveCaller(ctx, env.forbiddenStatus, env.dialect);
+      if (steps.body instanceof UnreadBody) return err(unreadBodyError(caller, steps.body, steps.ids));
       if (caller.isErr()) return err(caller.error);
       const parsed = steps.parse === undefined ? ok(undefined as I) : steps.parse(caller.value);
       if (parsed.isErr()) return err(parsed.error);

@@ -40,6 +40,14 @@ export interface RequestContext {
 }
 
 /**
+ * Set (to `true`) by an adapter on a context whose `allProjects` was asked for at one step of
+ * the request and turned off at a later one (the header, then the query string): the real
+ * service checks each step, so a non-admin who asked at any step is refused.
+ * @internal
+ */
+export const ALL_PROJECTS_ASKED: unique symbol = Symbol('zoneward.allProjectsAsked');
+
+/**
  * The caller after authentication and elevation checks: what policies and scoping look at.
  * @internal
  */
@@ -104,7 +112,7 @@ export function resolveCaller(
   const isAdmin = roles.includes('admin');
   const allProjects = c['allProjects'] === true;
   const sudo = c['sudoProjectId'];
-  if (allProjects && !isAdmin) return err(forbidden(forbiddenStatus, 'all_tenants', dialect));
+  if ((allProjects || (c as { [ALL_PROJECTS_ASKED]?: unknown })[ALL_PROJECTS_ASKED] === true) && !isAdmin) return err(forbidden(forbiddenStatus, 'all_tenants', dialect));
   const editManagedRecords = c['editManagedRecords'] === true;
   if (editManagedRecords && !isAdmin) return err(forbidden(forbiddenStatus, 'edit_managed_records', dialect));
   const elevations = editManagedRecords ? { allProjects, editManagedRecords } : { allProjects };

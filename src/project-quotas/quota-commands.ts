@@ -1,7 +1,7 @@
 import { err, ok, ResultAsync, type Result } from 'neverthrow';
 import type { Storage, StorageTransaction } from '../ports/storage.js';
 import type { ApiError } from '../kernel/api-error.js';
-import { command as runCommand, CorruptValue, corruptValue, runInTransaction, storageFailure, type CommandEnv, type CommandSteps } from '../kernel/command.js';
+import { command as runCommand, CorruptValue, corruptValue, readBody, runInTransaction, storageFailure, type CommandEnv, type CommandSteps } from '../kernel/command.js';
 import { requireProject, type RequestContext } from '../kernel/context.js';
 import { isProjectId } from '../kernel/project-id.js';
 import { effectiveLimit, exceedsQuota } from '../kernel/quota-engine.js';
@@ -255,7 +255,9 @@ export function quotaCommands({ storage, ready, baseUrl, defaultLimit, maxLimit,
       set: (ctx, projectId, body) =>
         command(ctx, {
           parse: (caller) =>
+            // The real service refuses a caller by policy before it reads the body, and reads the body before the path.
             authorizeQuota('project_quotas:put', forbiddenStatus, caller)
+              .andThen(() => readBody(body))
               .andThen(() => (isProjectId(projectId) ? ok(projectId) : err(invalidProjectId())))
               .andThen((id) => parseProjectQuotas(body).map((patch) => ({ id, patch }))),
           transaction: async ({ tx }, _caller, { id, patch }) => {

@@ -73,6 +73,7 @@ function parseZoneFile(deps: DnsDeps, text: unknown, contentType: unknown): Resu
 /** `POST /v2/zones/tasks/imports`. @internal */
 export function createImport(deps: DnsDeps, ctx: unknown, text: unknown, contentType: unknown): ResultAsync<ZoneImportBody, ApiError> {
   return command(deps, ctx, {
+    body: text,
     parse: () => parseZoneFile(deps, text, contentType),
     // create_zone_import: admin or owner, the owner being the caller's project.
     authorize: (caller) => requireProject(caller),

@@ -111,6 +111,7 @@ export function setDnsQuotas(
 ): ResultAsync<ZoneQuotaLimits, ApiError> {
   return command(deps, ctx, {
     // The real service parses the body before it looks at the token's project or the policy.
+    body,
     parse: () => projectParam(projectId).andThen((project) => parseQuotaPatch(body).map((patch) => ({ project, patch }))),
     authorize: (caller, { project }) =>
       caller.projectId === null && !caller.allProjects

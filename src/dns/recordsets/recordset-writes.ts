@@ -132,6 +132,8 @@ async function storeZone(deps: DnsDeps, uow: UnitOfWork, zone: Zone): Promise<Zo
 /** `POST /v2/zones/{zone_id}/recordsets`. @internal */
 export function createRecordset(deps: DnsDeps, ctx: unknown, zoneId: unknown, body: unknown): ResultAsync<RecordsetBody, ApiError> {
   return command(deps, ctx, {
+    body,
+    ids: () => zoneIdParam(zoneId),
     // The whole body is read before the zone is looked up, as the real service does.
     parse: () =>
       zoneIdParam(zoneId).andThen((id) =>
@@ -217,9 +219,14 @@ function onRecordset(
   zoneId: unknown,
   id: unknown,
   work: (uow: UnitOfWork, caller: Caller, zone: Zone, named: Named) => Promise<Result<RecordsetBody, ApiError>>,
+  body?: unknown,
 ): ResultAsync<RecordsetBody, ApiError> {
+  const ids = (): Result<{ zid: string; id: string }, ApiError> =>
+    zoneIdParam(zoneId).andThen((zid) => (isUuidLike(id) ? ok({ zid, id }) : err(invalidUuid('recordset_id', id))));
   return command(deps, ctx, {
-    parse: () => zoneIdParam(zoneId).andThen((zid) => (isUuidLike(id) ? ok({ zid, id }) : err(invalidUuid('recordset_id', id)))),
+    body,
+    ids,
+    parse: ids,
     transaction: async (uow, caller, ids): Promise<Result<RecordsetBody, ApiError>> => {
       const target = await zoneAndRecordset(deps, uow.tx, caller, ids.zid, ids.id);
       if (target.isErr()) return err(target.error);
@@ -267,7 +274,7 @@ export function updateRecordset(deps: DnsDeps, ctx: unknown, zoneId: unknown, id
     await putWritten(tx, zone, row);
     emitRecordset(deps, uow, 'update', present(deps, written, row));
     return ok(present(deps, await storeZone(deps, uow, written), row));
-  });
+  }, body);
 }
 
 /** `DELETE /v2/zones/{zone_id}/recordsets/{id}`: answered DELETE/PENDING, gone at once. @internal */

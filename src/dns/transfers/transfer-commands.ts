@@ -197,6 +197,8 @@ export function createTransferRequestCommands(deps: DnsDeps): TransferRequestCom
   return {
     create: (ctx, zoneId, body) =>
       command(deps, ctx, {
+        body,
+        ids: () => uuidParam('zone_id', zoneId),
         parse: () => uuidParam('zone_id', zoneId).andThen((id) => parseTransferRequestBody(body, undefined, deps.baseUrl).map((input) => ({ id, input }))),
         transaction: (uow, caller, { id, input }) =>
           safeTry(async function* () {
@@ -242,6 +244,8 @@ export function createTransferRequestCommands(deps: DnsDeps): TransferRequestCom
 
     update: (ctx, id, body) =>
       command(deps, ctx, {
+        body,
+        ids: () => uuidParam('zone_transfer_request_id', id),
         parse: () => uuidParam('zone_transfer_request_id', id),
         transaction: (uow, caller, requestId) =>
           safeTry(async function* () {
@@ -348,6 +352,7 @@ export function createTransferAcceptCommands(deps: DnsDeps): TransferAcceptComma
   return {
     create: (ctx, body) =>
       command(deps, ctx, {
+        body,
         parse: () => (body === undefined || body === null ? err(emptyRequestBody()) : parseTransferAcceptBody(body)),
         transaction: (uow, caller, { requestId, key }) =>
           safeTry(async function* () {

@@ -44,6 +44,7 @@ function parseCreate(body: unknown, deps: DnsDeps): Result<ZoneInput & { name: s
 /** `POST /v2/zones`. @internal */
 export function createZone(deps: DnsDeps, ctx: unknown, body: unknown): ResultAsync<ZoneBody, ApiError> {
   return command(deps, ctx, {
+    body,
     parse: () => parseCreate(body, deps),
     // create_zone: admin or owner, the owner being the caller's own project, which it must have.
     authorize: (caller) => requireProject(caller),
@@ -128,6 +129,8 @@ export function listZones(deps: DnsDeps, ctx: unknown, query: unknown): ResultAs
 /** `PATCH /v2/zones/{id}`. @internal */
 export function updateZone(deps: DnsDeps, ctx: unknown, id: unknown, body: unknown): ResultAsync<ZoneBody, ApiError> {
   return command(deps, ctx, {
+    body,
+    ids: () => zoneIdParam(id),
     parse: () => zoneIdParam(id).andThen((zoneId) => (body === undefined || body === null ? err(emptyRequestBody()) : ok(zoneId))),
     transaction: (uow, caller, zoneId) =>
       safeTry(async function* () {

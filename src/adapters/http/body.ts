@@ -1,0 +1,146 @@
+import { ApiError } from '../../kernel/api-error.js';
+import { UnreadBody } from '../../kernel/command.js';
+import { emptyRequestBody } from '../../kernel/validation.js';
+import { bodyUnreadable, dnsNotJson, invalidJson, quotaMalformedJson, quotaNotJson, quotaNotUtf8, requestTooLarge } from './http-errors.js';
+import { describeJsonError, parseJson } from './json.js';
+import { JSON_TYPE } from './responses.js';
+import type { Dialect } from './trusted-headers.js';
+
+/**
+ * Request bodies as each service reads them. A body that cannot be read becomes an
+ * {@link UnreadBody} handed to the command, which answers its error at the point the real
+ * service reads the body.
+ * @module
+ */
+
+/** What Designate's request class takes for JSON (exact media type, parameters allowed). */
+const DNS_JSON_TYPES = new Set([JSON_TYPE, 'application/json-patch+json']);
+/** Barbican reads at most this much of a body, whatever it is sent. */
+const QUOTA_BODY_LIMIT = 25_000;
+
+/** The media type as the real services read it: before any `;`, trimmed, case kept. */
+const mediaType = (header: string | null): string => (header ?? '').split(';', 1)[0]!.trim();
+
+/**
+ * Reads at most `limit` bytes of the body. `truncate`: keep the first `limit` bytes (the quota
+ * service's reader); otherwise a longer body is an error (413), read no further. A body stream
+ * that fails (a client gone mid-request) is a 400, never a rejection.
+ * @internal
+ */
+export async function readBytes(request: Request, dialect: Dialect, limit: number, truncate: boolean): Promise<Uint8Array | ApiError> {
+  if (request.body === null) return new Uint8Array(0);
+  const reader: ReadableStreamDefaultReader<Uint8Array> = request.body.getReader();
+  const chunks: Uint8Array[] = [];
+  let length = 0;
+  try {
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done) break;
+      chunks.push(value);
+      length += value.byteLength;
+      if (length > limit) {
+        if (truncate) break;
+        return requestTooLarge(limit, dialect);
+      }
+    }
+  } catch (cause) {
+    return bodyUnreadable(dialect, cause);
+  } finally {
+    reader.cancel().catch(() => undefined);
+  }
+  const out = new Uint8Array(Math.min(length, limit));
+  let at = 0;
+  for (const chunk of chunks) {
+    const part = chunk.subarray(0, out.length - at);
+    out.set(part, at);
+    at += part.length;
+    if (at === out.length) break;
+  }
+  return out;
+}
+
+const utf8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
+
+/** Python's wording for bytes that are not UTF-8, naming the first bad byte. */
+function notUtf8Message(bytes: Uint8Array): string {
+  let lo = 0;
+  let hi = bytes.length;
+  // The longest prefix that decodes; the byte after it is the one Python names.
+  while (lo < hi) {
+    const mid = (lo + hi + 1) >> 1;
+    try {
+      new TextDecoder('utf-8', { fatal: true }).decode(bytes.subarray(0, mid), { stream: true });
+      lo = mid;
+    } catch {
+      hi = mid - 1;
+    }
+  }
+  const at = Math.min(lo, bytes.length - 1);
+  const hex = (bytes[at] ?? 0).toString(16).padStart(2, '0');
+  return `'utf-8' codec can't decode byte 0x${hex} in position ${at}: invalid start byte`;
+}
+
+/** The body's bytes, up to the handler's limit, or why they could not be read. @internal */
+export async function dnsBytes(request: Request, maxBodyBytes: number): Promise<Uint8Array | UnreadBody> {
+  const bytes = await readBytes(request, 'dns', maxBodyBytes, false);
+  return bytes instanceof ApiError ? new UnreadBody(bytes) : bytes;
+}
+
+/** A JSON body as Designate reads one: exact media type, empty or `null` = empty, the decoder's words. @internal */
+export async function dnsJsonBody(request: Request, maxBodyBytes: number): Promise<unknown> {
+  if (!DNS_JSON_TYPES.has(mediaType(request.headers.get('content-type')))) return new UnreadBody(dnsNotJson());
+  const bytes = await dnsBytes(request, maxBodyBytes);
+  if (bytes instanceof UnreadBody) return bytes;
+  if (bytes.length === 0) return new UnreadBody(emptyRequestBody());
+  let text: string;
+  try {
+    text = utf8.decode(bytes);
+  } catch {
+    return new UnreadBody(invalidJson(notUtf8Message(bytes)));
+  }
+  const parsed = parseJson(text);
+  if (!parsed.ok) return new UnreadBody(invalidJson(describeJsonError(text, parsed.error)));
+  if (parsed.value === null) return new UnreadBody(emptyRequestBody());
+  return parsed.value;
+}
+
+/** The body of a PUT as Barbican reads it: exact media type, first 25,000 bytes, its own words. @internal */
+export async function quotaJsonBody(request: Request): Promise<unknown> {
+  if (mediaType(request.headers.get('content-type')) !== JSON_TYPE) return new UnreadBody(quotaNotJson());
+  const bytes = await readBytes(request, 'quota', QUOTA_BODY_LIMIT, true);
+  if (bytes instanceof ApiError) return new UnreadBody(bytes);
+  if (bytes.length === 0) return undefined;
+  let text: string;
+  try {
+    text = utf8.decode(bytes);
+  } catch {
+    return new UnreadBody(quotaNotUtf8());
+  }
+  const parsed = parseJson(text);
+  if (!parsed.ok) return new UnreadBody(quotaMalformedJson());
+  return stripStrings(parsed.value);
+}
+
+/** What Python's `str.strip()` removes: its whitespace, which is not quite JavaScript's. */
+const PY_SPACE = '[\\t\\n\\v\\f\\r\\x1c-\\x20\\x85\\xa0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000]';
+const PY_STRIP = new RegExp(`^${PY_SPACE}+|${PY_SPACE}+$`, 'g');
+
+/**
+ * Barbican strips every string value of a body (not the keys) before it validates it, so
+ * `" 5 "` is reported as `'5'`. Iterative: the body may nest as deep as the reader allows.
+ */
+function stripStrings(value: unknown): unknown {
+  if (typeof value === 'string') return value.replace(PY_STRIP, '');
+  const stack: unknown[] = [value];
+  while (stack.length > 0) {
+    const node = stack.pop();
+    if (node === null || typeof node !== 'object') continue;
+    const record = node as Record<string, unknown>;
+    for (const key of Object.keys(record)) {
+      const v = record[key];
+      if (typeof v === 'string') record[key] = v.replace(PY_STRIP, '');
+      else if (v !== null && typeof v === 'object') stack.push(v);
+    }
+  }
+  return value;
+}

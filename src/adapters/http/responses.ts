@@ -1,0 +1,67 @@
+import type { ApiError } from '../../kernel/api-error.js';
+import type { Dialect } from './trusted-headers.js';
+
+/**
+ * How answers are written: JSON with the request id, errors in each service's body, and the
+ * success statuses that depend on the body.
+ * @module
+ */
+
+/** What a response needs to know of its request. @internal */
+export interface Answering {
+  readonly requestId: string;
+  readonly dialect: Dialect;
+}
+
+/** @internal */
+export const JSON_TYPE = 'application/json';
+
+/** @internal */
+export function jsonResponse(x: Answering, status: number, body: unknown, headers?: Record<string, string>): Response {
+  return new Response(JSON.stringify(body), {
+    status,
+    headers: { 'content-type': JSON_TYPE, 'x-openstack-request-id': x.requestId, ...headers },
+  });
+}
+
+/** @internal */
+export function emptyResponse(x: Answering, status: number): Response {
+  return new Response(null, { status, headers: { 'x-openstack-request-id': x.requestId } });
+}
+
+/** `ApiError.toJSON()`, plus `request_id` in the DNS service's body as the real one has it. @internal */
+export function errorResponse(x: Answering, error: ApiError, headers?: Record<string, string>): Response {
+  const body = error.toJSON() as Record<string, unknown>;
+  return jsonResponse(x, error.status, x.dialect === 'dns' ? { ...body, request_id: x.requestId } : body, headers);
+}
+
+/** A rendering of a command's value. @internal */
+export type Reply<T = unknown> = (x: Answering, value: T) => Response;
+
+const selfLink = (body: unknown): string | undefined => {
+  const links = (body as { links?: { self?: unknown } } | null)?.links;
+  return typeof links?.self === 'string' ? links.self : undefined;
+};
+
+/** The body as JSON with `status` (a number, or chosen from the body). @internal */
+export const json =
+  (status: number | ((body: unknown) => number)): Reply =>
+  (x, body) =>
+    jsonResponse(x, typeof status === 'number' ? status : status(body), body);
+
+/** As {@link json}, with `Location` set to the body's `links.self`. @internal */
+export const created =
+  (status: number | ((body: unknown) => number)): Reply =>
+  (x, body) => {
+    const location = selfLink(body);
+    return jsonResponse(x, typeof status === 'number' ? status : status(body), body, location === undefined ? undefined : { location });
+  };
+
+/** 202 while the change waits for its task (`PENDING`), else `done` as API.md decides. @internal */
+export const pendingOr =
+  (done: number) =>
+  (body: unknown): number =>
+    (body as { status?: unknown }).status === 'PENDING' ? 202 : done;
+
+/** 204, whatever the command answered. @internal */
+export const noContent: Reply = (x) => emptyResponse(x, 204);
