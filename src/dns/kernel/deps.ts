@@ -73,8 +73,10 @@ export interface DnsDeps extends CommandEnv {
   readonly poolTargets: PoolTargetPort;
   /** How SECONDARY zones reach their masters; none: they never transfer. */
   readonly masters: MasterPort | undefined;
-  /** Whether zone pushes finish inside the command (auto mode with the default targets). */
+  /** Whether zone pushes finish inside the command (`'inline'` mode with the default targets). */
   readonly inlinePush: boolean;
+  /** Whether the pool targets are the default ones, which accept at once: a push task is then one transaction. */
+  readonly instantTargets: boolean;
   /**
    * What else is stored for a zone and goes with it: one remover per collection of the layers
    * above (recordset blocks and their owner index). Listed by the wiring, so zones know
