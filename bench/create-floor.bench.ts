@@ -70,7 +70,7 @@ async function child(kind: string): Promise<void> {
   let run: (n: number) => Promise<unknown>;
   if (kind === 'command') {
     const clock = manualClock('2026-01-01T00:00:00Z');
-    const dns = createDnsService({ clock, ids, random: seededRandom(1), quotas: { zones: -1 } });
+    const dns = createDnsService({ clock, ids, random: seededRandom(1), tasks: 'inline', quotas: { zones: -1 } });
     const ctxs = Array.from({ length: PROJECTS }, (_, i) => ({ projectId: `project-${i}`, roles: ['member'] }));
     run = async (n) => {
       if (n % 16 === 0) clock.advance(1);

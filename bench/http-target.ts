@@ -12,7 +12,7 @@ import { serve } from '../examples/http-server.js';
 
 const kind = process.argv[2];
 const headers = { 'X-Auth-Project-ID': 'p1', 'X-Roles': 'member' };
-const dns = createDnsService({ clock: manualClock('2026-01-01T00:00:00Z'), ids: sequentialIds() });
+const dns = createDnsService({ clock: manualClock('2026-01-01T00:00:00Z'), ids: sequentialIds(), tasks: 'inline' });
 const zone = (await dns.zones.create({ projectId: 'p1', roles: ['member'] }, { name: 'example.com.', email: 'hostmaster@example.com' }))._unsafeUnwrap();
 const path = `/v2/zones/${zone.id}`;
 

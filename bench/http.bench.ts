@@ -28,7 +28,7 @@ const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.len
 
 const ctx = { projectId: 'p1', roles: ['member'] };
 const headers = { 'X-Auth-Project-ID': 'p1', 'X-Roles': 'member' };
-const dns = createDnsService({ clock: manualClock('2026-01-01T00:00:00Z'), ids: sequentialIds(), quotas: { zones: -1 } });
+const dns = createDnsService({ clock: manualClock('2026-01-01T00:00:00Z'), ids: sequentialIds(), tasks: 'inline', quotas: { zones: -1 } });
 const handle = createHttpHandler({ dns, authenticate: trustedHeaders() });
 const zone = (await dns.zones.create(ctx, { name: 'probe.example.com.', email: 'hostmaster@example.com' }))._unsafeUnwrap();
 const url = `http://127.0.0.1:9001/v2/zones/${zone.id}`;

@@ -12,6 +12,7 @@ import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
+import { inlineTaskMode, PROBE } from './task-mode.js';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const root = join(here, '..');
@@ -92,7 +93,8 @@ const cpuMicros = (since: NodeJS.CpuUsage): number => {
  */
 async function createsAndPages(v: { lib: Lib; testing: Testing }): Promise<{ create: number; page: number; createCpu: number; pageCpu: number }> {
   const clock = v.testing.manualClock('2026-01-01T00:00:00Z');
-  const dns = v.lib.createDnsService({ clock, ids: v.testing.sequentialIds(), random: v.testing.seededRandom(1), quotas: { zones: -1 } });
+  const tasks = await inlineTaskMode(async (mode) => await v.lib.createDnsService({ tasks: mode }).zones.create({ ...PROBE.ctx, roles: [...PROBE.ctx.roles] }, PROBE.body));
+  const dns = v.lib.createDnsService({ clock, ids: v.testing.sequentialIds(), random: v.testing.seededRandom(1), tasks, quotas: { zones: -1 } });
   const ctxs = Array.from({ length: 100 }, (_, i) => member(i));
   gc();
   let t = performance.now();
@@ -173,7 +175,7 @@ process.stdout.write(
     '## Command pipeline against a baseline',
     '',
     `Old = the checkout in \`ZONEWARD_BASELINE\`, new = this one; one process, ${ROUNDS} rounds of old, new, new, old on fresh services (medians of ${ROUNDS * 2} runs per side, after a warm-up of each). ` +
-      `Create: ${CREATES.toLocaleString('en')} \`zones.create\` over 100 projects (manual clock, sequential ids, auto tasks). ` +
+      `Create: ${CREATES.toLocaleString('en')} \`zones.create\` over 100 projects (manual clock, sequential ids, pushes inside the create: \`tasks: 'inline'\`, \`'auto'\` in builds before it). ` +
       `Page: ${PAGES.toLocaleString('en')} \`zones.list\` first pages (limit 20) of a project holding 200 zones. ` +
       `Import: CPU seconds of a ${IMPORT_RECORDS.toLocaleString('en')}-record \`gen-zone.mjs\` file through \`imports.create\` and its task.`,
     '',

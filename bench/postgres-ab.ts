@@ -19,6 +19,7 @@ import type * as Core from '../src/index.js';
 import type * as Postgres from '../src/adapters/postgres/index.js';
 import type * as Testing from '../src/testing/index.js';
 import { serverMicrosSince, serverTicks } from './server-cpu.js';
+import { inlineTaskMode, PROBE } from './task-mode.js';
 
 const URL = process.env['ZONEWARD_PG_URL'];
 const BASELINE = process.env['ZONEWARD_BASELINE'];
@@ -48,7 +49,8 @@ for (const [name, root] of Object.entries(roots) as ['old' | 'new', string][]) {
   await pool.query(`DROP SCHEMA IF EXISTS ${schema} CASCADE`);
   const storage = postgresStorage({ pool, schema });
   await storage.migrate();
-  const dns = createDnsService({ storage, clock: manualClock('2026-01-01T00:00:00Z'), random: seededRandom(1), quotas: { zones: -1 } });
+  const tasks = await inlineTaskMode(async (mode) => await createDnsService({ tasks: mode }).zones.create({ ...PROBE.ctx, roles: [...PROBE.ctx.roles] }, PROBE.body));
+  const dns = createDnsService({ storage, clock: manualClock('2026-01-01T00:00:00Z'), random: seededRandom(1), tasks, quotas: { zones: -1 } });
   sides.set(name, {
     create: async (n) => await dns.zones.create({ projectId: `project-${n % 1000}`, roles: ['member'] }, { name: `z${n}.example.com.`, email: 'hostmaster@example.com' }),
     close: async () => {

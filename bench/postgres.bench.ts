@@ -54,6 +54,7 @@ const service = (storage: Storage, from?: Awaited<ReturnType<DnsService['snapsho
     storage,
     clock: manualClock('2026-01-01T00:00:00Z'),
     random: seededRandom(1),
+    tasks: 'inline',
     quotas: { zones: -1 },
     ...(from === undefined ? {} : { from }),
   });
@@ -304,7 +305,7 @@ const pageRows = results.map(
 );
 console.log(`## PostgreSQL adapter
 
-Method: \`createDnsService\` with \`tasks: 'auto'\` (with the default pool targets a create is one transaction),
+Method: \`createDnsService\` with \`tasks: 'inline'\` (with the default pool targets a create is one transaction),
 zones over ${f(PROJECTS)} projects, quota off, a local PostgreSQL on the same machine (see scripts/pg-test-cluster.sh:
 fsync off). For each size the database is filled by restoring the memory service's snapshot, then VACUUM ANALYZE.
 pgbench runs TPC-B (\`pgbench -n -c N -j min(N,2) -T ${PGBENCH_SECONDS}\`, scale 10) against the same server, alternating

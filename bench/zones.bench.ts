@@ -12,7 +12,7 @@ const PROJECTS = 1000;
 const log = (s: string) => process.stderr.write(`${s}\n`);
 
 const clock = manualClock('2026-01-01T00:00:00Z');
-const dns = createDnsService({ clock, ids: sequentialIds(), random: seededRandom(1), quotas: { zones: -1 } });
+const dns = createDnsService({ clock, ids: sequentialIds(), random: seededRandom(1), tasks: 'inline', quotas: { zones: -1 } });
 const ctxs = Array.from({ length: PROJECTS }, (_, i) => ({ projectId: `project-${i}`, roles: ['member'] }));
 
 // The probed project holds the same 100 zones at every size, so every page compared is a full
@@ -66,7 +66,7 @@ const firstRow = rows[0]!.split('|').map((s) => s.trim());
 const lastRow = rows[rows.length - 1]!.split('|').map((s) => s.trim());
 console.log(`## Zones (create, list, memory)
 
-Method: one process, \`createDnsService\` with the default memory storage and \`tasks: 'auto'\` (the default
+Method: one process, \`createDnsService\` with the default memory storage and \`tasks: 'inline'\` (the default
 pool targets accept inside the create's own transaction: one commit per create), zones spread round-robin over
 ${PROJECTS} projects, quota unlimited. "per create" is the mean of the creates added since the previous size (the
 first size includes the JIT's warm-up). Page times are the mean of 200 \`zones.list\` calls (limit 20) for a

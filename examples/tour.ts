@@ -20,7 +20,9 @@ const show = (title: string, result: { isOk(): boolean; value?: unknown; error?:
 };
 
 const example = await dns.zones.create(alice, { name: 'example.com.', email: 'hostmaster@example.com', ttl: 3600, description: 'Alice’s zone' });
-show('alice creates example.com.', example);
+show('alice creates example.com. (answered PENDING, as the real service: the push to the DNS servers follows)', example);
+await dns.tasks.settle();
+if (example.isOk()) show('…a moment later it is ACTIVE', await dns.zones.get(alice, example.value.id));
 clock.advance(1000);
 show('bob creates example.org.', await dns.zones.create(bob, { name: 'example.org.', email: 'dns@example.org' }));
 show('bob cannot take a name alice owns', await dns.zones.create(bob, { name: 'www.example.com.', email: 'dns@example.org' }));
@@ -31,9 +33,10 @@ if (example.isOk()) {
   show('bob asks for alice’s zone: 404, nothing leaks', await dns.zones.get(bob, id));
   show('alice’s zone: its SOA and NS recordsets', await dns.recordsets.list(alice, id));
   clock.advance(60_000);
-  show('alice updates the TTL (serial and version go up)', await dns.zones.update(alice, id, { ttl: 600, description: 'updated' }));
+  show('alice updates the TTL (serial and version go up; PENDING until pushed)', await dns.zones.update(alice, id, { ttl: 600, description: 'updated' }));
   show('alice deletes it (answered DELETE/PENDING)', await dns.zones.delete(alice, id));
-  show('…and it is gone', await dns.zones.get(alice, id));
+  await dns.tasks.settle();
+  show('…and once the DNS servers dropped it, it is gone', await dns.zones.get(alice, id));
 }
 const orgs = await dns.zones.list(admin, { name: '*.org.' });
 show('an admin with all-projects lists *.org.', orgs);

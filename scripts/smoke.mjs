@@ -22,7 +22,7 @@ import { postgresStorage } from 'zoneward/postgres';
 import { createHttpHandler, trustedHeaders } from 'zoneward/http';
 import { axfrMasters } from 'zoneward/axfr';
 for (const f of [createDnsService, createQuotaService, memoryStorage, parseZoneFile, writeZoneFile, manualClock, sequentialIds, seededRandom, faultyStorage, postgresStorage, axfrMasters]) if (typeof f !== 'function') throw new Error('missing export');
-const dns = createDnsService({ clock: manualClock('2026-01-01T00:00:00Z'), ids: sequentialIds() });
+const dns = createDnsService({ clock: manualClock('2026-01-01T00:00:00Z'), ids: sequentialIds(), tasks: 'inline' });
 const r = await dns.zones.create({ projectId: 'p', roles: ['member'] }, { name: 'example.com.', email: 'a@example.com' });
 if (!r.isOk() || r.value.status !== 'ACTIVE') throw new Error('ESM create failed');
 if (!(new ApiError(400, 't', 'm') instanceof Error)) throw new Error('ApiError');

@@ -71,8 +71,16 @@ export interface DnsServiceOptions {
   readonly ids?: () => string;
   /** A [0, 1) source for transfer keys and SOA refresh values. @defaultValue crypto-backed */
   readonly random?: () => number;
-  /** `'auto'`: asynchronous work runs by itself; `'manual'`: only through `dns.tasks`. @defaultValue 'auto' */
-  readonly tasks?: 'auto' | 'manual';
+  /**
+   * When asynchronous work runs. `'auto'`: the real service's timing: zone creates, updates and
+   * deletes and recordset writes answer `PENDING` (HTTP 202) and their push runs by itself right
+   * after the command (`await dns.tasks.settle()` waits for it). `'inline'`: with the default
+   * pool targets that push is done inside the command, which answers `ACTIVE` (HTTP 201, the
+   * spec's example); imports, exports and pushes to a `poolTargets` port still run as in
+   * `'auto'`. `'manual'`: nothing runs until `dns.tasks.runNext()` or `settle()`.
+   * @defaultValue 'auto'
+   */
+  readonly tasks?: 'auto' | 'inline' | 'manual';
   /** Default per-project quotas. @defaultValue zones 10, zone_recordsets 500, zone_records 500, recordset_records 20, api_export_size 1000 */
   readonly quotas?: Partial<ZoneQuotaLimits>;
   /** Limits and name rules. @defaultValue see {@link ZoneLimits} */
@@ -107,7 +115,7 @@ export interface DnsServiceOptions {
 export interface DnsService {
   /** Zones: `/v2/zones`. */
   readonly zones: {
-    /** `POST /v2/zones`: creates a zone; `ACTIVE` in auto mode with the default targets, else `PENDING`. */
+    /** `POST /v2/zones`: creates a zone; `PENDING` until its push ran (`ACTIVE` at once in `'inline'` mode with the default targets). */
     create<B = unknown>(ctx: RequestContext, body: RequestBody<ZoneCreateInput, B>): ResultAsync<ZoneBody, ApiError>;
     /** `GET /v2/zones/{id}`: 404 for another project's zone. */
     get(ctx: RequestContext, id: string): ResultAsync<ZoneBody, ApiError>;
@@ -298,7 +306,7 @@ export function createDnsDeps(options: DnsServiceOptions = {}): DnsDeps {
   const pools = options.pools !== undefined && options.pools.length > 0 ? options.pools : [DEFAULT_POOL];
   const mode = options.tasks ?? 'auto';
   const from = options.from;
-  const tasks = new TaskRunner(storage, mode);
+  const tasks = new TaskRunner(storage, mode === 'manual' ? 'manual' : 'auto');
   const restored: Promise<Result<void, ApiError>> =
     from === undefined
       ? Promise.resolve(ok(undefined))
@@ -326,7 +334,8 @@ export function createDnsDeps(options: DnsServiceOptions = {}): DnsDeps {
     tasks,
     poolTargets: options.poolTargets ?? alwaysSucceeds,
     masters: options.masters,
-    inlinePush: mode === 'auto' && options.poolTargets === undefined,
+    inlinePush: mode === 'inline' && options.poolTargets === undefined,
+    instantTargets: options.poolTargets === undefined,
   };
   const importOptions = options.importRecordTypes === undefined ? {} : { recordTypes: options.importRecordTypes };
   tasks.register(ZONE_PUSH, zonePushHandler(deps));
@@ -349,7 +358,10 @@ export function createDnsDeps(options: DnsServiceOptions = {}): DnsDeps {
  * const dns = createDnsService();
  * const alice = { projectId: 'alice', roles: ['member'] };
  * const zone = await dns.zones.create(alice, { name: 'example.com.', email: 'admin@example.com' });
- * if (zone.isOk()) console.log(zone.value.status); // 'ACTIVE'
+ * if (zone.isOk()) console.log(zone.value.status); // 'PENDING', as the real service answers
+ * await dns.tasks.settle();
+ * const served = await dns.zones.get(alice, zone._unsafeUnwrap().id);
+ * if (served.isOk()) console.log(served.value.status); // 'ACTIVE'
  * ```
  * @category Zones
  */

@@ -9,7 +9,7 @@
  * them too and the two transcripts must agree step by step: every difference is a wire bug. The
  * DNS service runs with `tasks: 'manual'` and a worker that settles the queue every 50 ms, as the
  * real API runs with its worker: zones answer PENDING and become ACTIVE a moment later on both.
- * (`'auto'` answers ACTIVE at once, an API.md decision; the flows poll either way.)
+ * (The default `'auto'` answers PENDING too and runs the work right after; the flows poll either way.)
  *
  * Skipped where the clients are not installed (`.ci/run` installs them).
  */

@@ -161,7 +161,9 @@ export function newModel(config: Config): DnsModel {
 }
 
 export function newSut(config: Config, storage?: Parameters<typeof createDnsService>[0]): Sut {
+  // The model applies a push with the command that asked for it, as `'inline'` does.
   const dns = createDnsService({
+    tasks: 'inline',
     clock: manualClock('2026-01-01T00:00:00Z'),
     ids: sequentialIds(),
     random: seededRandom(config.seed),

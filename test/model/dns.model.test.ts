@@ -35,7 +35,7 @@ describe('DNS service against its model', () => {
         await fc.asyncModelRun(() => ({ model: newModel(config), real }), cmds);
         // Whatever state the sequence reached, a snapshot restores into a service holding exactly it.
         const snapshot = await real.dns.snapshot();
-        const restored = createDnsService({ from: JSON.parse(JSON.stringify(snapshot)) as typeof snapshot });
+        const restored = createDnsService({ tasks: 'inline', from: JSON.parse(JSON.stringify(snapshot)) as typeof snapshot });
         expect(await restored.snapshot()).toEqual(snapshot);
         const all = { projectId: 'ops', roles: ['admin'], allProjects: true };
         for (const dns of [real.dns, restored]) await dns.tasks.settle();

@@ -29,7 +29,7 @@ type Outcome = Awaited<ResultAsync<unknown, ApiError>>;
 /** Fails operation i = 0, 1, ... of `run` until it succeeds; returns how many attempts failed. */
 async function proveDnsCommand(
   run: (dns: DnsService) => ResultAsync<unknown, ApiError> | Promise<Outcome>,
-  tasks: 'auto' | 'manual' = 'manual',
+  tasks: 'inline' | 'manual' = 'manual',
 ): Promise<number> {
   for (let i = 0; ; i += 1) {
     const inner = memoryStorage();
@@ -52,9 +52,9 @@ describe('a storage failure at any step of a DNS command changes nothing and ans
     expect(await proveDnsCommand(run)).toBeGreaterThan(0);
   });
 
-  // In auto mode with the default pool targets the push happens inside the command's transaction.
-  it.each(dnsCommands.filter(([n]) => /^(zones|recordsets)\.(create|update|delete)$/.test(n)))('%s (auto mode)', async (_name, run) => {
-    expect(await proveDnsCommand(run, 'auto')).toBeGreaterThan(0);
+  // In inline mode with the default pool targets the push happens inside the command's transaction.
+  it.each(dnsCommands.filter(([n]) => /^(zones|recordsets)\.(create|update|delete)$/.test(n)))('%s (inline mode)', async (_name, run) => {
+    expect(await proveDnsCommand(run, 'inline')).toBeGreaterThan(0);
   });
 
   it('covers every command of the DNS service', () => {

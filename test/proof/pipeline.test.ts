@@ -11,7 +11,8 @@ import { manualClock, seededRandom, sequentialIds } from '../../src/testing/inde
 const alice: RequestContext = { projectId: 'alice', roles: ['member'] };
 const admin: RequestContext = { projectId: 'ops', roles: ['admin'], allProjects: true };
 const T0 = '2026-01-01T00:00:00Z';
-const fixed = (ids = sequentialIds()) => ({ clock: manualClock(T0), ids, random: seededRandom(1) });
+// `'inline'`: a create's answer is the zone as it stays, so a later read can be compared with it.
+const fixed = (ids = sequentialIds()) => ({ clock: manualClock(T0), ids, random: seededRandom(1), tasks: 'inline' as const });
 
 /** A memory storage whose transactions can be made to reject: `fail(n)` fails the next n, `fail(Infinity)` all. */
 function switchableStorage(): Storage & { fail(n: number): void; failures(): number } {
@@ -79,7 +80,7 @@ describe('defect 2: the task runner waits for the restore', () => {
 
   it('auto mode: settle() returns only once the restored task ran', async () => {
     const { snapshot, zoneId } = await snapshotWithPendingZone();
-    const dns = createDnsService({ ...fixed(sequentialIds('b')), from: snapshot });
+    const dns = createDnsService({ ...fixed(sequentialIds('b')), from: snapshot, tasks: 'auto' });
     await dns.tasks.settle();
     expect((await dns.zones.get(alice, zoneId))._unsafeUnwrap().status).toBe('ACTIVE');
   });

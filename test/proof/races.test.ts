@@ -122,6 +122,7 @@ const service = (storage: Storage): DnsService =>
     clock: manualClock('2026-01-01T00:00:00Z'),
     ids: sequentialIds(),
     random: seededRandom(7),
+    tasks: 'inline',
     ...(mode === 'targets' ? { poolTargets: ownTargets } : {}),
   });
 

@@ -133,7 +133,7 @@ describe('faultPlan', () => {
   it('drives a DNS service: the first put fails once (500, nothing kept), the retry works', async () => {
     const storage = memoryStorage();
     const plan = faultPlan().fail('put', { times: 1 });
-    const dns = createDnsService({ storage: plan.wrap(storage), clock: manualClock('2026-01-01T00:00:00Z'), ids: sequentialIds(), random: seededRandom(1) });
+    const dns = createDnsService({ storage: plan.wrap(storage), clock: manualClock('2026-01-01T00:00:00Z'), ids: sequentialIds(), random: seededRandom(1), tasks: 'inline' });
     const first = await dns.zones.create(alice, zone('a.com.'));
     expect(first._unsafeUnwrapErr()).toMatchObject({ status: 500, type: 'storage_failure' });
     expect((await createDnsService({ storage }).snapshot()).collections['dns.zones']).toEqual([]);

@@ -75,7 +75,7 @@ describe('DnsClient against zoneward', () => {
     dns = createDnsService({ ...deterministic(), ids: sequentialIds('a'), from: fixture });
   });
 
-  it('creates a zone (auto mode: ACTIVE at once)', async () => {
+  it('creates a zone (auto mode: PENDING, ACTIVE once its push ran)', async () => {
     const client = new DnsClient(fakeDesignate(dns), 'acme', () => dns.tasks.settle());
     const zone = await client.createZone('new.com.');
     expect(zone.status).toBe('ACTIVE');

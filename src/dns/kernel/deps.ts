@@ -72,7 +72,9 @@ export interface DnsDeps extends CommandEnv {
   readonly poolTargets: PoolTargetPort;
   /** How SECONDARY zones reach their masters; none: they never transfer. */
   readonly masters: MasterPort | undefined;
-  /** Whether zone pushes finish inside the command (auto mode with the default targets). */
+  /** Whether zone pushes finish inside the command (`'inline'` mode with the default targets). */
   readonly inlinePush: boolean;
+  /** Whether the pool targets are the default ones, which accept at once: a push task is then one transaction. */
+  readonly instantTargets: boolean;
 }
 

@@ -134,7 +134,7 @@ export const withImportedCounts = (zone: Zone, recordsetCount: number, recordCou
  * @internal
  */
 export function applyReport(zone: Zone, report: PushReport, now: Date): Zone | 'gone' {
-  // The one transition not written with immer: in auto mode every create and update applies a
+  // The one transition not written with immer: in inline mode every create and update applies a
   // report inside its own command, and a produce() costs about 3 µs more than this copy (about a
   // fifth of a create, bench/pipeline.bench.ts), for four scalar fields of a zone already frozen.
   const saved = (action: ZoneAction, status: ZoneStatus): Zone =>

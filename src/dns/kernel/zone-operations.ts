@@ -46,7 +46,7 @@ export function emitZoneEvent(deps: DnsDeps, uow: UnitOfWork, verb: 'create' | '
 
 /**
  * Stores a changed zone, announces the change, and hands it to the pool targets. With the
- * default targets in auto mode they accept at once, so their report is applied before the
+ * default targets in `'inline'` mode they accept at once, so their report is applied before the
  * write: the row is written once, already ACTIVE (or removed), with no task and no second
  * commit. Otherwise the zone is stored as it is and a push task is queued. Returns the zone as
  * it now stands, and the task if one was queued. `verb` null announces nothing until the zone

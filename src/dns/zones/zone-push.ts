@@ -40,7 +40,7 @@ export function zonePushHandler(deps: DnsDeps): (task: StoredTask) => Promise<bo
     const serial = Number(task.data['serial']);
     // Not a push this service queued: the runner removes it, as it does a task of unknown kind.
     if (!isPushAction(action)) return false;
-    if (deps.inlinePush) {
+    if (deps.instantTargets) {
       const done = await apply(task, () => Promise.resolve({ action, outcome: 'SUCCESS', serial }));
       return done.isOk() ? true : 'retry';
     }

@@ -7,7 +7,7 @@ const member = { 'X-Auth-Project-ID': 'p1', 'X-Roles': 'member' };
 const json = { 'content-type': 'application/json' };
 const serviceAdmin = { 'X-Project-Id': 'ops', 'X-Roles': 'key-manager:service-admin' };
 
-function setup(options: { tasks?: 'auto' | 'manual'; basePath?: string } = {}) {
+function setup(options: { tasks?: 'auto' | 'inline' | 'manual'; basePath?: string } = {}) {
   const dns = createDnsService({ ids: sequentialIds(), clock: manualClock('2026-01-01T00:00:00Z'), tasks: options.tasks ?? 'auto' });
   const quotas = createQuotaService();
   const handle = createHttpHandler({ dns, quotas, authenticate: trustedHeaders(), ...(options.basePath ? { basePath: options.basePath } : {}) });
@@ -21,8 +21,8 @@ const read = async (r: Response): Promise<any> => r.json();
 const createZone = (name = 'example.com.') => JSON.stringify({ name, email: 'admin@example.com' });
 
 describe('zoneward/http: DNS', () => {
-  it('creates a zone: 201 ACTIVE in auto mode, 202 PENDING in manual mode, Location = links.self', async () => {
-    for (const [tasks, status, state] of [['auto', 201, 'ACTIVE'], ['manual', 202, 'PENDING']] as const) {
+  it('creates a zone: 202 PENDING in auto and manual mode, 201 ACTIVE inline, Location = links.self', async () => {
+    for (const [tasks, status, state] of [['auto', 202, 'PENDING'], ['inline', 201, 'ACTIVE'], ['manual', 202, 'PENDING']] as const) {
       const { handle } = setup({ tasks });
       const r = await handle(new Request('http://10.0.0.1:8080/v2/zones', { method: 'POST', headers: { ...member, ...json }, body: createZone() }));
       expect(r.status).toBe(status);
@@ -53,7 +53,7 @@ describe('zoneward/http: DNS', () => {
     const e = await read(r);
     expect(e).toMatchObject({ code: 415, type: 'unsupported_content_type', message: 'Content-type must be application/json' });
     expect(e.request_id).toBe(r.headers.get('x-openstack-request-id'));
-    expect((await post({ 'content-type': 'application/json; charset=utf-8' }, createZone())).status).toBe(201);
+    expect((await post({ 'content-type': 'application/json; charset=utf-8' }, createZone())).status).toBe(202);
     r = await post(json, '{"name":"a.com.",');
     expect(await read(r)).toMatchObject({ type: 'invalid_json', message: 'Expecting property name enclosed in double quotes: line 1 column 18 (char 17)' });
     for (const body of ['', 'null']) expect((await read(await post(json, body))).type).toBe('empty_request_body');

@@ -17,7 +17,7 @@ interface Args {
   /** Zone ids to delete. */
   readonly deletes?: readonly string[];
   readonly zonesQuota: number;
-  readonly tasks: 'auto' | 'manual';
+  readonly tasks: 'auto' | 'inline' | 'manual';
 }
 
 const args = JSON.parse(process.argv[2] ?? '{}') as Args;

@@ -102,12 +102,12 @@ describe.skipIf(PG_URL === undefined)(`two processes on one database${PG_URL ===
     const schema = freshSchemaName();
     const storage = postgresStorage({ pool: testPool(), schema });
     await storage.migrate();
-    const dns = createDnsService({ storage, tasks: 'auto', quotas: { zones: 1000 } });
+    const dns = createDnsService({ storage, tasks: 'inline', quotas: { zones: 1000 } });
     const owner = { projectId: 'p-d', roles: ['member'] };
     const parents: { id: string; name: string }[] = [];
     for (let n = 0; n < 15; n++) parents.push(unwrap(await dns.zones.create(owner, { name: `p${n}.com.`, email: 'admin@example.com' })));
     const children = parents.map((p) => `x.${p.name}`);
-    const worker = (args: object) => ({ url: PG_URL, schema, project: 'p-d', zonesQuota: 1000, tasks: 'auto', ...args });
+    const worker = (args: object) => ({ url: PG_URL, schema, project: 'p-d', zonesQuota: 1000, tasks: 'inline', ...args });
     const [created, deleted] = await race([worker({ names: shuffle(children, 5) }), worker({ deletes: shuffle(parents.map((p) => p.id), 6) })]);
     const stored = async (id: string) => storage.transaction((tx) => tx.get('dns.zones', id)) as Promise<{ parentZoneId: string | null } | undefined>;
     for (const [n, parent] of parents.entries()) {

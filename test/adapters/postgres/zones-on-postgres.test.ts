@@ -18,12 +18,12 @@ type ZoneList = { zones: ZoneBody[]; links: { self: string; next?: string }; met
 const service = async (options: DnsServiceOptions = {}) => {
   const storage = await freshPostgresStorage();
   const clock = manualClock(T0);
-  return { storage, clock, dns: createDnsService({ storage, clock, ids: sequentialIds(), random: seededRandom(1), ...options }) };
+  return { storage, clock, dns: createDnsService({ storage, clock, ids: sequentialIds(), random: seededRandom(1), tasks: 'inline', ...options }) };
 };
 const title = (name: string): string => (PG_URL === undefined ? `${name} (skipped: ${SKIP_REASON})` : name);
 
 describe.skipIf(PG_URL === undefined)(title('zone commands on postgresStorage'), () => {
-  it('creates: the documented body, ACTIVE in auto mode, with SOA and NS recordsets', async () => {
+  it('creates: the documented body, ACTIVE in inline mode, with SOA and NS recordsets', async () => {
     const { dns } = await service();
     const zone = (await dns.zones.create(alice, { ...body(), ttl: 600, description: 'd' }))._unsafeUnwrap();
     expect(zone).toMatchObject({
@@ -170,7 +170,7 @@ describe.skipIf(PG_URL === undefined)(title('zone commands on postgresStorage'),
 
   it('answers 500 storage_failure and leaves the state as it was, at every step of a create', async () => {
     const storage: PostgresStorage = await freshPostgresStorage();
-    const setup = createDnsService({ storage, clock: manualClock(T0), ids: sequentialIds('a') });
+    const setup = createDnsService({ storage, clock: manualClock(T0), ids: sequentialIds('a'), tasks: 'inline' });
     (await setup.zones.create(alice, body('first.com.')))._unsafeUnwrap();
     const before = await setup.snapshot();
     let failures = 0;

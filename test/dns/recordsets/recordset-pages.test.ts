@@ -112,7 +112,7 @@ describe('recordset list pages', () => {
     await fc.assert(
       fc.asyncProperty(fc.array(op, { minLength: 3, maxLength: 30 }), fc.constantFrom(1, 3, 20), async (ops, limit) => {
         const clock = manualClock('2026-01-01T00:00:00Z');
-        const dns = createDnsService({ clock, ids: sequentialIds(), random: seededRandom(5), quotas: { zone_recordsets: -1, zone_records: -1 } });
+        const dns = createDnsService({ clock, ids: sequentialIds(), random: seededRandom(5), tasks: 'inline', quotas: { zone_recordsets: -1, zone_records: -1 } });
         const zones: { id: string; owner: RequestContext; name: string }[] = [];
         let n = 0;
         for (const o of ops) {

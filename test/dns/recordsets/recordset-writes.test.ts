@@ -18,7 +18,7 @@ const bob: RequestContext = { projectId: 'bob', roles: ['member'] };
 const adminEm: RequestContext = { projectId: 'alice', roles: ['admin'], editManagedRecords: true };
 
 const service = (quotas?: Record<string, number>): DnsService =>
-  createDnsService({ clock: manualClock('2026-01-01T00:00:00Z'), ids: sequentialIds(), random: seededRandom(1), forbiddenStatus: 403, ...(quotas ? { quotas } : {}) });
+  createDnsService({ clock: manualClock('2026-01-01T00:00:00Z'), ids: sequentialIds(), random: seededRandom(1), forbiddenStatus: 403, tasks: 'inline', ...(quotas ? { quotas } : {}) });
 
 async function zoneOf(dns: DnsService, name = 'example.com.'): Promise<string> {
   return (await dns.zones.create(alice, { name, email: 'a@example.com' }))._unsafeUnwrap().id;
@@ -181,7 +181,7 @@ describe('recordset writes', () => {
     let next = 0xffffff;
     const falling = (): string => `00000000-0000-4000-8000-${(next--).toString(16).padStart(12, '0')}`;
     const clock = manualClock('2026-01-01T00:00:00Z');
-    const dns = createDnsService({ clock, ids: falling, random: seededRandom(1) });
+    const dns = createDnsService({ clock, ids: falling, random: seededRandom(1), tasks: 'inline' });
     const file = '$ORIGIN imp.test.\n$TTL 300\n@ IN SOA ns1.example.org. h.imp.test. 1 3600 600 86400 300\n@ IN NS ns1.example.org.\nwww IN A 192.0.2.1\nalias IN CNAME www\n';
     const imp = (await dns.imports.create(alice, file, 'text/dns'))._unsafeUnwrap();
     await dns.tasks.settle();

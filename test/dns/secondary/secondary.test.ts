@@ -15,7 +15,7 @@ mail 300 IN A 192.0.2.25
 www 300 IN CNAME mail
 `;
 
-function service(options: { tasks?: 'auto' | 'manual'; master?: ReturnType<typeof scriptedMaster> } = {}) {
+function service(options: { tasks?: 'auto' | 'inline' | 'manual'; master?: ReturnType<typeof scriptedMaster> } = {}) {
   const master = options.master ?? scriptedMaster({ pageSize: 2 });
   const events: { type: string; payload: Record<string, unknown> }[] = [];
   const dns = createDnsService({
@@ -23,7 +23,7 @@ function service(options: { tasks?: 'auto' | 'manual'; master?: ReturnType<typeo
     clock: manualClock('2026-01-02T03:04:05.678Z'),
     ids: sequentialIds(),
     random: seededRandom(1),
-    tasks: options.tasks ?? 'auto',
+    tasks: options.tasks ?? 'inline',
   });
   dns.events.subscribe((e) => events.push(e as never));
   return { dns, master, events };
@@ -156,7 +156,7 @@ describe('SECONDARY zones transfer from their masters', () => {
   });
 
   it('without a master port nothing is queued and the zone stays at serial 1', async () => {
-    const dns = createDnsService();
+    const dns = createDnsService({ tasks: 'inline' }); // inline: the create's push queues nothing either
     const zone = (await dns.zones.create(alice, { name: 'example.com.', type: 'SECONDARY', masters: ['192.0.2.1'] }))._unsafeUnwrap();
     expect(dns.tasks.pending()).toBe(0);
     expect((await dns.zones.xfr(alice, zone.id)).isOk()).toBe(true);

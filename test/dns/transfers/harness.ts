@@ -15,7 +15,7 @@ export interface HarnessOptions {
   storage?: Storage;
   forbiddenStatus?: 401 | 403;
   quotas?: Partial<ZoneQuotaLimits>;
-  tasks?: 'auto' | 'manual';
+  tasks?: 'auto' | 'inline' | 'manual';
   seed?: number;
 }
 
@@ -25,7 +25,7 @@ export function harness(options: HarnessOptions = {}) {
   const deps = createDnsDeps({
     ...(options.storage === undefined ? {} : { storage: options.storage }),
     ...(options.quotas === undefined ? {} : { quotas: options.quotas }),
-    tasks: options.tasks ?? 'auto',
+    tasks: options.tasks ?? 'inline',
     clock,
     ids: sequentialIds(),
     random: seededRandom(options.seed ?? 42),

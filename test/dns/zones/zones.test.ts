@@ -13,12 +13,13 @@ const T0_SECONDS = Date.parse(T0) / 1000;
 
 const service = (options: DnsServiceOptions = {}) => {
   const clock = manualClock(T0);
-  return { clock, dns: createDnsService({ clock, ids: sequentialIds(), random: seededRandom(1), ...options }) };
+  // `'inline'` unless a test says otherwise: a zone's answer is then the state it stays in.
+  return { clock, dns: createDnsService({ clock, ids: sequentialIds(), random: seededRandom(1), tasks: 'inline', ...options }) };
 };
 const body = (name = 'example.com.') => ({ name, email: 'admin@example.com' });
 
 describe('zones.create', () => {
-  it('answers the documented body, ACTIVE in auto mode', async () => {
+  it('answers the documented body, ACTIVE in inline mode', async () => {
     const { dns } = service();
     const zone = (await dns.zones.create(alice, { ...body(), ttl: 600, description: 'd' }))._unsafeUnwrap();
     expect(Object.keys(zone)).toEqual([
@@ -53,6 +54,29 @@ describe('zones.create', () => {
     expect(await dns.tasks.runNext()).toBe(true);
     expect(await dns.tasks.runNext()).toBe(false);
     expect((await dns.zones.get(alice, zone.id))._unsafeUnwrap()).toMatchObject({ status: 'ACTIVE', action: 'NONE', version: 2 });
+  });
+
+  it('auto mode (the default) answers as the real service: PENDING writes whose push runs by itself', async () => {
+    const dns = createDnsService({ clock: manualClock(T0), ids: sequentialIds(), random: seededRandom(1) });
+    const served = async (id: string) => {
+      // No settle(): the push must run on its own; a few turns of the event loop are enough.
+      for (let i = 0; i < 50 && dns.tasks.pending() > 0; i++) await new Promise((resolve) => setImmediate(resolve));
+      expect(dns.tasks.pending()).toBe(0);
+      return (await dns.zones.get(alice, id))._unsafeUnwrap();
+    };
+    const zone = (await dns.zones.create(alice, body()))._unsafeUnwrap();
+    expect(zone).toMatchObject({ status: 'PENDING', action: 'CREATE', version: 1 });
+    expect(await served(zone.id)).toMatchObject({ status: 'ACTIVE', action: 'NONE', version: 2 });
+    const changed = (await dns.zones.update(alice, zone.id, { ttl: 900 }))._unsafeUnwrap();
+    expect(changed).toMatchObject({ status: 'PENDING', action: 'UPDATE', ttl: 900 });
+    expect(await served(zone.id)).toMatchObject({ status: 'ACTIVE', action: 'NONE', ttl: 900 });
+    const rs = (await dns.recordsets.create(alice, zone.id, { name: `www.${zone.name}`, type: 'A', records: ['192.0.2.1'] }))._unsafeUnwrap();
+    expect(rs).toMatchObject({ status: 'PENDING', action: 'CREATE' });
+    await served(zone.id);
+    expect((await dns.recordsets.get(alice, zone.id, rs.id))._unsafeUnwrap()).toMatchObject({ status: 'ACTIVE', action: 'NONE' });
+    expect((await dns.zones.delete(alice, zone.id))._unsafeUnwrap()).toMatchObject({ status: 'PENDING', action: 'DELETE' });
+    await dns.tasks.settle();
+    expect((await dns.zones.get(alice, zone.id))._unsafeUnwrapErr().type).toBe('zone_not_found');
   });
 
   it('leaves the zone in ERROR when the pool targets fail', async () => {
