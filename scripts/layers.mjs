@@ -37,6 +37,11 @@ const CONCEPTS = {
   'dns/exports': DNS,
   'dns/secondary': DNS,
   'dns/quotas': DNS,
+  'dns/tsigkeys': DNS,
+  'dns/pools': DNS,
+  'dns/service-statuses': DNS,
+  'dns/limits': DNS,
+  'dns/reverse': DNS,
 };
 /** The DNS concepts, for the wiring that assembles them. */
 const DNS_CONCEPTS = Object.keys(CONCEPTS).filter((c) => c.startsWith('dns/'));

@@ -58,3 +58,8 @@ export type {
   QuotaValues,
 } from './project-quotas/index.js';
 export type { ZoneQuotaLimits, ZoneQuotaResource } from './dns/quotas/index.js';
+export type { TsigAlgorithm, TsigkeyBody, TsigkeyCommands, TsigkeyInput, TsigkeyList, TsigScope } from './dns/tsigkeys/index.js';
+export type { PoolBody, PoolCommands, PoolInput, PoolList, PoolNsRecord } from './dns/pools/index.js';
+export type { ServiceStatusBody, ServiceStatusCommands, ServiceStatusList } from './dns/service-statuses/index.js';
+export type { LimitsBody, LimitsCommands } from './dns/limits/index.js';
+export type { FloatingIpCommands, FloatingIpList } from './dns/reverse/index.js';

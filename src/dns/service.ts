@@ -2,7 +2,7 @@ import { err, ok, type Result, type ResultAsync } from 'neverthrow';
 import { memoryStorage } from '../adapters/memory/memory-storage.js';
 import { DEFAULT_ZONE_QUOTAS, getDnsQuotas, resetDnsQuotas, setDnsQuotas, type ZoneQuotaLimits } from './quotas/index.js';
 import type { Storage } from '../ports/storage.js';
-import { getRecordset, listRecordsets, type RecordsetList } from './recordsets/recordset-commands.js';
+import { findRecordsetAnywhere, getRecordset, listRecordsets, type RecordsetList } from './recordsets/recordset-commands.js';
 import { ownerRowKeys, RECORDSET_OWNERS, type OwnerRow } from './kernel/owner-index.js';
 import { createRecordset, deleteRecordset, listAllRecordsets, updateRecordset } from './recordsets/recordset-writes.js';
 import { blockKeys, importedZoneKeys, checkedBlock, isCurrentLayout, RECORDSET_ZONES, RECORDSETS, type ImportedZone, type RecordsetBlock, type RecordsetBody } from './kernel/recordset.js';
@@ -45,6 +45,12 @@ import {
 import type { DnsDeps, NameserversBody, PoolConfig, PoolTargetPort } from './kernel/deps.js';
 import type { MasterPort } from '../ports/master.js';
 import { xfrZone, ZONE_XFR_TASK, zoneXfrHandler } from './secondary/xfr.js';
+// The admin resources of the v2 API (tsigkeys, pools, service statuses, limits, reverse).
+import { createTsigkeyCommands, TSIGKEY_COLLECTIONS, type TsigkeyCommands } from './tsigkeys/index.js';
+import { createPoolCommands, POOL_COLLECTIONS, type PoolCommands } from './pools/index.js';
+import { createServiceStatusCommands, type ServiceStatusCommands } from './service-statuses/index.js';
+import { createLimitsCommands, type LimitsCommands } from './limits/index.js';
+import { createFloatingIpCommands, type FloatingIpCommands } from './reverse/index.js';
 import { clearCollections, restoreSnapshot, takeSnapshot, type CollectionKeys, type ServiceSnapshot } from '../kernel/snapshot.js';
 
 /**
@@ -161,6 +167,12 @@ export interface DnsService {
     delete(ctx: RequestContext, zoneId: string, id: string): ResultAsync<RecordsetBody, ApiError>;
     /** `GET /v2/recordsets`: every recordset of the caller's project (all projects with `allProjects`). */
     listAll(ctx: RequestContext, query?: ListQuery): ResultAsync<object, ApiError>;
+    /**
+     * `GET /v2/recordsets/{id}`: the recordset wherever it is among the zones the caller may see.
+     * The real service answers this path with a 301 to `/v2/zones/{zone_id}/recordsets/{id}`;
+     * `zoneward/http` does too, from the body's `zone_id`.
+     */
+    find(ctx: RequestContext, id: string): ResultAsync<RecordsetBody, ApiError>;
   };
   /** The DNS service's per-project quotas: `/v2/quotas/{project}`. */
   readonly quotas: {
@@ -171,6 +183,16 @@ export interface DnsService {
     /** `DELETE`: removes the overrides. */
     reset(ctx: RequestContext, projectId: string): ResultAsync<void, ApiError>;
   };
+  /** TSIG keys: `/v2/tsigkeys`, admin only. */
+  readonly tsigkeys: TsigkeyCommands;
+  /** Pools: `/v2/pools`, admin only; the configured pools and those made through the API. */
+  readonly pools: PoolCommands;
+  /** What the deployment's services report: `/v2/service_statuses`, admin only. */
+  readonly serviceStatuses: ServiceStatusCommands;
+  /** `GET /v2/limits`. */
+  readonly limits: LimitsCommands;
+  /** PTR records of floating IPs: `/v2/reverse/floatingips`, answered as without a network service. */
+  readonly floatingIps: FloatingIpCommands;
   /** The asynchronous work queue. */
   readonly tasks: {
     /** Resolves when no asynchronous work is left. */
@@ -238,6 +260,8 @@ export const DNS_COLLECTIONS: CollectionKeys = {
   ...TRANSFER_COLLECTIONS,
   ...IMPORT_COLLECTIONS,
   ...EXPORT_COLLECTIONS,
+  ...TSIGKEY_COLLECTIONS,
+  ...POOL_COLLECTIONS,
 };
 
 function checkSnapshot(from: ServiceSnapshot): void {
@@ -398,12 +422,18 @@ function serviceOver(deps: DnsDeps, importOptions: { recordTypes?: readonly stri
       update: (ctx, zoneId, id, body) => updateRecordset(deps, ctx, zoneId, id, body),
       delete: (ctx, zoneId, id) => deleteRecordset(deps, ctx, zoneId, id),
       listAll: (ctx, query) => listAllRecordsets(deps, ctx, query),
+      find: (ctx, id) => findRecordsetAnywhere(deps, ctx, id),
     },
     quotas: {
       get: (ctx, projectId) => getDnsQuotas(quotaDeps, ctx, projectId),
       set: (ctx, projectId, body) => setDnsQuotas(quotaDeps, ctx, projectId, body),
       reset: (ctx, projectId) => resetDnsQuotas(quotaDeps, ctx, projectId),
     },
+    tsigkeys: createTsigkeyCommands(deps),
+    pools: createPoolCommands(deps),
+    serviceStatuses: createServiceStatusCommands(deps),
+    limits: createLimitsCommands(deps),
+    floatingIps: createFloatingIpCommands(deps),
     tasks: {
       settle: () => tasks.settle(),
       pending: () => tasks.pending(),

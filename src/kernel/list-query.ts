@@ -68,7 +68,8 @@ export interface ParsedListQuery {
 }
 
 const DEFAULT_LIMIT = 20;
-const MAX_LIMIT = 1000;
+/** The largest `limit` a list answers (the real service's `max_limit_v2`). @internal */
+export const MAX_LIMIT = 1000;
 const CONSUMED = new Set(['all_projects', 'all_tenants', 'edit_managed_records']);
 const TRUE_STRINGS = new Set(['true', '1', 'yes', 'on', 'y', 't']);
 

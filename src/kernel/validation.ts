@@ -219,3 +219,68 @@ export function intField(value: unknown, field: string, min: number, max: number
     return ok(n);
   });
 }
+
+/**
+ * How the real service's API adapter treats one key of a resource body: `writable` keys are set;
+ * a read-only key passes only when it repeats the current value (then it is set too, a quirk the
+ * real service has: `created_at: null` on a create is stored); an `immutable` key may be set while
+ * the current value is empty and must repeat it after.
+ * @internal
+ */
+export interface AdapterField {
+  readonly writable: boolean;
+  readonly immutable?: boolean;
+}
+
+/**
+ * Reads a body into a resource as the real service's API adapter does: keys in body order, each
+ * value set (and coerced, where `set` refuses it at once) as it comes; unknown keys collected; the
+ * first read-only or immutable key with another value than `current` gives stops the reading.
+ * The collected keys are one `invalid_object` naming `resource`, after the loop.
+ *
+ * @param current - the resource's current value of a key (undefined: unset); a value that never
+ *   equals a body value (a timestamp: the real service compares a datetime with the text) is any
+ *   object
+ * @internal
+ */
+export function parseAdapterObject(
+  body: unknown,
+  fields: Readonly<Record<string, AdapterField>>,
+  current: (key: string) => unknown,
+  set: (key: string, value: unknown) => Result<void, ApiError>,
+  resource: string,
+): Result<void, ApiError> {
+  const entries = ownEntries(body);
+  if (entries.isErr()) return err(entries.error);
+  const bad: string[] = [];
+  for (const [key, value] of Object.entries(entries.value)) {
+    const field = Object.hasOwn(fields, key) ? fields[key] : undefined;
+    if (field === undefined) {
+      bad.push(key);
+      continue;
+    }
+    const now = current(key) ?? null;
+    if (field.immutable === true ? now !== null && now !== '' && now !== value : !field.writable && now !== value) {
+      bad.push(key);
+      break;
+    }
+    const done = set(key, value);
+    if (done.isErr()) return err(done.error);
+  }
+  return bad.length > 0 ? err(invalidKeys(bad, resource)) : ok(undefined);
+}
+
+/** A field the real service requires is missing, in its structured form. @internal */
+export const requiredProperty = (field: string): ApiError =>
+  schemaErrors([{ path: `records.0.${field}`, message: `'${field}' is a required property` }]);
+
+/**
+ * An enum field as the real service coerces it: the value must be one of `values` (compared as
+ * sent, so `5` is not `'5'`), else `Field value … is invalid` with the value as Python prints it.
+ * @internal
+ */
+export function enumField<T extends string>(value: unknown, field: string, values: readonly T[]): Result<T, ApiError> {
+  if (value === null || value === undefined) return err(invalidValue('ValueError', `Field \`${field}' cannot be None`));
+  if (typeof value === 'string' && (values as readonly string[]).includes(value)) return ok(value as T);
+  return err(invalidValue('ValueError', `Field value ${pyText(value)} is invalid`));
+}

@@ -14,10 +14,14 @@ import type { MasterPort } from '../../ports/master.js';
 export interface PoolConfig {
   /** The pool's UUID (a zone's `pool_id`). */
   readonly id: string;
-  /** A name for people. */
+  /** A name for people (`GET /v2/pools` shows the id when there is none). */
   readonly name?: string;
   /** The pool's NS records, in creation order: the first one is the SOA's MNAME. */
   readonly nameservers: readonly Nameserver[];
+  /** Free text `GET /v2/pools` shows. @defaultValue null */
+  readonly description?: string | null;
+  /** Scheduler attributes `GET /v2/pools` shows. @defaultValue {} */
+  readonly attributes?: Readonly<Record<string, string>>;
 }
 
 /**

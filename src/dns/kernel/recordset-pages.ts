@@ -367,6 +367,40 @@ async function importedAll(deps: DnsDeps, tx: StorageTransaction, scope: ListSco
 }
 
 /**
+ * The recordset `id` among the zones of `scope`, wherever it is stored: a written one by its id
+ * index (O(log n)), else the scope's zones' SOA and NS and imported blocks, zone by zone.
+ *
+ * @param scoped - the scope's zones, when the caller has read them already
+ * @param zoneOf - a zone by id, when the caller keeps a cache of them
+ * @internal
+ */
+export async function recordsetInScope(
+  deps: DnsDeps,
+  tx: StorageTransaction,
+  scope: ListScopeOf,
+  id: string,
+  scoped?: readonly Zone[],
+  zoneOf: (id: string) => Promise<Zone | undefined> = (zid) => zones.byId(tx, zid),
+): Promise<RecordsetBody | undefined> {
+  const inScope = (z: Zone | undefined): z is Zone => z !== undefined && (scope.project === null || z.projectId === scope.project);
+  const found = (await tx.range(RECORDSETS, BLOCK_INDEXES.byId, { prefix: tupleKey(id), limit: 1 }))[0];
+  const written = found === undefined ? undefined : checkedBlock(found.id, found.value);
+  const wz = written === undefined ? undefined : await zoneOf(written.zoneId);
+  if (written !== undefined && inScope(wz)) return presentRecordset(written, 0, wz, deps.baseUrl);
+  for (const z of scoped ?? (await zones.owned(tx, scope.project))) {
+    const pool = deps.pools.find((p) => p.id === z.poolId) ?? deps.defaultPool;
+    const managed = managedRecordsets(z, pool, deps.baseUrl).find((r) => r.id === id);
+    if (managed !== undefined) return managed;
+    if (z.recordsetCount > 0) {
+      const at = await blockAt(tx, z.id, id);
+      const i = at === undefined ? -1 : findId(at.block, id);
+      if (at !== undefined && i >= 0 && !isWritten(at.block)) return presentRecordset(at.block, i, z, deps.baseUrl);
+    }
+  }
+  return undefined;
+}
+
+/**
  * One page of `GET /v2/recordsets` in created_at order without filters: the scope's SOA/NS,
  * written and imported recordsets, each stream from the marker on, merged. The page reads what
  * it shows (and, where zones share a created_at, those zones); `total_count` and a marker that is
@@ -385,7 +419,6 @@ export async function allPage(
     if (!known.has(id)) known.set(id, await zones.byId(tx, id));
     return known.get(id);
   };
-  const inScope = (z: Zone | undefined): z is Zone => z !== undefined && (scope.project === null || z.projectId === scope.project);
   // Every zone of the scope, for the count (and for a marker that is not a written recordset).
   const scoped = await zones.owned(tx, scope.project);
   let total = 0;
@@ -395,20 +428,7 @@ export async function allPage(
   }
   let marker: RecordsetBody | undefined;
   if (q.marker !== undefined) {
-    const found = (await tx.range(RECORDSETS, BLOCK_INDEXES.byId, { prefix: tupleKey(q.marker), limit: 1 }))[0];
-    const written = found === undefined ? undefined : checkedBlock(found.id, found.value);
-    const wz = written === undefined ? undefined : await zoneOf(written.zoneId);
-    if (written !== undefined && inScope(wz)) marker = presentRecordset(written, 0, wz, deps.baseUrl);
-    for (const z of marker === undefined ? scoped : []) {
-      const pool = deps.pools.find((p) => p.id === z.poolId) ?? deps.defaultPool;
-      marker = managedRecordsets(z, pool, deps.baseUrl).find((r) => r.id === q.marker);
-      if (marker === undefined && z.recordsetCount > 0) {
-        const at = await blockAt(tx, z.id, q.marker);
-        const i = at === undefined ? -1 : findId(at.block, q.marker);
-        if (at !== undefined && i >= 0 && !isWritten(at.block)) marker = presentRecordset(at.block, i, z, deps.baseUrl);
-      }
-      if (marker !== undefined) break;
-    }
+    marker = await recordsetInScope(deps, tx, scope, q.marker, scoped, zoneOf);
     if (marker === undefined) return err(markerNotFound());
   }
   const order = listOrder(spec, q);

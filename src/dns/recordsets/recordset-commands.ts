@@ -10,7 +10,7 @@ import { visibleZone } from '../kernel/zone-operations.js';
 import type { Zone } from '../kernel/zone.js';
 import { managedCount, mixedStatuses, zoneBlocks, managedRecordsets, presentRecordset, RECORDSET_FILTERS, type RecordsetBody } from '../kernel/recordset.js';
 import { findRecordset } from '../kernel/recordset-store.js';
-import { zonePage } from '../kernel/recordset-pages.js';
+import { recordsetInScope, zonePage } from '../kernel/recordset-pages.js';
 import { targetZone } from './recordset-writes.js';
 import { recordsetNotFound } from './recordset-errors.js';
 
@@ -97,5 +97,23 @@ export function getRecordset(deps: DnsDeps, ctx: unknown, zoneId: unknown, id: u
         if (at === undefined) return err(recordsetNotFound());
         return ok(presentRecordset(at.placed.block, at.i, z, deps.baseUrl));
       }),
+  });
+}
+
+/**
+ * `GET /v2/recordsets/{id}`: the recordset wherever it is among the zones the caller may see (the
+ * caller's project's, every project's with all-projects); an HTTP front answers it with a 301 to
+ * its canonical URL, `/v2/zones/{zone_id}/recordsets/{id}`, as the real service does. A written
+ * recordset is one index look-up; an imported or managed one is looked for zone by zone.
+ * @internal
+ */
+export function findRecordsetAnywhere(deps: DnsDeps, ctx: unknown, id: unknown): ResultAsync<RecordsetBody, ApiError> {
+  return command(deps, ctx, {
+    parse: () => uuidParam('recordset_id', id),
+    transaction: async ({ tx }, caller, rid) => {
+      if (!caller.allProjects && caller.projectId === null) return err(recordsetNotFound());
+      const found = await recordsetInScope(deps, tx, caller.allProjects ? { project: null } : { project: caller.projectId! }, rid);
+      return found === undefined ? err(recordsetNotFound()) : ok(found);
+    },
   });
 }

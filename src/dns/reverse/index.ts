@@ -1,0 +1,2 @@
+export { createFloatingIpCommands } from './floating-ip-commands.js';
+export type { FloatingIpCommands, FloatingIpList } from './floating-ip-commands.js';

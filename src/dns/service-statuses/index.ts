@@ -1,0 +1,2 @@
+export { createServiceStatusCommands } from './service-status-commands.js';
+export type { ServiceStatusBody, ServiceStatusCommands, ServiceStatusList } from './service-status-commands.js';
