@@ -18,11 +18,10 @@ const PAGE = '1000';
 export class ReadError extends Error {}
 
 /**
- * Whether a zone, as the service shows it, is one to serve: until it is gone. A zone being
- * deleted stays served until its pool targets report it removed, as the real mini-DNS serves it
- * from storage until then.
+ * Whether a zone, as the service shows it, is one to serve: not once its delete was asked for,
+ * so that it leaves the catalog before the pool targets are asked to see it gone.
  */
-const servable = (z: ZoneBody): boolean => z.status !== 'DELETED';
+const servable = (z: ZoneBody): boolean => z.status !== 'DELETED' && z.action !== 'DELETE';
 
 /** The served zones of one service. @internal */
 export class ServedZones {
