@@ -8,6 +8,7 @@ export default defineConfig({
     postgres: 'src/adapters/postgres/index.ts',
     http: 'src/adapters/http/index.ts',
     axfr: 'src/adapters/axfr/index.ts',
+    'dns-server': 'src/adapters/dns-server/index.ts',
   },
   format: ['esm', 'cjs'],
   dts: true,

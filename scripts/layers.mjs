@@ -52,6 +52,7 @@ const WIRING = {
   dns: ['adapters/memory', 'dns/kernel', ...DNS_CONCEPTS, 'ports', 'kernel'],
   'adapters/http': ['dns', 'dns/kernel', 'project-quotas', 'kernel'],
   'adapters/axfr': ['dns/secondary', 'zonefile'],
+  'adapters/dns-server': ['dns', 'dns/kernel', 'zonefile'],
   testing: ['dns/kernel', ...DNS_CONCEPTS, 'ports', 'project-quotas', 'kernel', 'zonefile'],
   '.': ['adapters/memory', 'dns', 'dns/kernel', ...DNS_CONCEPTS, 'ports', 'project-quotas', 'kernel'],
 };

@@ -21,7 +21,8 @@ import { manualClock, sequentialIds, seededRandom, faultyStorage } from 'zonewar
 import { postgresStorage } from 'zoneward/postgres';
 import { createHttpHandler, trustedHeaders } from 'zoneward/http';
 import { axfrMasters } from 'zoneward/axfr';
-for (const f of [createDnsService, createQuotaService, memoryStorage, parseZoneFile, writeZoneFile, manualClock, sequentialIds, seededRandom, faultyStorage, postgresStorage, axfrMasters]) if (typeof f !== 'function') throw new Error('missing export');
+import { serveDns, secondaryTargets } from 'zoneward/dns-server';
+for (const f of [createDnsService, createQuotaService, memoryStorage, parseZoneFile, writeZoneFile, manualClock, sequentialIds, seededRandom, faultyStorage, postgresStorage, axfrMasters, serveDns, secondaryTargets]) if (typeof f !== 'function') throw new Error('missing export');
 const dns = createDnsService({ clock: manualClock('2026-01-01T00:00:00Z'), ids: sequentialIds(), tasks: 'inline' });
 const r = await dns.zones.create({ projectId: 'p', roles: ['member'] }, { name: 'example.com.', email: 'a@example.com' });
 if (!r.isOk() || r.value.status !== 'ACTIVE') throw new Error('ESM create failed');
@@ -29,13 +30,16 @@ if (!(new ApiError(400, 't', 'm') instanceof Error)) throw new Error('ApiError')
 const handle = createHttpHandler({ dns, authenticate: trustedHeaders() });
 const listed = await handle(new Request('http://127.0.0.1:1/v2/zones', { headers: { 'X-Auth-Project-ID': 'p', 'X-Roles': 'member' } }));
 if (listed.status !== 200 || (await listed.json()).zones.length !== 1) throw new Error('ESM http failed');
+const server = await serveDns({ dns });
+if (typeof server.port !== 'number' || server.servedSerial('example.com.') !== r.value.serial) throw new Error('ESM dns-server failed');
+await server.close();
 console.log('ESM ok');
 `,
   );
   writeFileSync(
     join(dir, 'cjs.cjs'),
-    `const z = require('zoneward'); const zf = require('zoneward/zonefile'); const t = require('zoneward/testing'); const pg = require('zoneward/postgres'); const ax = require('zoneward/axfr'); const h = require('zoneward/http');
-for (const f of [z.createDnsService, z.createQuotaService, z.memoryStorage, zf.parseZoneFile, zf.writeZoneFile, t.manualClock, t.sequentialIds, pg.postgresStorage, ax.axfrMasters, h.createHttpHandler, h.trustedHeaders]) if (typeof f !== 'function') throw new Error('missing export');
+    `const z = require('zoneward'); const zf = require('zoneward/zonefile'); const t = require('zoneward/testing'); const pg = require('zoneward/postgres'); const ax = require('zoneward/axfr'); const h = require('zoneward/http'); const ds = require('zoneward/dns-server');
+for (const f of [ds.serveDns, ds.secondaryTargets, z.createDnsService, z.createQuotaService, z.memoryStorage, zf.parseZoneFile, zf.writeZoneFile, t.manualClock, t.sequentialIds, pg.postgresStorage, ax.axfrMasters, h.createHttpHandler, h.trustedHeaders]) if (typeof f !== 'function') throw new Error('missing export');
 const parsed = zf.parseZoneFile('$ORIGIN example.com.\\n@ 300 IN A 192.0.2.1\\n');
 if (!parsed.isOk()) throw new Error('CJS parse failed');
 console.log('CJS ok');
