@@ -7,6 +7,13 @@ import type { WireRequest } from './wire.js';
 const j = { 'content-type': 'application/json' };
 const m = (project: string, roles = 'member') => ({ 'X-Auth-Project-ID': project, 'X-Roles': roles });
 
+/** Read, change and delete through one recordset URL. */
+const recordsetUrl = (path: string, headers: Record<string, string>): WireRequest[] => [
+  { method: 'GET', path, headers },
+  { method: 'PUT', path, headers: { ...headers, ...j }, body: '{"ttl": 600}' },
+  { method: 'DELETE', path, headers },
+];
+
 /** DNS steps for one run; `p` keeps projects and zone names apart between runs on the shared real service. */
 export function dnsCases(p: string): WireRequest[] {
   const a = m(`${p}a`);
@@ -72,6 +79,8 @@ export function dnsCases(p: string): WireRequest[] {
     { method: 'GET', path: '/v2/zones/{z}/recordsets?type=SOA', headers: a },
     { method: 'GET', path: `/v2/zones/{z}/recordsets/${nil}`, headers: a },
     { method: 'GET', path: '/v2/zones/{z}/recordsets/abc', headers: a },
+    ...recordsetUrl(`/v2/zones/${nil}/recordsets/${nil}`, a),
+    ...recordsetUrl(`/v2/zones/{z}/recordsets/${nil}`, b),
     { method: 'PATCH', path: '/v2/zones/{z}', headers: { ...a, ...j }, body: '{"description": "hi", "ttl": 600}' },
     { method: 'PATCH', path: '/v2/zones/{z}', headers: { ...a, 'content-type': 'text/plain' }, body: '{}' },
     { method: 'PATCH', path: '/v2/zones/abc', headers: { ...a, 'content-type': 'text/plain' }, body: '{}' },
@@ -128,6 +137,7 @@ export function dnsCases(p: string): WireRequest[] {
     { method: 'DELETE', path: '/v2/zones/{z}', headers: b },
     { method: 'DELETE', path: '/v2/zones/abc', headers: b },
     { method: 'GET', path: '/v2/zones/{z}', headers: b },
+    ...recordsetUrl(`/v2/zones/{z}/recordsets/${nil}`, a),
   ];
 }
 

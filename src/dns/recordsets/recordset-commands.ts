@@ -87,7 +87,7 @@ export function getRecordset(deps: DnsDeps, ctx: unknown, zoneId: unknown, id: u
     parse: () => uuidParam('zone_id', zoneId).andThen((zid) => uuidParam('recordset_id', id).map((rid) => ({ zid, rid }))),
     transaction: ({ tx }, caller, { zid, rid }) =>
       safeTry(async function* () {
-        const z = yield* await targetZone(tx, caller, zid, recordsetNotFound);
+        const z = yield* await targetZone(tx, caller, zid);
         if (rid === z.soaRecordsetId || rid === z.nsRecordsetId) {
           const pool = deps.pools.find((p) => p.id === z.poolId) ?? deps.defaultPool;
           const found = managedRecordsets(z, pool, deps.baseUrl).find((r) => r.id === rid);

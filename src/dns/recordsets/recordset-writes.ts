@@ -11,9 +11,8 @@ import { listArray, parseListQuery, type ListSpec } from '../../kernel/list-quer
 import { formatTimestamp, toMicros } from '../kernel/time.js';
 import { isUuidLike } from '../../kernel/uuid.js';
 import { checkTtlFloor } from '../kernel/zone-rules.js';
-import { saveAndPush, zoneIdParam } from '../kernel/zone-operations.js';
+import { saveAndPush, visibleZone, zoneIdParam } from '../kernel/zone-operations.js';
 import { updated } from '../kernel/zone-lifecycle.js';
-import { zoneNotFound } from '../kernel/zone-errors.js';
 import { canSee } from '../kernel/zone-policy.js';
 import type { Zone } from '../kernel/zone.js';
 import { zoneRepository } from '../kernel/zone-store.js';
@@ -54,17 +53,14 @@ function emitRecordset(deps: DnsDeps, uow: UnitOfWork, verb: 'create' | 'update'
 }
 
 /**
- * The zone a recordset command names, or its 404: `zone_not_found` when it does not exist, else
- * `hidden()` when the caller may not see it. Create and list answer `zone_not_found` there too;
- * get, update and delete look the recordset up first in the real service, so another project's
- * zone is `recordset_not_found` for them.
+ * The zone a recordset URL (`/v2/zones/{zone_id}/recordsets/{id}`) names, when the caller may see
+ * it; else `recordset_not_found`, whether the zone is unknown, deleted or another project's: the
+ * real service looks the recordset up first, so such a URL never tells whether the zone exists.
  * @internal
  */
-export async function targetZone(tx: StorageTransaction, caller: Caller, zoneId: string, hidden: () => ApiError): Promise<Result<Zone, ApiError>> {
+export async function targetZone(tx: StorageTransaction, caller: Caller, zoneId: string): Promise<Result<Zone, ApiError>> {
   const zone = await zoneRepository.byId(tx, zoneId);
-  if (zone === undefined) return err(zoneNotFound());
-  if (!canSee(caller, zone.projectId)) return err(hidden());
-  return ok(zone);
+  return zone === undefined || !canSee(caller, zone.projectId) ? err(recordsetNotFound()) : ok(zone);
 }
 
 /**
@@ -145,7 +141,7 @@ export function createRecordset(deps: DnsDeps, ctx: unknown, zoneId: unknown, bo
       const type = input.type!;
       const records = input.records ?? [];
       const { tx } = uow;
-      const found = await targetZone(tx, caller, zoneId, zoneNotFound);
+      const found = await visibleZone(tx, caller, zoneId);
       if (found.isErr()) return err(found.error);
       const zone = found.value;
       if (zone.action === 'DELETE') return err(badRequest('Can not update a deleting zone'));
@@ -202,7 +198,7 @@ async function zoneAndRecordset(
   zoneId: string,
   id: string,
 ): Promise<Result<{ zone: Zone; named: Named }, ApiError>> {
-  const found = await targetZone(tx, caller, zoneId, recordsetNotFound);
+  const found = await targetZone(tx, caller, zoneId);
   if (found.isErr()) return err(found.error);
   const named = await namedRecordset(deps, tx, found.value, id);
   if (named === undefined) return err(recordsetNotFound());

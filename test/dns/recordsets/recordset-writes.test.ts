@@ -130,6 +130,20 @@ describe('recordset writes', () => {
     expect((await dns.recordsets.get(alice, z, rs.id))._unsafeUnwrap()).toEqual(rs);
   });
 
+  it('a recordset URL never tells whether its zone exists: unknown, deleted and foreign zones are all recordset_not_found', async () => {
+    const dns = service();
+    const z = await zoneOf(dns);
+    const gone = await zoneOf(dns, 'gone.example.');
+    await dns.zones.delete(alice, gone);
+    await dns.tasks.settle();
+    const rs = '00000000-0000-4000-8000-000000000001';
+    for (const [who, zone] of [[alice, '00000000-0000-4000-8000-000000000000'], [alice, gone], [bob, z]] as const) {
+      for (const r of [await dns.recordsets.get(who, zone, rs), await dns.recordsets.update(who, zone, rs, { ttl: 600 }), await dns.recordsets.delete(who, zone, rs)]) {
+        expect(error(r)).toBe('404 recordset_not_found: Could not find RecordSet');
+      }
+    }
+  });
+
   it('quotas: zone_recordsets, zone_records and recordset_records are 413', async () => {
     const dns = service({ zone_recordsets: 3, zone_records: 3, recordset_records: 2 });
     const z = await zoneOf(dns);
