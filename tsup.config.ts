@@ -8,6 +8,9 @@ export default defineConfig({
     postgres: 'src/adapters/postgres/index.ts',
     http: 'src/adapters/http/index.ts',
     axfr: 'src/adapters/axfr/index.ts',
+    server: 'src/server/index.ts',
+    // What bin/zoneward.mjs runs; not an export of the package.
+    cli: 'src/server/cli.ts',
   },
   format: ['esm', 'cjs'],
   dts: true,

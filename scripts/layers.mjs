@@ -48,6 +48,8 @@ const WIRING = {
   'adapters/http': ['dns', 'dns/kernel', 'project-quotas', 'kernel'],
   'adapters/axfr': ['dns/secondary', 'zonefile'],
   testing: ['dns/kernel', ...DNS_CONCEPTS, 'ports', 'project-quotas', 'kernel', 'zonefile'],
+  // `zoneward serve`: both services, an identity endpoint and the test endpoints on node:http.
+  server: ['adapters/memory', 'adapters/postgres', 'adapters/http', 'dns', 'project-quotas', 'kernel', 'ports', 'testing'],
   '.': ['adapters/memory', 'dns', 'dns/kernel', ...DNS_CONCEPTS, 'ports', 'project-quotas', 'kernel'],
 };
 
