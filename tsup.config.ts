@@ -9,6 +9,9 @@ export default defineConfig({
     http: 'src/adapters/http/index.ts',
     axfr: 'src/adapters/axfr/index.ts',
     'dns-server': 'src/adapters/dns-server/index.ts',
+    server: 'src/server/index.ts',
+    // What bin/zoneward.mjs runs; not an export of the package.
+    cli: 'src/server/cli.ts',
   },
   format: ['esm', 'cjs'],
   dts: true,

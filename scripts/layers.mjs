@@ -54,6 +54,8 @@ const WIRING = {
   'adapters/axfr': ['dns/secondary', 'zonefile'],
   'adapters/dns-server': ['dns', 'dns/kernel', 'zonefile'],
   testing: ['dns/kernel', ...DNS_CONCEPTS, 'ports', 'project-quotas', 'kernel', 'zonefile'],
+  // `zoneward serve`: both services, an identity endpoint and the test endpoints on node:http.
+  server: ['adapters/memory', 'adapters/postgres', 'adapters/http', 'dns', 'project-quotas', 'kernel', 'ports', 'testing'],
   '.': ['adapters/memory', 'dns', 'dns/kernel', ...DNS_CONCEPTS, 'ports', 'project-quotas', 'kernel'],
 };
 

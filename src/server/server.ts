@@ -1,0 +1,333 @@
+import { randomUUID } from 'node:crypto';
+import { readFile, rename, writeFile } from 'node:fs/promises';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { memoryStorage } from '../adapters/memory/memory-storage.js';
+import { createHttpHandler, type HttpHandler } from '../adapters/http/handler.js';
+import { isTrueString } from '../adapters/http/trusted-headers.js';
+import { createDnsService, type DnsService, type DnsServiceOptions } from '../dns/service.js';
+import type { RequestContext } from '../kernel/context.js';
+import type { ServiceSnapshot } from '../kernel/snapshot.js';
+import { createQuotaService, type QuotaService, type QuotaServiceOptions, type QuotaSnapshot } from '../project-quotas/index.js';
+import type { Storage } from '../ports/storage.js';
+import { sequentialIds } from '../testing/clock-ids.js';
+import { Identity, type CatalogService, type IdentityOptions } from './identity.js';
+import { nodeListener } from './node-listener.js';
+
+/**
+ * Options of {@link startServer}; every one has a default.
+ *
+ * @category Server
+ */
+export interface ServerOptions {
+  /** The TCP port; 0 picks a free one (see {@link ZonewardServer.port}). @defaultValue 9001 */
+  readonly port?: number;
+  /** The address to bind. Anyone who reaches the server can log in as anyone. @defaultValue '127.0.0.1' */
+  readonly host?: string;
+  /** A path prefix every route is served under (`/api` serves `/api/v2/zones`). @defaultValue '' */
+  readonly basePath?: string;
+  /** Options of the DNS service; the server supplies the storage, clock and id source. */
+  readonly dns?: Omit<DnsServiceOptions, 'storage' | 'from' | 'clock' | 'ids' | 'baseUrl'>;
+  /** Options of the quota service; the server supplies the storage. */
+  readonly quotas?: Omit<QuotaServiceOptions, 'storage' | 'from' | 'baseUrl'>;
+  /** The users, projects and roles of the identity endpoint. @defaultValue anyone logs in */
+  readonly identity?: IdentityOptions;
+  /**
+   * A JSON file the state is read from at start (when it exists) and written to by
+   * {@link ZonewardServer.close}.
+   */
+  readonly snapshotFile?: string;
+  /** A PostgreSQL connection string (`postgres://…`): state lives there instead of in memory. Needs the `pg` package. */
+  readonly database?: string;
+  /** Where the one line per request goes; `false` for none. @defaultValue standard output */
+  readonly log?: ((line: string) => void) | false;
+}
+
+/**
+ * A running server (see {@link startServer}).
+ *
+ * @category Server
+ */
+export interface ZonewardServer {
+  /** `http://host:port` plus the base path: the DNS API's root, `/v2` below it. */
+  readonly url: string;
+  /** The port it listens on. */
+  readonly port: number;
+  /** Stops listening, saves the snapshot file (when one is named) and closes the database. */
+  close(): Promise<void>;
+}
+
+/**
+ * The contents of a snapshot file and of `GET /zoneward/snapshot`.
+ *
+ * @category Server
+ */
+export interface ServerSnapshot {
+  /** Format version. */
+  readonly format: 1;
+  /** The DNS service's state ({@link DnsService.snapshot}). */
+  readonly dns: ServiceSnapshot;
+  /** The quota service's state ({@link QuotaService.snapshot}). */
+  readonly quotas: QuotaSnapshot;
+}
+
+/** The services, swapped as a whole by a restore. */
+interface Services {
+  readonly dns: DnsService;
+  readonly quotas: QuotaService;
+  readonly handle: HttpHandler;
+}
+
+const MAX_CONTROL_BODY = 64 * 1024 * 1024;
+
+/**
+ * Starts both services, a Keystone v3-compatible identity endpoint and the test endpoints on
+ * node:http.
+ *
+ * Routes, under `basePath`: the DNS API at `/v2` (versions at `/`), the quota API at `/v1`, the
+ * identity endpoint at `/identity` (`/identity/v3`: password and token logins, project-, domain-
+ * and system-scoped tokens, token validation, projects, users, domains, roles and role
+ * assignments; its catalog lists `dns` and `key-manager` at this server, region `RegionOne`), and
+ * the test endpoints under `/zoneward/`:
+ *
+ * | request | effect |
+ * | --- | --- |
+ * | `POST /zoneward/reset` | both services back to empty (204) |
+ * | `GET /zoneward/snapshot` | the state as a {@link ServerSnapshot} |
+ * | `POST /zoneward/restore` | replaces the state with a posted {@link ServerSnapshot} (204) |
+ * | `POST /zoneward/settle` | waits until no asynchronous work is left (204) |
+ * | `GET /zoneward/clock`, `POST` `{"time": "…"}` or `{"advance_ms": n}`, `DELETE` | reads, freezes, moves or unfreezes the services' clock |
+ * | `POST /zoneward/ids` `{"mode": "sequential", "prefix"?: "…"}` or `{"mode": "random"}` | the id source of new resources |
+ *
+ * The DNS and quota APIs know callers by the `X-Auth-Token` the identity endpoint issued: its
+ * project and roles (implied roles included), plus Designate's `X-Auth-All-Projects`,
+ * `X-Auth-Sudo-Project-ID` and `X-Designate-Edit-Managed-Records` headers.
+ *
+ * @throws when the port cannot be bound, the snapshot file cannot be read, or the database is unreachable
+ * @example
+ * ```ts
+ * const server = await startServer({ port: 0, log: false });
+ * // OS_AUTH_URL=${server.url}/identity/v3 openstack zone list
+ * await server.close();
+ * ```
+ * @category Server
+ */
+export async function startServer(options: ServerOptions = {}): Promise<ZonewardServer> {
+  const basePath = (options.basePath ?? '').replace(/\/+$/, '');
+  if (basePath !== '' && !basePath.startsWith('/')) throw new TypeError('startServer: basePath must start with /');
+  const log = options.log === false ? undefined : (options.log ?? ((line: string) => process.stdout.write(`${line}\n`)));
+
+  let frozen: Date | undefined;
+  let offset = 0;
+  const clock = (): Date => (frozen !== undefined ? new Date(frozen) : new Date(Date.now() + offset));
+  let nextId: () => string = randomUUID;
+  const ids = (): string => nextId();
+
+  const database = options.database === undefined ? undefined : await openDatabase(options.database);
+  const storage = (): Storage => database ?? memoryStorage();
+  const snapshotFile = options.snapshotFile;
+  // Tokens age in real time: moving the services' clock (a test of expiry) must not log everyone out.
+  const identity = new Identity(options.identity ?? {}, () => new Date());
+
+  const authenticate = (request: Request): RequestContext => {
+    const token = identity.validate(request.headers.get('x-auth-token'));
+    if (token?.projectId === undefined) return {};
+    const headers = request.headers;
+    const all = headers.get('x-auth-all-projects');
+    const sudo = headers.get('x-auth-sudo-project-id') || headers.get('x-auth-sudo-tenant-id');
+    const managed = headers.get('x-designate-edit-managed-records');
+    return {
+      projectId: token.projectId,
+      roles: token.roles,
+      ...(all ? { allProjects: isTrueString(all) } : {}),
+      ...(sudo ? { sudoProjectId: sudo } : {}),
+      ...(managed ? { editManagedRecords: isTrueString(managed) } : {}),
+    };
+  };
+  const build = (from?: ServerSnapshot): Services => {
+    const dns = createDnsService({ ...options.dns, storage: storage(), clock, ids, ...(from ? { from: from.dns } : {}) });
+    const quotas = createQuotaService({ ...options.quotas, storage: storage(), ...(from ? { from: from.quotas } : {}) });
+    return { dns, quotas, handle: createHttpHandler({ dns, quotas, authenticate, basePath }) };
+  };
+  const saved = snapshotFile === undefined ? undefined : await readSnapshot(snapshotFile);
+  let services = build(saved);
+
+  const takeSnapshot = async (): Promise<ServerSnapshot> => ({ format: 1, dns: await services.dns.snapshot(), quotas: await services.quotas.snapshot() });
+
+  const control = async (request: Request, path: string): Promise<Response> => {
+    const method = request.method;
+    const body = method === 'POST' ? await readJson(request) : undefined;
+    if (body instanceof Response) return body;
+    switch (`${method} ${path}`) {
+      case 'POST /reset':
+        await Promise.all([services.dns.reset(), services.quotas.reset()]);
+        return new Response(null, { status: 204 });
+      case 'GET /snapshot':
+        return json(200, await takeSnapshot());
+      case 'POST /restore': {
+        try {
+          services = build(checkedSnapshot(body, 'the body'));
+        } catch (cause) {
+          return json(400, { error: `not a snapshot: ${cause instanceof Error ? cause.message : String(cause)}` });
+        }
+        return new Response(null, { status: 204 });
+      }
+      case 'POST /settle':
+        await services.dns.tasks.settle();
+        return new Response(null, { status: 204 });
+      case 'GET /clock':
+        return json(200, { time: clock().toISOString(), frozen: frozen !== undefined });
+      case 'POST /clock': {
+        const b = (body ?? {}) as { time?: unknown; advance_ms?: unknown };
+        if (typeof b.time === 'string' && !Number.isNaN(Date.parse(b.time))) frozen = new Date(b.time);
+        else if (typeof b.advance_ms === 'number' && Number.isFinite(b.advance_ms)) {
+          if (frozen !== undefined) frozen = new Date(frozen.getTime() + b.advance_ms);
+          else offset += b.advance_ms;
+        } else return json(400, { error: 'expected {"time": "<ISO 8601>"} or {"advance_ms": <number>}' });
+        return json(200, { time: clock().toISOString(), frozen: frozen !== undefined });
+      }
+      case 'DELETE /clock':
+        frozen = undefined;
+        offset = 0;
+        return json(200, { time: clock().toISOString(), frozen: false });
+      case 'POST /ids': {
+        const b = (body ?? {}) as { mode?: unknown; prefix?: unknown };
+        try {
+          if (b.mode === 'random') nextId = randomUUID;
+          else if (b.mode === 'sequential') nextId = sequentialIds(typeof b.prefix === 'string' ? b.prefix : '');
+          else return json(400, { error: 'expected {"mode": "sequential" | "random", "prefix"?: "<up to 8 hex digits>"}' });
+        } catch (cause) {
+          return json(400, { error: cause instanceof Error ? cause.message : String(cause) });
+        }
+        return new Response(null, { status: 204 });
+      }
+    }
+    return json(404, { error: `no test endpoint ${method} ${basePath}/zoneward${path}` });
+  };
+
+  const route = async (request: Request): Promise<Response> => {
+    const url = new URL(request.url);
+    const path = url.pathname;
+    const under = (prefix: string): string | undefined => {
+      const full = `${basePath}${prefix}`;
+      return path === full || path.startsWith(`${full}/`) ? path.slice(full.length) : undefined;
+    };
+    const idPath = under('/identity');
+    if (idPath !== undefined) {
+      const body = request.method === 'POST' ? await readJson(request) : undefined;
+      if (body instanceof Response) return body;
+      const root = `${url.origin}${basePath}`;
+      const catalog: CatalogService[] = [
+        { type: 'dns', name: 'designate', url: root },
+        { type: 'key-manager', name: 'barbican', url: root },
+      ];
+      return identity.handle(request, idPath, `${root}/identity`, catalog, body);
+    }
+    const testPath = under('/zoneward');
+    if (testPath !== undefined) return control(request, testPath);
+    return services.handle(request);
+  };
+
+  const handle = async (request: Request): Promise<Response> => {
+    const started = performance.now();
+    let response: Response;
+    try {
+      response = await route(request);
+    } catch {
+      response = json(500, { error: 'internal error' });
+    }
+    if (log !== undefined) {
+      const url = new URL(request.url);
+      log(`${new Date().toISOString()} ${request.method} ${url.pathname}${url.search} ${response.status} ${(performance.now() - started).toFixed(1)}ms`);
+    }
+    return response;
+  };
+
+  const server = createServer(nodeListener(handle));
+  try {
+    await listen(server, options.port ?? 9001, options.host ?? '127.0.0.1');
+  } catch (cause) {
+    await database?.close();
+    throw cause;
+  }
+  const address = server.address() as AddressInfo;
+  const host = address.family === 'IPv6' ? `[${address.address}]` : address.address;
+  let closing: Promise<void> | undefined;
+  return {
+    url: `http://${host}:${address.port}${basePath}`,
+    port: address.port,
+    close: () =>
+      (closing ??= (async () => {
+        const stopped = new Promise<void>((resolve) => server.close(() => resolve()));
+        server.closeIdleConnections();
+        if (snapshotFile !== undefined) await writeSnapshot(snapshotFile, await takeSnapshot());
+        server.closeAllConnections();
+        await stopped;
+        await database?.close();
+      })()),
+  };
+}
+
+async function openDatabase(connectionString: string): Promise<Storage & { close(): Promise<void> }> {
+  // Loaded only here, so that `pg` is needed only by those who ask for a database.
+  const { postgresStorage } = await import('../adapters/postgres/postgres-storage.js');
+  const storage = postgresStorage({ connectionString });
+  try {
+    await storage.migrate();
+  } catch (cause) {
+    await storage.close();
+    throw cause;
+  }
+  return storage;
+}
+
+async function readSnapshot(file: string): Promise<ServerSnapshot | undefined> {
+  let text: string;
+  try {
+    text = await readFile(file, 'utf8');
+  } catch (cause) {
+    if ((cause as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+    throw cause;
+  }
+  return checkedSnapshot(JSON.parse(text), file);
+}
+
+function checkedSnapshot(value: unknown, what: string): ServerSnapshot {
+  const s = value as Partial<ServerSnapshot> | null;
+  if (s === null || typeof s !== 'object' || s.format !== 1 || typeof s.dns !== 'object' || typeof s.quotas !== 'object') {
+    throw new TypeError(`${what} is not a zoneward server snapshot ({"format": 1, "dns": …, "quotas": …})`);
+  }
+  return s as ServerSnapshot;
+}
+
+/** Written beside the file and renamed over it, so a crash never leaves half a snapshot. */
+async function writeSnapshot(file: string, snapshot: ServerSnapshot): Promise<void> {
+  const partial = `${file}.${process.pid}.tmp`;
+  await writeFile(partial, JSON.stringify(snapshot));
+  await rename(partial, file);
+}
+
+function listen(server: Server, port: number, host: string): Promise<void> {
+  return new Promise((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(port, host, () => {
+      server.off('error', reject);
+      resolve();
+    });
+  });
+}
+
+async function readJson(request: Request): Promise<unknown> {
+  const text = await request.text();
+  if (text.length > MAX_CONTROL_BODY) return json(413, { error: 'request body too large' });
+  if (text.trim() === '') return undefined;
+  try {
+    return JSON.parse(text) as unknown;
+  } catch {
+    return json(400, { error: 'the body is not JSON' });
+  }
+}
+
+function json(status: number, body: object): Response {
+  return new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } });
+}
