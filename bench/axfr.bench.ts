@@ -4,22 +4,17 @@
  * end with the same recordsets stored in blocks; the transfer also crosses TCP, decodes the wire
  * and writes every record as a line the import's parser reads. Prints one Markdown section.
  */
-import { execFileSync } from 'node:child_process';
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { axfrMasters } from '../src/adapters/axfr/index.js';
 import { createDnsService } from '../src/dns/service.js';
 import { nsdAvailable, startNsd } from '../test/dns/secondary/nsd.js';
+import { generateZone } from '../test/support/zone-generator.js';
 
-const here = dirname(fileURLToPath(import.meta.url));
-const generator = join(here, '..', '..', 'shared', 'tools', 'gen-zone.mjs');
 const ctx = { projectId: 'bench', roles: ['member'] };
 const log = (s: string): void => void process.stderr.write(`axfr.bench: ${s}\n`);
 const RECORDS = 100_000;
 const ROUNDS = 3;
 
-const zoneText = (records: number): string =>
-  execFileSync(process.execPath, [generator, '--records', String(records), '--seed', '1', '--origin', 'example.com.', '--no-ds'], { encoding: 'utf8', maxBuffer: 1 << 30 });
+const zoneText = (records: number): string => generateZone({ records, seed: 1 });
 
 const service = (port?: number) =>
   createDnsService({
@@ -78,7 +73,7 @@ if (!nsdAvailable) {
       [
         '## SECONDARY zone transfer (axfr)',
         '',
-        `A ${RECORDS.toLocaleString('en-US')}-record zone from gen-zone.mjs (seed 1, no DS): transferred from NSD on 127.0.0.1 with`,
+        `A ${RECORDS.toLocaleString('en-US')}-record zone from \`generateZone({ records, seed: 1 })\` (test/support/zone-generator.ts, no DS): transferred from NSD on 127.0.0.1 with`,
         '`axfrMasters()` (zone create → `tasks.settle()`), and imported from the same file (`imports.create` →',
         `\`tasks.settle()\`), alternated, ${ROUNDS} rounds each after a warm-up; medians.`,
         '',

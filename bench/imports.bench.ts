@@ -14,24 +14,20 @@ import { fileURLToPath } from 'node:url';
 import { memoryStorage } from '../src/adapters/memory/memory-storage.js';
 import { createDnsService } from '../src/dns/service.js';
 import { zoneRepository } from '../src/dns/kernel/zone-store.js';
+import { generateZone } from '../test/support/zone-generator.js';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const root = join(here, '..');
 const tmp = join(root, '.bench-tmp');
-const generator = join(root, '..', 'shared', 'tools', 'gen-zone.mjs');
 const ctx = { projectId: 'bench', roles: ['member'] };
 const log = (s: string): void => void process.stderr.write(`imports.bench: ${s}\n`);
 
 function zoneFile(records: number): string {
   mkdirSync(tmp, { recursive: true });
-  const path = join(tmp, `imports-${records}.zone`);
+  const path = join(tmp, `generated-${records}.zone`);
   if (!existsSync(path)) {
     log(`generating ${records} records`);
-    const text = execFileSync(process.execPath, [generator, '--records', String(records), '--seed', '1', '--origin', 'example.com.', '--no-ds'], {
-      encoding: 'utf8',
-      maxBuffer: 1 << 30,
-    });
-    writeFileSync(path, text);
+    writeFileSync(path, generateZone({ records, seed: 1 }));
   }
   return path;
 }
@@ -133,7 +129,7 @@ if (child >= 0) {
   const out = [
     '## Imports and exports',
     '',
-    'Files from `gen-zone.mjs --records N --seed 1 --origin example.com. --no-ds`. The service is `createDnsService` with its defaults (in-memory storage, random v4 ids, `tasks: auto`) and the quotas unlimited; each size runs in a fresh Node process, after a 2,000-record import into another service (so that making the code is not counted as data).',
+    'Files from `generateZone({ records: N, seed: 1 })` (test/support/zone-generator.ts; no DS). The service is `createDnsService` with its defaults (in-memory storage, random v4 ids, `tasks: auto`) and the quotas unlimited; each size runs in a fresh Node process, after a 2,000-record import into another service (so that making the code is not counted as data).',
     'Import = `imports.create` + its task (parse, convert, create the zone and its recordset blocks in one transaction) until `COMPLETE`; CPU s = process CPU time over the same span (on a shared machine the steadier figure).',
     'Heap per stored record = heap growth after GC (zone, recordsets, indexes, import record) / records stored (apex SOA/NS excluded).',
     'RSS before = the process with the file read and the service made; peak RSS = `process.resourceUsage().maxRSS` once the import is done (the file text counts in both).',

@@ -8,7 +8,8 @@
  * so a drift of the shared machine within a round falls on both sides. Figures are medians over
  * the rounds; the ratio is new / old.
  */
-import { execFileSync } from 'node:child_process';
+
+import { generateZone } from '../test/support/zone-generator.js';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
@@ -66,15 +67,8 @@ async function load(dir: string): Promise<{ lib: Lib; testing: Testing }> {
 function zoneFile(records: number): string {
   const tmp = join(root, '.bench-tmp');
   mkdirSync(tmp, { recursive: true });
-  const path = join(tmp, `imports-${records}.zone`);
-  if (!existsSync(path)) {
-    const generator = join(root, '..', 'shared', 'tools', 'gen-zone.mjs');
-    const text = execFileSync(process.execPath, [generator, '--records', String(records), '--seed', '1', '--origin', 'example.com.', '--no-ds'], {
-      encoding: 'utf8',
-      maxBuffer: 1 << 30,
-    });
-    writeFileSync(path, text);
-  }
+  const path = join(tmp, `generated-${records}.zone`);
+  if (!existsSync(path)) writeFileSync(path, generateZone({ records, seed: 1 }));
   return readFileSync(path, 'utf8');
 }
 
@@ -177,7 +171,7 @@ process.stdout.write(
     `Old = the checkout in \`ZONEWARD_BASELINE\`, new = this one; one process, ${ROUNDS} rounds of old, new, new, old on fresh services (medians of ${ROUNDS * 2} runs per side, after a warm-up of each). ` +
       `Create: ${CREATES.toLocaleString('en')} \`zones.create\` over 100 projects (manual clock, sequential ids, pushes inside the create: \`tasks: 'inline'\`, \`'auto'\` in builds before it). ` +
       `Page: ${PAGES.toLocaleString('en')} \`zones.list\` first pages (limit 20) of a project holding 200 zones. ` +
-      `Import: CPU seconds of a ${IMPORT_RECORDS.toLocaleString('en')}-record \`gen-zone.mjs\` file through \`imports.create\` and its task.`,
+      `Import: CPU seconds of a ${IMPORT_RECORDS.toLocaleString('en')}-record \`generateZone\` file through \`imports.create\` and its task.`,
     '',
     '| what | unit | old | new | new / old |',
     '| --- | --- | ---: | ---: | ---: |',

@@ -1,5 +1,5 @@
 /**
- * Zone-file engine speed: parseZoneFile and writeZoneFile on gen-zone.mjs files (1M records).
+ * Zone-file engine speed: parseZoneFile and writeZoneFile on generated files (test/support/zone-generator.ts, 1M records).
  * Each measurement runs in a fresh child process so that peak memory (maxRSS) is the parse's own.
  * Prints one Markdown section on stdout; progress goes to stderr.
  */
@@ -9,11 +9,11 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseZoneFile, writeZoneFile } from '../src/zonefile/index.js';
 import { HOSTILE_OPTIONS, HOSTILE_SHAPES } from '../test/zonefile/hostile-shapes.js';
+import { generateZone } from '../test/support/zone-generator.js';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const root = join(here, '..');
 const tmp = join(root, '.bench-tmp');
-const generator = join(root, '..', 'shared', 'tools', 'gen-zone.mjs');
 
 interface Sample {
   records: number;
@@ -60,11 +60,11 @@ function child(file: string, structured: boolean): void {
 }
 
 function ensure(records: number): string {
-  const file = join(tmp, `gen-${records}.zone`);
+  const file = join(tmp, `generated-ds-${records}.zone`);
   if (!existsSync(file)) {
     mkdirSync(tmp, { recursive: true });
     process.stderr.write(`zonefile bench: generating ${records} records\n`);
-    writeFileSync(file, execFileSync(process.execPath, [generator, '--records', String(records), '--seed', '1', '--origin', 'example.com.'], { maxBuffer: 1 << 30 }));
+    writeFileSync(file, generateZone({ records, seed: 1, ds: true }));
   }
   return file;
 }
@@ -84,10 +84,6 @@ function measure(file: string, structured: boolean): Sample {
 const RUNS = Number(process.env['ZONEFILE_BENCH_RUNS'] ?? 5);
 
 function main(): void {
-  if (!existsSync(generator)) {
-    process.stdout.write(`## Zone files\n\nSkipped: ${generator} not found.\n`);
-    return;
-  }
   const rows: string[] = [];
   const rate = (n: number, ms: number): string => `${Math.round(n / (ms / 1000)).toLocaleString('en-US')}`;
   const cases: [number, boolean][] = [
@@ -130,7 +126,7 @@ function main(): void {
     [
       '## Zone files',
       '',
-      `Method: \`gen-zone.mjs --records N --seed 1 --origin example.com.\`; each run in a fresh Node process (best of ${RUNS}): read the file and split it into lines (the issue's yardstick), then \`parseZoneFile\` on the text, then \`writeZoneFile\` of the result. Rates are given per CPU second (\`process.cpuUsage()\`, user + system of the whole process, so the GC's helper threads count) and per wall-clock second. Peak memory is the child's \`process.resourceUsage().maxRSS\` right after the parse (file text, parsed records and the baseline's lines included), the range over the runs; heap is \`heapUsed\` after a GC with the records alive. Targets: parse ≥ 1,000,000 records/s and ≤ 400 MiB on 1M records; write ≥ 2,000,000 records/s.`,
+      `Method: \`generateZone({ records: N, seed: 1, ds: true })\` (test/support/zone-generator.ts); each run in a fresh Node process (best of ${RUNS}): read the file and split it into lines (the issue's yardstick), then \`parseZoneFile\` on the text, then \`writeZoneFile\` of the result. Rates are given per CPU second (\`process.cpuUsage()\`, user + system of the whole process, so the GC's helper threads count) and per wall-clock second. Peak memory is the child's \`process.resourceUsage().maxRSS\` right after the parse (file text, parsed records and the baseline's lines included), the range over the runs; heap is \`heapUsed\` after a GC with the records alive. Targets: parse ≥ 1,000,000 records/s and ≤ 400 MiB on 1M records; write ≥ 2,000,000 records/s.`,
       '',
       '| records | file | parse rec/s (CPU) | parse rec/s (wall) | read+split lines/s (wall) | parse ÷ split speed (wall) | peak RSS | heap with records | write rec/s (CPU) | write rec/s (wall) |',
       '| ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |',

@@ -1,7 +1,7 @@
 /**
  * Old against new, alternated in one run: `npx tsx bench/ab/zonefile-ab.ts <rounds> <old root> <new root> <file> <no-DS file>`
- * (roots: checkouts of the two commits, e.g. `git worktree add --detach`; files from gen-zone.mjs
- * with and without `--no-ds`). Each measurement runs zonefile-measure.ts in a fresh Node process:
+ * (roots: checkouts of the two commits, e.g. `git worktree add --detach`; files from
+ * test/support/zone-generator.ts with and without `ds`). Each measurement runs zonefile-measure.ts in a fresh Node process:
  * the parse and write of <file>, the import of <no-DS file>. Prints medians and minima of CPU and
  * wall time and peak RSS as a Markdown table; the machine is shared, so CPU time is the steadier.
  */

@@ -20,9 +20,10 @@ import type { AddressInfo } from 'node:net';
 import { dirname, join, resolve } from 'node:path';
 import { Readable } from 'node:stream';
 import { fileURLToPath } from 'node:url';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, expect, it } from 'vitest';
 import { createDnsService, createQuotaService } from '../../src/index.js';
 import { createHttpHandler, trustedHeaders } from '../../src/adapters/http/index.js';
+import { describeWith, itWith, requirement } from '../support/requires.js';
 
 const PYTHON = '/usr/bin/python3';
 const HERE = dirname(fileURLToPath(import.meta.url));
@@ -32,16 +33,19 @@ const TOOLS = process.env['ZONEWARD_TOOLS_DIR'] ?? resolve(HERE, '../../../share
 const canImport = (...modules: string[]): boolean =>
   spawnSync(PYTHON, ['-c', modules.map((m) => `import ${m}`).join('; ')], { stdio: 'ignore' }).status === 0;
 
-const clientsInstalled =
+const clientsInstalled = requirement(
+  'the Python clients',
   existsSync(PYTHON) &&
   canImport('designateclient.v2.client', 'openstack', 'barbican_tempest_plugin.services.key_manager.json.quota_client') &&
-  spawnSync('openstack', ['--version'], { stdio: 'ignore' }).status === 0;
+  spawnSync('openstack', ['--version'], { stdio: 'ignore' }).status === 0,
+  'apt-get install python3-designateclient python3-openstackclient python3-openstacksdk barbican-tempest-plugin',
+);
 
-const realServicesAvailable =
-  clientsInstalled &&
-  existsSync(join(TOOLS, 'designate-api/serve.py')) &&
-  existsSync(join(TOOLS, 'barbican-api/serve.py')) &&
-  canImport('designate.api.v2', 'barbican.api.app');
+const realServices = requirement(
+  'the real services',
+  existsSync(join(TOOLS, 'designate-api/serve.py')) && existsSync(join(TOOLS, 'barbican-api/serve.py')) && canImport('designate.api.v2', 'barbican.api.app'),
+  `${TOOLS}/designate-api and barbican-api (the workplace's ../shared/tools), python3-designate and python3-barbican`,
+);
 
 type Step = [name: string, value: unknown];
 interface Transcript {
@@ -198,7 +202,7 @@ async function runAgainstRealServices(): Promise<Transcript> {
   }
 }
 
-describe.skipIf(!clientsInstalled)('the real clients against zoneward/http on node:http', () => {
+describeWith(clientsInstalled, 'the real clients against zoneward/http on node:http', () => {
   let zoneward: Awaited<ReturnType<typeof startZoneward>> | undefined;
   let ours: Transcript;
   let real: Promise<Transcript> | undefined;
@@ -207,7 +211,7 @@ describe.skipIf(!clientsInstalled)('the real clients against zoneward/http on no
     // Both at once: the real Designate is slow, and the two servers share nothing.
     // The real Designate (SQLite, eventlet) under load has once answered a 500 mid-flow: a run of
     // it with failures is tried once more on fresh servers before it counts.
-    real = realServicesAvailable
+    real = realServices.missing === undefined
       ? runAgainstRealServices().then((first) => (first.failures.length === 0 ? first : runAgainstRealServices()))
       : undefined;
     real?.catch(() => undefined); // awaited (and reported) by its own test
@@ -235,7 +239,8 @@ describe.skipIf(!clientsInstalled)('the real clients against zoneward/http on no
     }
   }, 120_000);
 
-  it.skipIf(!realServicesAvailable)(
+  itWith(
+    realServices,
     'every step answers as the real services answer',
     async () => {
       const theirs = await real!;

@@ -13,6 +13,7 @@ import { existsSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
+import { requirement, type Requirement } from '../support/requires.js';
 
 const PYTHON = '/usr/bin/python3';
 
@@ -32,6 +33,10 @@ export function oracleAvailable(): boolean {
  * reference describes 15.0.2 (its security backport changes the cross-project messages), so an
  * older package would make the suite report differences that are the package's, not ours.
  */
+/** What the suites against the real DNS service need. */
+export const oracleRequirement = (): Requirement =>
+  requirement('designate-oracle', oracleAvailable(), `${oracleDir()}/serve.py (the workplace's ../shared/tools) and python3-designate`);
+
 export function oracleVersion(): string | null {
   const q = spawnSync('dpkg-query', ['-W', '-f=${Version}', 'python3-designate'], { encoding: 'utf8' });
   return q.status === 0 && q.stdout !== '' ? q.stdout : null;

@@ -9,9 +9,10 @@
 import { spawnSync } from 'node:child_process';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, expect, it } from 'vitest';
 import { createDnsService } from '../../src/index.js';
-import { oracleAvailable, oracleDir } from './oracle-process.js';
+import { describeWith } from '../support/requires.js';
+import { oracleDir, oracleRequirement } from './oracle-process.js';
 
 interface Step {
   step: string;
@@ -24,7 +25,7 @@ const SCRIPT = join(dirname(fileURLToPath(import.meta.url)), 'recordset_events_o
 const p1 = { projectId: 'p1', roles: ['member', 'reader'] };
 const IMPORT = '$ORIGIN imp.test.\n$TTL 300\n@ IN SOA ns1.example.org. h.imp.test. 1 3600 600 86400 300\n@ IN NS ns1.example.org.\nwww IN A 192.0.2.1\nalias IN CNAME www\n';
 
-describe.skipIf(!oracleAvailable())('recordset writes: events and statuses as the real service', () => {
+describeWith(oracleRequirement(), 'recordset writes: events and statuses as the real service', () => {
   let real: Step[];
   beforeAll(() => {
     const run = spawnSync('/usr/bin/python3', [SCRIPT, oracleDir()], { encoding: 'utf8', timeout: 120_000 });

@@ -12,13 +12,14 @@ import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import fc from 'fast-check';
 import type { ResultAsync } from 'neverthrow';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, expect, it } from 'vitest';
 import { createDnsService, type ApiError, type DnsService, type RequestContext } from '../../src/index.js';
 import { manualClock, seededRandom, sequentialIds } from '../../src/testing/index.js';
+import { describeWith, requirement } from '../support/requires.js';
 import { oracleAvailable } from './oracle-process.js';
 
 const API_DIR = resolve(dirname(fileURLToPath(import.meta.url)), '../../../shared/tools/designate-api');
-const available = existsSync(join(API_DIR, 'serve.py')) && oracleAvailable();
+const available = requirement('designate-api', existsSync(join(API_DIR, 'serve.py')) && oracleAvailable(), `${API_DIR}/serve.py (the workplace's ../shared/tools) and python3-designate`);
 
 /** A free TCP port on 127.0.0.1, as the OS hands one out. */
 function freePort(): Promise<number> {
@@ -96,7 +97,7 @@ interface Pair {
   readonly ours: string;
 }
 
-describe.skipIf(!available)('recordset writes against the real API', () => {
+describeWith(available, 'recordset writes against the real API', () => {
   let child: ChildProcessWithoutNullStreams | undefined;
   let real: RealApi;
   let dns: DnsService;

@@ -8,11 +8,12 @@
 import { spawnSync } from 'node:child_process';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, expect, it } from 'vitest';
 import { axfrMasters } from '../../src/adapters/axfr/index.js';
 import { createDnsService, type ZoneBody } from '../../src/index.js';
-import { nsdAvailable, startNsd, type RunningNsd } from '../dns/secondary/nsd.js';
-import { oracleAvailable, oracleDir } from './oracle-process.js';
+import { nsdRequirement, startNsd, type RunningNsd } from '../dns/secondary/nsd.js';
+import { describeWith } from '../support/requires.js';
+import { oracleDir, oracleRequirement } from './oracle-process.js';
 
 const ZONE = `$ORIGIN example.com.
 $TTL 3600
@@ -55,7 +56,7 @@ const p2 = { projectId: 'p2', roles: ['member', 'reader'] };
 const maskRefresh = (r: Recordset): Recordset => ({ ...r, records: r.records.map((d) => (r.type === 'SOA' ? d.replace(/^(\S+ \S+ \d+) \d+/, '$1 R') : d)) });
 const comparable = (rs: readonly Recordset[]) => rs.map(maskRefresh).map((r) => ({ ...r, records: [...r.records].sort() })).sort((a, b) => `${a.name} ${a.type}`.localeCompare(`${b.name} ${b.type}`));
 
-describe.skipIf(!nsdAvailable || !oracleAvailable())('SECONDARY zones: zoneward and the real service, one real master', () => {
+describeWith([nsdRequirement, oracleRequirement()], 'SECONDARY zones: zoneward and the real service, one real master', () => {
   let nsd: RunningNsd;
   let real: Real;
   beforeAll(async () => {

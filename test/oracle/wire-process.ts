@@ -10,6 +10,7 @@ import { dirname, join, resolve } from 'node:path';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import { freePort } from '../dns/secondary/nsd.js';
+import { requirement, type Requirement } from '../support/requires.js';
 
 const PYTHON = '/usr/bin/python3';
 const TOOLS = process.env['ZONEWARD_TOOLS_DIR'] ?? resolve(dirname(fileURLToPath(import.meta.url)), '../../../shared/tools');
@@ -23,6 +24,10 @@ export function wireAvailable(service: WireService): boolean {
   if (!existsSync(join(TOOLS, service, 'serve.py'))) return false;
   return spawnSync(PYTHON, ['-c', `import ${MODULE[service]}`], { stdio: 'ignore' }).status === 0;
 }
+
+/** What a suite against a real API on the wire needs. */
+export const wireRequirement = (service: WireService): Requirement =>
+  requirement(service, wireAvailable(service), `${join(TOOLS, service)}/serve.py (the workplace's ../shared/tools) and its Python package`);
 
 /** One running real API. */
 export class WireProcess {

@@ -6,8 +6,9 @@
  * and the edge cases of issue #20; seeded random sequences cover requests of every shape.
  */
 import fc from 'fast-check';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { WireProcess, wireAvailable } from './wire-process.js';
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { describeWith } from '../support/requires.js';
+import { WireProcess, wireRequirement } from './wire-process.js';
 import { comparable, oursSide, realSide, type WireAnswer, type WireRequest } from './wire.js';
 import { dnsCases, quotaCases } from './wire-cases.js';
 import { dnsRequest, quotaRequest } from './wire-random.js';
@@ -81,7 +82,7 @@ const unexplained = (diffs: readonly Difference[]) =>
 let runs = 0;
 const prefix = () => `w${process.pid % 1000}r${++runs}`;
 
-describe.skipIf(!wireAvailable('designate-api'))('zoneward/http and the real DNS API on the wire', () => {
+describeWith(wireRequirement('designate-api'), 'zoneward/http and the real DNS API on the wire', () => {
   let real: WireProcess | undefined;
   beforeAll(async () => {
     real = await WireProcess.start('designate-api');
@@ -112,7 +113,7 @@ describe.skipIf(!wireAvailable('designate-api'))('zoneward/http and the real DNS
   });
 });
 
-describe.skipIf(!wireAvailable('barbican-api'))('zoneward/http and the real quota API on the wire', () => {
+describeWith(wireRequirement('barbican-api'), 'zoneward/http and the real quota API on the wire', () => {
   let real: WireProcess | undefined;
   beforeAll(async () => {
     real = await WireProcess.start('barbican-api');

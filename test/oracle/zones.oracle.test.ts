@@ -6,10 +6,11 @@
  */
 import { writeFileSync } from 'node:fs';
 import fc from 'fast-check';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, expect, it } from 'vitest';
 import { genZoneFile } from '../dns/imports-exports/zone-arbitraries.js';
 import { Session, type Step } from './differential.js';
-import { debianVersionAtLeast, Oracle, oracleAvailable, oracleVersion } from './oracle-process.js';
+import { describeWith } from '../support/requires.js';
+import { debianVersionAtLeast, Oracle, oracleRequirement, oracleVersion } from './oracle-process.js';
 
 /** Differences we keep, by step description, with the reason. */
 const KNOWN: Record<string, string> = {
@@ -137,7 +138,7 @@ const CREATES: CreateCase[] = [
   { name: 'sub.example.com.', email: 'a@example.com', project: 'other' },
 ];
 
-describe.skipIf(!oracleAvailable())('answers against the real service (designate-oracle)', () => {
+describeWith(oracleRequirement(), 'answers against the real service (designate-oracle)', () => {
   let oracle!: Oracle;
   // Started here, not while vitest collects the block (it collects a skipped block's body too).
   beforeAll(() => {

@@ -1,13 +1,14 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { expect, it } from 'vitest';
 import { THRESHOLD, agrees, corpusDir, knownDisagreements, runCorpus } from '../../scripts/zonefile-conformance.js';
+import { describeWith, requirement } from '../support/requires.js';
 
 const dir = corpusDir();
 const present = existsSync(join(dir, 'index.json'));
 
-describe.skipIf(!present)('zone-file conformance corpus', () => {
-  const results = present ? runCorpus(dir) : [];
+describeWith(requirement('the zone-file corpus', present, `${dir}: the workplace's ../shared/conformance/zonefiles`), 'zone-file conformance corpus', () => {
+  const results = runCorpus(dir);
   const known = new Map(knownDisagreements().map((k) => [k.case, k.reason]));
 
   it('agrees on every case not listed as a known disagreement', () => {

@@ -11,6 +11,7 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { parseZoneFile, type ZoneFileError } from '../../src/zonefile/index.js';
 import { nameHash } from '../../src/zonefile/lexer.js';
+import { describeWith, requirement } from '../support/requires.js';
 
 const HEAD = '$ORIGIN example.com.\n$TTL 3600\n@ SOA ns1 host 1 2 3 4 5\n@ NS ns1\nns1 A 192.0.2.1\n';
 const BOM = '\ufeff';
@@ -144,12 +145,12 @@ describe('zone rules against BIND, Knot and NSD', () => {
   afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
   for (const { name, tool, args } of checkers) {
-    const present = installed(tool);
-    if (!present) console.warn(`SKIPPED: ${tool} not installed (.ci/run installs it)`);
-    it.skipIf(!present).each(cases)(`${name}: $name`, (c) => {
-      const file = join(dir, `${name}-${cases.indexOf(c)}.zone`);
-      writeFileSync(file, c.text);
-      expect(loads(tool, args(file))).toBe(c[name]);
+    describeWith(requirement(tool, installed(tool), '.ci/run installs it'), name, () => {
+      it.each(cases)(`${name}: $name`, (c) => {
+        const file = join(dir, `${name}-${cases.indexOf(c)}.zone`);
+        writeFileSync(file, c.text);
+        expect(loads(tool, args(file))).toBe(c[name]);
+      });
     });
   }
 

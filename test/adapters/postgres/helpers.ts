@@ -1,12 +1,15 @@
 import pg from 'pg';
 import { afterAll } from 'vitest';
+import { requirement, type Requirement } from '../../support/requires.js';
 import { postgresStorage, type PostgresStorage, type PostgresStorageOptions } from '../../../src/adapters/postgres/index.js';
 
 /** The throwaway cluster of scripts/pg-test-cluster.sh; the postgres tests skip without it. */
 export const PG_URL = process.env.ZONEWARD_PG_URL;
 
-/** Why a postgres suite did not run, for `describe.skipIf(...)` titles. */
-export const SKIP_REASON = 'ZONEWARD_PG_URL is not set (start a cluster: eval "$(scripts/pg-test-cluster.sh start)")';
+const SKIP_REASON = 'ZONEWARD_PG_URL is not set (start a cluster: eval "$(scripts/pg-test-cluster.sh start)")';
+
+/** What the postgres suites need. */
+export const postgresRequirement: Requirement = requirement('PostgreSQL', PG_URL !== undefined, 'set ZONEWARD_PG_URL: eval "$(scripts/pg-test-cluster.sh start)"');
 
 let pool: pg.Pool | undefined;
 const schemas: string[] = [];

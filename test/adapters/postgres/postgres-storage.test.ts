@@ -6,19 +6,19 @@ import { insert } from '../../../src/ports/storage.js';
 import { rangeQuery } from '../memory/range-queries.js';
 import { postgresStorage } from '../../../src/adapters/postgres/index.js';
 import { runStorageConformance } from '../../../src/testing/index.js';
-import { freshPostgresStorage, freshSchemaName, latch, PG_URL, SKIP_REASON, testPool } from './helpers.js';
+import { freshPostgresStorage, freshSchemaName, latch, postgresRequirement, PG_URL, testPool } from './helpers.js';
+import { describeWith } from '../../support/requires.js';
 
-const title = (name: string): string => (PG_URL === undefined ? `${name} (skipped: ${SKIP_REASON})` : name);
 const frozen = <T extends object>(v: T): T => Object.freeze(v);
 const code = (e: unknown): unknown => (e as { code?: unknown }).code;
 /** Text that TOAST cannot compress below the B-tree's 2,704-byte entry limit. */
 const incompressible = (length: number): string => Array.from({ length }, (_, i) => String.fromCharCode(0x4e00 + ((i * 7919) % 20000))).join('');
 
-describe.skipIf(PG_URL === undefined)(title('postgresStorage: conformance'), () => {
+describeWith(postgresRequirement, 'postgresStorage: conformance', () => {
   runStorageConformance(() => freshPostgresStorage());
 });
 
-describe.skipIf(PG_URL === undefined)(title('postgresStorage: behaves like memoryStorage'), () => {
+describeWith(postgresRequirement, 'postgresStorage: behaves like memoryStorage', () => {
   // Keys and ids drawn from the code units where byte, code-point and UTF-16 orders part ways.
   const unit = fc.constantFrom('\u0000', '\u0001', 'a', 'b', '\u00e9', '\uffff', '\ud800', '\udc00', '😀');
   const str = fc.string({ unit, maxLength: 4 });
@@ -71,7 +71,7 @@ describe.skipIf(PG_URL === undefined)(title('postgresStorage: behaves like memor
   });
 });
 
-describe.skipIf(PG_URL === undefined)(title('postgresStorage: adapter specifics'), () => {
+describeWith(postgresRequirement, 'postgresStorage: adapter specifics', () => {
   it('round-trips values the core could never send but JSON can: U+0000 and lone surrogates', async () => {
     const s = await freshPostgresStorage();
     const value = frozen({ nul: 'a\u0000b', lone: '\ud800', pair: '😀', nested: frozen([frozen({ n: 1.5 }), null, true]) });

@@ -2,11 +2,12 @@ import { spawn } from 'node:child_process';
 import { createInterface } from 'node:readline';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { describe, expect, it } from 'vitest';
+import { expect, it } from 'vitest';
 import type { Result } from 'neverthrow';
 import { createDnsService, type ApiError } from '../../../src/index.js';
 import { postgresStorage } from '../../../src/adapters/postgres/index.js';
-import { freshSchemaName, PG_URL, SKIP_REASON, testPool } from './helpers.js';
+import { freshSchemaName, postgresRequirement, PG_URL, testPool } from './helpers.js';
+import { describeWith } from '../../support/requires.js';
 
 /** `_unsafeUnwrap`, but a failure shows the ApiError itself. */
 const unwrap = <T>(r: Result<T, ApiError>): T => {
@@ -55,7 +56,7 @@ const shuffle = <T>(xs: readonly T[], seed: number): T[] => {
   return out;
 };
 
-describe.skipIf(PG_URL === undefined)(`two processes on one database${PG_URL === undefined ? ` (skipped: ${SKIP_REASON})` : ''}`, () => {
+describeWith(postgresRequirement, 'two processes on one database', () => {
   it('creates of the same names from two processes: exactly one wins each name, the other gets 409 duplicate_zone', async () => {
     const schema = freshSchemaName();
     await postgresStorage({ pool: testPool(), schema }).migrate();

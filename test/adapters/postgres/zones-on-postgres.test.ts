@@ -1,8 +1,9 @@
-import { describe, expect, it } from 'vitest';
+import { expect, it } from 'vitest';
 import { createDnsService, type DnsServiceOptions, type RequestContext, type ZoneBody } from '../../../src/index.js';
 import type { PostgresStorage } from '../../../src/adapters/postgres/index.js';
 import { faultyStorage, manualClock, seededRandom, sequentialIds } from '../../../src/testing/index.js';
-import { freshPostgresStorage, PG_URL, SKIP_REASON } from './helpers.js';
+import { freshPostgresStorage, postgresRequirement } from './helpers.js';
+import { describeWith } from '../../support/requires.js';
 
 // The zone commands over PostgreSQL: the scenarios of test/dns/zones/zones.test.ts that exercise
 // storage (paging, prefix counts, subtree checks, rollbacks, the task queue), each on an empty schema.
@@ -20,9 +21,8 @@ const service = async (options: DnsServiceOptions = {}) => {
   const clock = manualClock(T0);
   return { storage, clock, dns: createDnsService({ storage, clock, ids: sequentialIds(), random: seededRandom(1), tasks: 'inline', ...options }) };
 };
-const title = (name: string): string => (PG_URL === undefined ? `${name} (skipped: ${SKIP_REASON})` : name);
 
-describe.skipIf(PG_URL === undefined)(title('zone commands on postgresStorage'), () => {
+describeWith(postgresRequirement, 'zone commands on postgresStorage', () => {
   it('creates: the documented body, ACTIVE in inline mode, with SOA and NS recordsets', async () => {
     const { dns } = await service();
     const zone = (await dns.zones.create(alice, { ...body(), ttl: 600, description: 'd' }))._unsafeUnwrap();

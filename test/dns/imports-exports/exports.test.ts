@@ -6,8 +6,9 @@ import fc from 'fast-check';
 import { afterAll, describe, expect, it } from 'vitest';
 import { memoryStorage } from '../../../src/adapters/memory/memory-storage.js';
 import { faultyStorage } from '../../../src/testing/index.js';
-import { admin, alice, bob, exportText, FIXTURE, generatedZone, generatorAvailable, harness, importAndSettle } from './harness.js';
+import { admin, alice, bob, exportText, FIXTURE, generatedZone, harness, importAndSettle } from './harness.js';
 import { genZone, renderZone } from './zone-arbitraries.js';
+import { itWith, requirement } from '../../support/requires.js';
 
 const newZone = async (h: ReturnType<typeof harness>, name = 'example.com.') =>
   (await h.zones.create(alice, { name, email: 'admin@example.com', ttl: 3600 }))._unsafeUnwrap();
@@ -118,10 +119,8 @@ const hasTool = (name: string): boolean => {
 };
 
 describe('exported files load in real nameservers', () => {
-  const bind = hasTool('named-checkzone');
-  const knot = hasTool('kzonecheck');
-  if (!bind) console.warn('SKIPPED: named-checkzone not installed (apt-get install -y bind9-utils)');
-  if (!knot) console.warn('SKIPPED: kzonecheck not installed (apt-get install -y knot-dnssecutils)');
+  const bind = requirement('named-checkzone', hasTool('named-checkzone'), 'apt-get install bind9-utils');
+  const knot = requirement('kzonecheck', hasTool('kzonecheck'), 'apt-get install knot-dnssecutils');
   const dirs: string[] = [];
   const tempDir = (): string => {
     const dir = mkdtempSync(join(tmpdir(), 'zoneward-export-'));
@@ -143,7 +142,7 @@ describe('exported files load in real nameservers', () => {
     return (await exportText(h, done.zone_id!)) + '\n' + (await exportText(h, fixture.zone_id!));
   };
 
-  it.skipIf(!bind || !generatorAvailable)('named-checkzone accepts an exported generated zone and the fixture', async () => {
+  itWith(bind, 'named-checkzone accepts an exported generated zone and the fixture', async () => {
     const [first, second] = (await sample()).split('\n$ORIGIN ');
     const dir = tempDir();
     writeFileSync(join(dir, 'a.zone'), first!);
@@ -152,7 +151,7 @@ describe('exported files load in real nameservers', () => {
     execFileSync('named-checkzone', ['-i', 'local', 'example.net', join(dir, 'b.zone')], { stdio: 'pipe' });
   });
 
-  it.skipIf(!knot || !generatorAvailable)('kzonecheck accepts an exported generated zone and the fixture', async () => {
+  itWith(knot, 'kzonecheck accepts an exported generated zone and the fixture', async () => {
     const [first, second] = (await sample()).split('\n$ORIGIN ');
     const dir = tempDir();
     writeFileSync(join(dir, 'a.zone'), first!);
@@ -168,7 +167,7 @@ describe('exported files load in real nameservers', () => {
     run('example.net.', join(dir, 'b.zone'));
   });
 
-  it.skipIf(!bind || !knot)('both load the export of any zone of the default types (fast-check)', async () => {
+  itWith([bind, knot], 'both load the export of any zone of the default types (fast-check)', async () => {
     const dir = tempDir();
     const load = (tool: string, args: string[]): void => {
       try {

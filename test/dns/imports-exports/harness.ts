@@ -2,11 +2,8 @@
  * The DNS service's dependencies (built by the service's own `createDnsDeps`) with the import,
  * export, zone and recordset commands these tests use, and the events they emit.
  */
-import { execFileSync } from 'node:child_process';
-import { existsSync } from 'node:fs';
-import { dirname, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import type { ZoneQuotaLimits } from '../../../src/dns/quotas/index.js';
+import { generateZone } from '../../support/zone-generator.js';
 import { createDnsDeps } from '../../../src/dns/service.js';
 import { createExportCommands } from '../../../src/dns/exports/index.js';
 import { createImportCommands, type ZoneImportOptions } from '../../../src/dns/imports/index.js';
@@ -18,20 +15,8 @@ import { createZone, deleteZone, getZone } from '../../../src/dns/zones/zone-com
 import type { ZoneLimits } from '../../../src/dns/kernel/zone-rules.js';
 
 
-/** The workplace's zone generator, beside the repository (`../shared/tools`). */
-const GENERATOR = resolve(dirname(fileURLToPath(import.meta.url)), '../../../../shared/tools/gen-zone.mjs');
-
-/** Whether {@link generatedZone} can run here; tests that need it skip, saying so, where it cannot. */
-export const generatorAvailable = existsSync(GENERATOR);
-if (!generatorAvailable) console.warn(`SKIPPED: the tests of generated zones need ${GENERATOR}`);
-
-/** A realistic zone of `records` records from gen-zone.mjs (deterministic for a seed), without DS records unless `ds`. */
-export function generatedZone(records: number, seed: number, ds = false): string {
-  return execFileSync(process.execPath, [GENERATOR, '--records', String(records), '--seed', String(seed), '--origin', 'example.com.', ...(ds ? [] : ['--no-ds'])], {
-    encoding: 'utf8',
-    maxBuffer: 1 << 28,
-  });
-}
+/** A realistic zone `example.com.` of `records` records (deterministic for a seed), without DS records unless `ds`. */
+export const generatedZone = (records: number, seed: number, ds = false): string => generateZone({ records, seed, ds });
 
 export interface HarnessOptions {
   readonly storage?: Storage;

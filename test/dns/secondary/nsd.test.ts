@@ -1,9 +1,10 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, expect, it } from 'vitest';
 import { axfrMasters } from '../../../src/adapters/axfr/index.js';
 import { createDnsService, type DnsService } from '../../../src/index.js';
 import { parseZoneFile } from '../../../src/zonefile/index.js';
-import { generatedZone, generatorAvailable } from '../imports-exports/harness.js';
-import { freePort, nsdAvailable, startNsd, type RunningNsd } from './nsd.js';
+import { describeWith } from '../../support/requires.js';
+import { generatedZone } from '../imports-exports/harness.js';
+import { freePort, nsdRequirement, startNsd, type RunningNsd } from './nsd.js';
 
 const alice = { projectId: 'alice', roles: ['member'] };
 const BIG = { zones: 10, zone_recordsets: 100_000, zone_records: 100_000, recordset_records: 1000 };
@@ -43,7 +44,7 @@ async function exportedRecords(dns: DnsService, zoneId: string): Promise<string[
 
 const withSerial = (text: string, serial: number): string => text.replace(/\d+(\s*; serial)/, `${serial}$1`);
 
-describe.skipIf(!nsdAvailable || !generatorAvailable)('a real master (NSD) and axfrMasters()', () => {
+describeWith(nsdRequirement, 'a real master (NSD) and axfrMasters()', () => {
   let nsd: RunningNsd;
   const first = withSerial(generatedZone(400, 1), 2024010101);
   beforeAll(async () => {

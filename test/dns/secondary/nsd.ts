@@ -7,6 +7,7 @@ import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'no
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { requirement, type Requirement } from '../../support/requires.js';
 
 export const NSD = ['/usr/sbin/nsd', '/usr/bin/nsd'].find((p) => existsSync(p));
 
@@ -95,6 +96,8 @@ export async function startNsd(zone: string, text: string): Promise<RunningNsd> 
   };
 }
 
-/** Whether nsd can run here; the tests that need it skip, saying so, where it cannot (CI installs it). */
+/** Whether nsd can run here (CI installs it). */
 export const nsdAvailable = NSD !== undefined && spawnSync(NSD, ['-v'], { stdio: 'ignore' }).status !== null;
-if (!nsdAvailable) console.warn('SKIPPED: the tests against a real master need nsd (apt-get install nsd)');
+
+/** What the tests against a real master need. */
+export const nsdRequirement: Requirement = requirement('nsd', nsdAvailable, 'apt-get install nsd');
