@@ -305,7 +305,8 @@ export async function serveDns(options: ServeDnsOptions): Promise<DnsServer> {
     return transferMessages(new MessageWriter(), q, zone);
   };
 
-  const udp: UdpSocket = createSocket(host.includes(':') ? 'udp6' : 'udp4');
+  // A larger receive buffer rides out bursts while the one thread is busy (the kernel caps it at rmem_max).
+  const udp: UdpSocket = createSocket({ type: host.includes(':') ? 'udp6' : 'udp4', recvBufferSize: 4 << 20 });
   udp.on('message', (msg, rinfo) => {
     const reply = (): void => {
       let out: Buffer | undefined;

@@ -32,6 +32,8 @@ export async function startNsdZones(zones: ReadonlyMap<string, string>): Promise
     `  logfile: "${dir}/nsd.log"`,
     '  server-count: 1',
     '  verbosity: 2',
+    // Response rate limiting (on in Debian's build) would drop a load test's answers.
+    '  rrl-ratelimit: 0',
     'remote-control:',
     '  control-enable: no',
   ];
@@ -39,7 +41,7 @@ export async function startNsdZones(zones: ReadonlyMap<string, string>): Promise
   for (const [name, text] of zones) {
     const file = `z${i++}.db`;
     writeFileSync(join(dir, file), text);
-    conf.push('zone:', `  name: "${name}"`, `  zonefile: "${file}"`);
+    conf.push('zone:', `  name: "${name}"`, `  zonefile: "${file}"`, '  provide-xfr: 127.0.0.1 NOKEY');
   }
   writeFileSync(join(dir, 'nsd.conf'), conf.join('\n') + '\n');
   const child: ChildProcess = spawn(NSD, ['-d', '-c', join(dir, 'nsd.conf')], { stdio: 'ignore' });
