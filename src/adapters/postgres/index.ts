@@ -13,4 +13,4 @@ export type {
   PostgresRetryOptions,
   PostgresStorage,
   PostgresStorageOptions,
-} from './postgres-storage.js';
+} from './options.js';
