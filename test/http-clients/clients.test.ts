@@ -18,11 +18,10 @@ import { existsSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { dirname, join, resolve } from 'node:path';
-import { Readable } from 'node:stream';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { createDnsService, createQuotaService } from '../../src/index.js';
-import { createHttpHandler, trustedHeaders } from '../../src/adapters/http/index.js';
+import { createHttpHandler, toNodeListener, trustedHeaders } from '../../src/adapters/http/index.js';
 import { describeWith, itWith, requirement } from '../support/requires.js';
 
 const PYTHON = '/usr/bin/python3';
@@ -125,20 +124,7 @@ async function startZoneward(asDeployed: boolean): Promise<{ url: string; stop: 
   const quotas = asDeployed ? createQuotaService({ forbiddenStatus: 403 }) : createQuotaService();
   const handle = createHttpHandler({ dns, quotas, authenticate: trustedHeaders() });
   const worker = asDeployed ? setInterval(() => void dns.tasks.settle(), 50) : undefined;
-  const server: Server = createServer((req, res) => {
-    const hasBody = req.method !== 'GET' && req.method !== 'HEAD';
-    const request = new Request(`http://${req.headers.host}${req.url}`, {
-      method: req.method,
-      headers: Object.entries(req.headers).flatMap(([k, v]) =>
-        v === undefined ? [] : (Array.isArray(v) ? v : [v]).map((x): [string, string] => [k, x]),
-      ),
-      ...(hasBody ? { body: Readable.toWeb(req) as ReadableStream, duplex: 'half' } : {}),
-    } as RequestInit);
-    void handle(request).then(async (response) => {
-      res.writeHead(response.status, [...response.headers].flat());
-      res.end(Buffer.from(await response.arrayBuffer()));
-    });
-  });
+  const server: Server = createServer(toNodeListener(handle));
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
   const { port } = server.address() as AddressInfo;
   return {

@@ -3,6 +3,7 @@ import { UnreadBody } from '../../kernel/command.js';
 import { emptyRequestBody } from '../../kernel/validation.js';
 import { bodyUnreadable, dnsNotJson, invalidJson, quotaMalformedJson, quotaNotJson, quotaNotUtf8, requestTooLarge } from './http-errors.js';
 import { describeJsonError, parseJson } from './json.js';
+import { readSocket, type SocketRead } from './node.js';
 import { JSON_TYPE } from './responses.js';
 import type { Dialect } from './trusted-headers.js';
 
@@ -23,13 +24,34 @@ const mediaType = (header: string | null): string => (header ?? '').split(';', 1
 
 /**
  * Reads at most `limit` bytes of the body. `truncate`: keep the first `limit` bytes (the quota
- * service's reader); otherwise a longer body is an error (413), read no further. A body stream
- * that fails (a client gone mid-request) is a 400, never a rejection.
+ * service's reader); otherwise a longer body is an error (413), read no further. A body that was
+ * already read, is locked, or whose stream fails (a client gone mid-request) is a 400, never a
+ * rejection.
  * @internal
  */
 export async function readBytes(request: Request, dialect: Dialect, limit: number, truncate: boolean): Promise<Uint8Array | ApiError> {
-  if (request.body === null) return new Uint8Array(0);
-  const reader: ReadableStreamDefaultReader<Uint8Array> = request.body.getReader();
+  const direct = (request as { [readSocket]?: NodeRequestRead })[readSocket];
+  if (direct !== undefined) {
+    const read = await direct.call(request, limit, truncate);
+    if ('bytes' in read) return read.bytes;
+    return 'tooLarge' in read ? requestTooLarge(limit, dialect) : bodyUnreadable(dialect, read.failed);
+  }
+  try {
+    if (request.bodyUsed || request.body?.locked === true) return bodyUnreadable(dialect);
+    const body = request.body;
+    if (body === null) return new Uint8Array(0);
+    if (!truncate && Number(request.headers.get('content-length')) > limit) return requestTooLarge(limit, dialect);
+    return await readStream(body, dialect, limit, truncate);
+  } catch (cause) {
+    return bodyUnreadable(dialect, cause);
+  }
+}
+
+type NodeRequestRead = (limit: number, truncate: boolean) => Promise<SocketRead>;
+
+/** A web stream read up to `limit` bytes, then cancelled. */
+async function readStream(body: ReadableStream<Uint8Array>, dialect: Dialect, limit: number, truncate: boolean): Promise<Uint8Array | ApiError> {
+  const reader = body.getReader();
   const chunks: Uint8Array[] = [];
   let length = 0;
   try {
@@ -43,11 +65,10 @@ export async function readBytes(request: Request, dialect: Dialect, limit: numbe
         return requestTooLarge(limit, dialect);
       }
     }
-  } catch (cause) {
-    return bodyUnreadable(dialect, cause);
   } finally {
     reader.cancel().catch(() => undefined);
   }
+  if (chunks.length === 1 && length <= limit) return chunks[0]!;
   const out = new Uint8Array(Math.min(length, limit));
   let at = 0;
   for (const chunk of chunks) {

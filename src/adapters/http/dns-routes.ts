@@ -5,7 +5,7 @@ import { ALL_PROJECTS_ASKED, type RequestContext } from '../../kernel/context.js
 import { isUuidLike } from '../../kernel/uuid.js';
 import { dnsBytes, dnsJsonBody } from './body.js';
 import { methodNotAllowed, missingZoneId } from './http-errors.js';
-import { created, json, noContent, pendingOr, type Reply } from './responses.js';
+import { created, json, noContent, pendingOr, textResponse, type Reply } from './responses.js';
 import { NOT_ALLOWED, NOT_FOUND, type RouteTable } from './router.js';
 import { lines, type Action, type Exchange, type QueryRecord, type ServiceFace } from './routes.js';
 import { isTrueString } from './trusted-headers.js';
@@ -73,8 +73,7 @@ const q = (query: QueryRecord): Q => query as Q;
 
 const ok = json(200);
 const accepted = json(202);
-const file: Reply<string> = (x, text) =>
-  new Response(text, { status: 200, headers: { 'content-type': 'text/dns', 'x-openstack-request-id': x.requestId } });
+const file: Reply<string> = (x, text) => textResponse(x, 200, text, 'text/dns');
 
 /** The DNS table. @internal */
 export function dnsRoutes(face: ServiceFace<DnsService>): RouteTable<Action> {

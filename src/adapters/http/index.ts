@@ -6,19 +6,11 @@
  * @example
  * ```ts
  * import { createServer } from 'node:http';
- * import { Readable } from 'node:stream';
  * import { createDnsService, createQuotaService } from 'zoneward';
- * import { createHttpHandler, trustedHeaders } from 'zoneward/http';
+ * import { createHttpHandler, toNodeListener, trustedHeaders } from 'zoneward/http';
  *
  * const handle = createHttpHandler({ dns: createDnsService(), quotas: createQuotaService(), authenticate: trustedHeaders() });
- * createServer(async (req, res) => {
- *   const body = req.method === 'GET' || req.method === 'HEAD' ? undefined : Readable.toWeb(req);
- *   const response = await handle(new Request(`http://${req.headers.host}${req.url}`, {
- *     method: req.method, headers: req.headers as HeadersInit, body, duplex: 'half',
- *   } as RequestInit));
- *   res.writeHead(response.status, Object.fromEntries(response.headers));
- *   res.end(Buffer.from(await response.arrayBuffer()));
- * }).listen(9001, '127.0.0.1');
+ * createServer(toNodeListener(handle)).listen(9001, '127.0.0.1');
  * ```
  *
  * @packageDocumentation
@@ -26,3 +18,4 @@
 export { createHttpHandler } from './handler.js';
 export type { HttpHandler, HttpHandlerOptions } from './handler.js';
 export { trustedHeaders } from './trusted-headers.js';
+export { toNodeListener } from './node.js';

@@ -1,4 +1,5 @@
 import type { ApiError } from '../../kernel/api-error.js';
+import { LightResponse } from './light.js';
 import type { Dialect } from './trusted-headers.js';
 
 /**
@@ -18,15 +19,22 @@ export const JSON_TYPE = 'application/json';
 
 /** @internal */
 export function jsonResponse(x: Answering, status: number, body: unknown, headers?: Record<string, string>): Response {
-  return new Response(JSON.stringify(body), {
-    status,
-    headers: { 'content-type': JSON_TYPE, 'x-openstack-request-id': x.requestId, ...headers },
-  });
+  return textResponse(x, status, JSON.stringify(body), JSON_TYPE, headers);
+}
+
+/**
+ * Every answer, built once: a light response that becomes a real `Response` only when read as
+ * one, and that `toNodeListener` writes as it stands.
+ * @internal
+ */
+export function textResponse(x: Answering, status: number, body: string, contentType: string, headers?: Record<string, string>): Response {
+  const all = headers === undefined ? { 'content-type': contentType, 'x-openstack-request-id': x.requestId } : { 'content-type': contentType, 'x-openstack-request-id': x.requestId, ...headers };
+  return new LightResponse({ status, headers: all, body }) as unknown as Response;
 }
 
 /** @internal */
 export function emptyResponse(x: Answering, status: number): Response {
-  return new Response(null, { status, headers: { 'x-openstack-request-id': x.requestId } });
+  return new LightResponse({ status, headers: { 'x-openstack-request-id': x.requestId }, body: null }) as unknown as Response;
 }
 
 /** `ApiError.toJSON()`, plus `request_id` in the DNS service's body as the real one has it. @internal */

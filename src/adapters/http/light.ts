@@ -1,0 +1,73 @@
+/**
+ * Objects with a WHATWG prototype that build the real undici object only when something reads
+ * what only it has: the light response the handler answers with.
+ * @module
+ */
+
+/** The fast path of a light response: status, headers and body as given. @internal */
+export const lightParts = Symbol('zoneward.lightParts');
+
+/** A light response's parts. @internal */
+export interface LightParts {
+  readonly status: number;
+  readonly headers: Readonly<Record<string, string>>;
+  readonly body: string | null;
+}
+
+/**
+ * Defines on `prototype` every member of `base` not already there, each delegating to the real
+ * object `real(this)` builds, so the lazy object answers whatever the real one would.
+ * @internal
+ */
+export function delegateRest(prototype: object, base: object, real: (self: never) => object): void {
+  for (const name of Object.getOwnPropertyNames(base)) {
+    if (name === 'constructor' || Object.prototype.hasOwnProperty.call(prototype, name)) continue;
+    const d = Object.getOwnPropertyDescriptor(base, name)!;
+    if (typeof d.value === 'function') {
+      Object.defineProperty(prototype, name, {
+        value(this: never, ...args: unknown[]) {
+          const target = real(this) as Record<string, (...a: unknown[]) => unknown>;
+          return target[name]!(...args);
+        },
+        configurable: true,
+        writable: true,
+      });
+    } else if (d.get !== undefined) {
+      Object.defineProperty(prototype, name, {
+        get(this: never) {
+          return (real(this) as Record<string, unknown>)[name];
+        },
+        configurable: true,
+      });
+    }
+  }
+}
+
+/**
+ * A `Response` kept as its status, headers and body string; the real one is built only when
+ * something reads it as a Response (a test, msw, another server).
+ * @internal
+ */
+export class LightResponse {
+  #real: Response | undefined;
+  readonly #parts: LightParts;
+  constructor(parts: LightParts) {
+    this.#parts = parts;
+  }
+  get [lightParts](): LightParts {
+    return this.#parts;
+  }
+  get status(): number {
+    return this.#parts.status;
+  }
+  get ok(): boolean {
+    return this.#parts.status >= 200 && this.#parts.status < 300;
+  }
+  /** The real response, built once. */
+  real(): Response {
+    return (this.#real ??= new Response(this.#parts.body, { status: this.#parts.status, headers: this.#parts.headers }));
+  }
+}
+Object.setPrototypeOf(LightResponse.prototype, Response.prototype);
+delegateRest(LightResponse.prototype, Response.prototype, (self: LightResponse) => self.real());
+
