@@ -4,7 +4,7 @@
  * `ResultAsync` holding the documented JSON body or an {@link ApiError}; state lives behind the
  * {@link Storage} port.
  *
- * @packageDocumentation
+ * @module zoneward
  */
 export { ApiError } from './kernel/api-error.js';
 export type { ApiErrorOptions, DnsErrorBody, ErrorDialect, FieldError, QuotaErrorBody } from './kernel/api-error.js';

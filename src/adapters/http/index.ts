@@ -21,7 +21,7 @@
  * }).listen(9001, '127.0.0.1');
  * ```
  *
- * @packageDocumentation
+ * @module zoneward/http
  */
 export { createHttpHandler } from './handler.js';
 export type { HttpHandler, HttpHandlerOptions } from './handler.js';
