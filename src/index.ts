@@ -4,10 +4,25 @@
  * `ResultAsync` holding the documented JSON body or an {@link ApiError}; state lives behind the
  * {@link Storage} port.
  *
- * @packageDocumentation
+ * @module zoneward
  */
 export { ApiError } from './kernel/api-error.js';
-export type { ApiErrorOptions, ErrorDialect, FieldError } from './kernel/api-error.js';
+export type { ApiErrorOptions, DnsErrorBody, ErrorDialect, FieldError, QuotaErrorBody } from './kernel/api-error.js';
+export type {
+  CommonErrorType,
+  DnsErrorType,
+  ErrorType,
+  ExportErrorType,
+  HttpErrorType,
+  ImportErrorType,
+  PoolErrorType,
+  QuotaErrorType,
+  RecordsetErrorType,
+  ServiceStatusErrorType,
+  TransferErrorType,
+  TsigkeyErrorType,
+  ZoneErrorType,
+} from './kernel/error-types.js';
 export type { RequestContext } from './kernel/context.js';
 export type { RequestBody } from './dns/kernel/body.js';
 export type { DnsEvent, DnsEventListener } from './dns/kernel/events.js';

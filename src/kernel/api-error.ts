@@ -1,3 +1,5 @@
+import type { DnsErrorType, ErrorType } from './error-types.js';
+
 /**
  * One field-level problem inside a 400 answer.
  *
@@ -51,6 +53,36 @@ const QUOTA_TITLES: Readonly<Record<number, string>> = {
 };
 
 /**
+ * The DNS service's error body (Designate's shape).
+ *
+ * @category Errors
+ */
+export interface DnsErrorBody {
+  /** The HTTP status. */
+  readonly code: number;
+  /** The stable code. */
+  readonly type: DnsErrorType;
+  /** A sentence; left out where the real service leaves it out. */
+  readonly message?: string;
+  /** Field-level detail of a 400: each `path` split into its keys. */
+  readonly errors?: { readonly errors: readonly { readonly path: readonly string[]; readonly message: string }[] };
+}
+
+/**
+ * The quota service's error body (Barbican's shape).
+ *
+ * @category Errors
+ */
+export interface QuotaErrorBody {
+  /** The HTTP status. */
+  readonly code: number;
+  /** The status's reason phrase, e.g. `'Not Found'`. */
+  readonly title: string;
+  /** A sentence. */
+  readonly description: string;
+}
+
+/**
  * The failure of a command: what an HTTP server would answer, as a value.
  *
  * Commands never throw or reject; every failure, a storage failure included, comes back as an
@@ -67,8 +99,8 @@ const QUOTA_TITLES: Readonly<Record<number, string>> = {
 export class ApiError extends Error {
   /** The HTTP status the service documents for this failure. */
   readonly status: number;
-  /** A stable snake_case code, e.g. `'duplicate_zone'`, `'forbidden'`, `'invalid_object'`. */
-  readonly type: string;
+  /** A stable snake_case code, e.g. `'duplicate_zone'`, `'forbidden'`, `'invalid_object'`: see {@link ErrorType}. */
+  readonly type: ErrorType;
   /** Field-level detail for 400 answers. */
   readonly errors?: readonly FieldError[];
   readonly #showMessage: boolean;
@@ -80,7 +112,7 @@ export class ApiError extends Error {
    * @param message - a sentence a person can act on
    * @param options - field errors, body shape, cause
    */
-  constructor(status: number, type: string, message: string, options: ApiErrorOptions = {}) {
+  constructor(status: number, type: ErrorType, message: string, options: ApiErrorOptions = {}) {
     super(message, options.cause === undefined ? undefined : { cause: options.cause });
     this.name = 'ApiError';
     this.status = status;
@@ -96,15 +128,17 @@ export class ApiError extends Error {
    * DNS: `{ code, type, message?, errors? }` (Designate's shape; validation errors nest their list
    * as `errors.errors`). Quotas: `{ code, title, description }` (Barbican's shape).
    */
-  toJSON(): object {
+  toJSON(): DnsErrorBody | QuotaErrorBody {
     if (this.#dialect === 'quota') {
       return { code: this.status, title: QUOTA_TITLES[this.status] ?? 'Error', description: this.message };
     }
-    const body: Record<string, unknown> = { code: this.status, type: this.type };
-    if (this.#showMessage) body['message'] = this.message;
-    if (this.errors !== undefined) {
-      body['errors'] = { errors: this.errors.map((e) => ({ path: e.path.split('.'), message: e.message })) };
-    }
-    return body;
+    // A quota-only code never comes with the DNS dialect: the services build their own errors.
+    const type = this.type as DnsErrorType;
+    return {
+      code: this.status,
+      type,
+      ...(this.#showMessage ? { message: this.message } : {}),
+      ...(this.errors === undefined ? {} : { errors: { errors: this.errors.map((e) => ({ path: e.path.split('.'), message: e.message })) } }),
+    };
   }
 }

@@ -25,7 +25,7 @@ export interface Storage {
 /**
  * Where an index entry sits: its key and the id of its value.
  *
- * @category Ports
+ * @category Storage internals
  */
 export interface IndexPosition {
   /** The index key. */
@@ -37,7 +37,7 @@ export interface IndexPosition {
 /**
  * An entry returned by {@link StorageTransaction.range}.
  *
- * @category Ports
+ * @category Storage internals
  */
 export interface StoredEntry extends IndexPosition {
   /** The stored value, as it was put. */
@@ -47,7 +47,7 @@ export interface StoredEntry extends IndexPosition {
 /**
  * Which entries of an index {@link StorageTransaction.range} returns.
  *
- * @category Ports
+ * @category Storage internals
  */
 export interface RangeQuery {
   /** Only entries whose key starts with this string. @defaultValue '' (all) */
@@ -70,7 +70,7 @@ export interface RangeQuery {
 /**
  * One range of {@link StorageTransaction.rangeMany}: an index of a collection and the query.
  *
- * @category Ports
+ * @category Storage internals
  */
 export interface RangeRequest {
   /** The collection. */
@@ -84,7 +84,7 @@ export interface RangeRequest {
 /**
  * A named lock of {@link StorageTransaction.lock}: locks of equal names are the same lock.
  *
- * @category Ports
+ * @category Storage internals
  */
 export interface StorageLock {
   /** What is locked: any string the core builds (a zone name, a project). */
@@ -97,7 +97,7 @@ export interface StorageLock {
  * The index keys of a value: index name to key. An index left out (or `undefined`) does not
  * hold the value, which makes partial indexes (e.g. only ACTIVE transfer requests) cheap.
  *
- * @category Ports
+ * @category Storage internals
  */
 export type IndexKeys = Readonly<Record<string, string | undefined>>;
 
@@ -108,7 +108,7 @@ export type IndexKeys = Readonly<Record<string, string | undefined>>;
  * Values handed to `put` are frozen plain data and must not be changed by the adapter; values
  * read back must not be changed by the caller (an adapter may hand out the stored object).
  *
- * @category Ports
+ * @category Storage internals
  */
 export interface StorageTransaction {
   /** The value stored under `id`, or `undefined`. */
@@ -162,7 +162,7 @@ export interface StorageTransaction {
 /**
  * A value and its id, as {@link StorageTransaction.scan} returns them.
  *
- * @category Ports
+ * @category Storage internals
  */
 export interface StoredRow {
   /** The value's id. */

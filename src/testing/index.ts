@@ -3,7 +3,7 @@
  * storage fault injection (by index or by plan), steerable pool targets, inspection views that
  * read state past every policy, and the storage-port conformance suite.
  *
- * @packageDocumentation
+ * @module zoneward/testing
  */
 export { manualClock, sequentialIds, seededRandom } from './clock-ids.js';
 export type { ManualClock } from './clock-ids.js';

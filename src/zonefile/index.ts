@@ -1,7 +1,7 @@
 /**
  * Zone files (`zoneward/zonefile`): an RFC 1035 master-file parser and writer, usable on its own.
  *
- * @packageDocumentation
+ * @module zoneward/zonefile
  */
 import type { Result } from 'neverthrow';
 import { parse } from './parse.js';

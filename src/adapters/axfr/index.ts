@@ -3,7 +3,7 @@
  * transfers (AXFR, RFC 5936) over TCP, built on dns-packet. The only module of zoneward that
  * opens a socket.
  *
- * @packageDocumentation
+ * @module zoneward/axfr
  */
 import { connect, type Socket } from 'node:net';
 import { randomInt } from 'node:crypto';

@@ -13,7 +13,7 @@
  * createServer(toNodeListener(handle)).listen(9001, '127.0.0.1');
  * ```
  *
- * @packageDocumentation
+ * @module zoneward/http
  */
 export { createHttpHandler } from './handler.js';
 export type { HttpHandler, HttpHandlerOptions } from './handler.js';

@@ -39,7 +39,7 @@ export function emptyResponse(x: Answering, status: number): Response {
 
 /** `ApiError.toJSON()`, plus `request_id` in the DNS service's body as the real one has it. @internal */
 export function errorResponse(x: Answering, error: ApiError, headers?: Record<string, string>): Response {
-  const body = error.toJSON() as Record<string, unknown>;
+  const body = error.toJSON();
   return jsonResponse(x, error.status, x.dialect === 'dns' ? { ...body, request_id: x.requestId } : body, headers);
 }
 

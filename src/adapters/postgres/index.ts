@@ -3,7 +3,7 @@
  * dependency `pg`), for servers that run zoneward in several processes or want durable state.
  * See {@link postgresStorage}.
  *
- * @packageDocumentation
+ * @module zoneward/postgres
  */
 export { postgresStorage } from './postgres-storage.js';
 export type {
