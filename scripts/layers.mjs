@@ -37,6 +37,8 @@ const CONCEPTS = {
   'dns/exports': DNS,
   'dns/secondary': DNS,
   'dns/quotas': DNS,
+  'dns/tlds': DNS,
+  'dns/blacklists': DNS,
 };
 /** The DNS concepts, for the wiring that assembles them. */
 const DNS_CONCEPTS = Object.keys(CONCEPTS).filter((c) => c.startsWith('dns/'));

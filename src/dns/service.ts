@@ -46,6 +46,9 @@ import {
 import type { DnsDeps, NameserversBody, PoolConfig, PoolTargetPort } from './kernel/deps.js';
 import type { MasterPort } from '../ports/master.js';
 import { xfrZone, ZONE_XFR_TASK, zoneXfrHandler } from './secondary/xfr.js';
+import { createTldCommands, type TldCommands } from './tlds/index.js';
+import { createBlacklistCommands, type BlacklistCommands } from './blacklists/index.js';
+import { BLACKLISTS, blacklistRepository, namePolicyCache, TLDS, tldRepository, type StoredBlacklist, type StoredTld } from './kernel/name-policy.js';
 import { clearCollections, restoreSnapshot, takeSnapshot, type CollectionKeys, type ServiceSnapshot } from '../kernel/snapshot.js';
 
 /**
@@ -172,6 +175,10 @@ export interface DnsService {
     /** `DELETE`: removes the overrides. */
     reset(ctx: RequestContext, projectId: string): ResultAsync<void, ApiError>;
   };
+  /** TLDs: `/v2/tlds`, admin only; once any exists, zone names must end in one. */
+  readonly tlds: TldCommands;
+  /** Blacklisted zone-name patterns: `/v2/blacklists`, admin only. */
+  readonly blacklists: BlacklistCommands;
   /** The asynchronous work queue. */
   readonly tasks: {
     /** Resolves when no asynchronous work is left. */
@@ -239,6 +246,8 @@ export const DNS_COLLECTIONS: CollectionKeys = {
   ...TRANSFER_COLLECTIONS,
   ...IMPORT_COLLECTIONS,
   ...EXPORT_COLLECTIONS,
+  [TLDS]: (t: StoredTld) => tldRepository.collection.keys(t),
+  [BLACKLISTS]: (b: StoredBlacklist) => blacklistRepository.collection.keys(b),
 };
 
 function checkSnapshot(from: ServiceSnapshot): void {
@@ -337,6 +346,7 @@ export function createDnsDeps(options: DnsServiceOptions = {}): DnsDeps {
     masters: options.masters,
     inlinePush: mode === 'inline' && options.poolTargets === undefined,
     instantTargets: options.poolTargets === undefined,
+    namePolicy: namePolicyCache(),
     zoneChildren: [removeRecordsets],
     zoneMovers: [moveRecordsets],
   };
@@ -407,6 +417,8 @@ function serviceOver(deps: DnsDeps, importOptions: { recordTypes?: readonly stri
       set: (ctx, projectId, body) => setDnsQuotas(quotaDeps, ctx, projectId, body),
       reset: (ctx, projectId) => resetDnsQuotas(quotaDeps, ctx, projectId),
     },
+    tlds: createTldCommands(deps),
+    blacklists: createBlacklistCommands(deps),
     tasks: {
       settle: () => tasks.settle(),
       pending: () => tasks.pending(),
