@@ -42,6 +42,8 @@ const CONCEPTS = {
   'dns/service-statuses': DNS,
   'dns/limits': DNS,
   'dns/reverse': DNS,
+  'dns/tlds': DNS,
+  'dns/blacklists': DNS,
 };
 /** The DNS concepts, for the wiring that assembles them. */
 const DNS_CONCEPTS = Object.keys(CONCEPTS).filter((c) => c.startsWith('dns/'));

@@ -19,6 +19,8 @@ export type {
   QuotaErrorType,
   RecordsetErrorType,
   ServiceStatusErrorType,
+  TldErrorType,
+  BlacklistErrorType,
   TransferErrorType,
   TsigkeyErrorType,
   ZoneErrorType,
@@ -57,6 +59,8 @@ export { DEFAULT_ZONE_QUOTAS } from './dns/quotas/index.js';
 export { DEFAULT_IMPORT_RECORD_TYPES } from './dns/imports/index.js';
 export type { ZoneImportBody, ZoneImportCommands, ZoneImportLinks, ZoneImportList, ZoneImportStatus } from './dns/imports/index.js';
 export type { ZoneExportBody, ZoneExportCommands, ZoneExportLinks, ZoneExportList, ZoneExportStatus } from './dns/exports/index.js';
+export type { TldBody, TldCommands, TldInput, TldList } from './dns/tlds/index.js';
+export type { BlacklistBody, BlacklistCommands, BlacklistInput, BlacklistList } from './dns/blacklists/index.js';
 export { createQuotaService, effectiveLimit, exceedsQuota, isUnconstrained } from './project-quotas/index.js';
 export type {
   ConfiguredQuotas,

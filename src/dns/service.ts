@@ -51,6 +51,9 @@ import { createPoolCommands, POOL_COLLECTIONS, type PoolCommands } from './pools
 import { createServiceStatusCommands, type ServiceStatusCommands } from './service-statuses/index.js';
 import { createLimitsCommands, type LimitsCommands } from './limits/index.js';
 import { createFloatingIpCommands, type FloatingIpCommands } from './reverse/index.js';
+import { createTldCommands, type TldCommands } from './tlds/index.js';
+import { createBlacklistCommands, type BlacklistCommands } from './blacklists/index.js';
+import { BLACKLISTS, blacklistRepository, namePolicyCache, TLDS, tldRepository, type StoredBlacklist, type StoredTld } from './kernel/name-policy.js';
 import { clearCollections, restoreSnapshot, takeSnapshot, type CollectionKeys, type ServiceSnapshot } from '../kernel/snapshot.js';
 
 /**
@@ -193,6 +196,10 @@ export interface DnsService {
   readonly limits: LimitsCommands;
   /** PTR records of floating IPs: `/v2/reverse/floatingips`, answered as without a network service. */
   readonly floatingIps: FloatingIpCommands;
+  /** TLDs: `/v2/tlds`, admin only; once any exists, zone names must end in one. */
+  readonly tlds: TldCommands;
+  /** Blacklisted zone-name patterns: `/v2/blacklists`, admin only. */
+  readonly blacklists: BlacklistCommands;
   /** The asynchronous work queue. */
   readonly tasks: {
     /** Resolves when no asynchronous work is left. */
@@ -262,6 +269,8 @@ export const DNS_COLLECTIONS: CollectionKeys = {
   ...EXPORT_COLLECTIONS,
   ...TSIGKEY_COLLECTIONS,
   ...POOL_COLLECTIONS,
+  [TLDS]: (t: StoredTld) => tldRepository.collection.keys(t),
+  [BLACKLISTS]: (b: StoredBlacklist) => blacklistRepository.collection.keys(b),
 };
 
 function checkSnapshot(from: ServiceSnapshot): void {
@@ -360,6 +369,7 @@ export function createDnsDeps(options: DnsServiceOptions = {}): DnsDeps {
     masters: options.masters,
     inlinePush: mode === 'inline' && options.poolTargets === undefined,
     instantTargets: options.poolTargets === undefined,
+    namePolicy: namePolicyCache(),
   };
   const importOptions = options.importRecordTypes === undefined ? {} : { recordTypes: options.importRecordTypes };
   tasks.register(ZONE_PUSH, zonePushHandler(deps));
@@ -434,6 +444,8 @@ function serviceOver(deps: DnsDeps, importOptions: { recordTypes?: readonly stri
     serviceStatuses: createServiceStatusCommands(deps),
     limits: createLimitsCommands(deps),
     floatingIps: createFloatingIpCommands(deps),
+    tlds: createTldCommands(deps),
+    blacklists: createBlacklistCommands(deps),
     tasks: {
       settle: () => tasks.settle(),
       pending: () => tasks.pending(),

@@ -70,6 +70,10 @@ export type ExportErrorType = 'zone_export_not_found' | 'unsupported_accept';
 export type PoolErrorType = 'pool_not_found' | 'duplicate_pool' | 'invalid_operation';
 /** TSIG keys. @category Errors */
 export type TsigkeyErrorType = 'tsigkey_not_found' | 'duplicate_tsigkey';
+/** TLDs. @category Errors */
+export type TldErrorType = 'tld_not_found' | 'duplicate_tld';
+/** Blacklisted zone-name patterns. @category Errors */
+export type BlacklistErrorType = 'blacklist_not_found' | 'duplicate_blacklist';
 /** Service statuses. @category Errors */
 export type ServiceStatusErrorType = 'service_status_not_found';
 
@@ -93,6 +97,8 @@ export type DnsErrorType =
   | ExportErrorType
   | PoolErrorType
   | TsigkeyErrorType
+  | TldErrorType
+  | BlacklistErrorType
   | ServiceStatusErrorType;
 
 /**

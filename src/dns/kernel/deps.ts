@@ -1,4 +1,5 @@
 import type { CommandEnv } from '../../kernel/command.js';
+import type { NamePolicyCache } from './name-policy.js';
 import type { EventBus } from './events.js';
 import type { TaskRunner } from './tasks.js';
 import type { ZoneLimits } from './zone-rules.js';
@@ -78,6 +79,8 @@ export interface DnsDeps extends CommandEnv {
   readonly masters: MasterPort | undefined;
   /** Whether zone pushes finish inside the command (`'inline'` mode with the default targets). */
   readonly inlinePush: boolean;
+  /** The last TLDs and blacklist a zone create read, kept while they do not change. */
+  readonly namePolicy: NamePolicyCache;
   /** Whether the pool targets are the default ones, which accept at once: a push task is then one transaction. */
   readonly instantTargets: boolean;
 }

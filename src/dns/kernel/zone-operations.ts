@@ -14,6 +14,7 @@ import { canSee, nameAcrossProjects } from './zone-policy.js';
 import { presentZone, type Zone, type ZoneAction } from './zone.js';
 import { zoneRepository as zones } from './zone-store.js';
 import { checkTtlFloor, checkZoneName, nullTtl } from './zone-rules.js';
+import { readNamePolicy } from './name-policy.js';
 import { applyReport, softDeleted, updated } from './zone-lifecycle.js';
 
 /**
@@ -124,7 +125,7 @@ export async function insertZone(
     const zq = checkZoneQuota(quotas, 'zones', counted + 1);
     if (zq.isErr()) return err(zq.error);
   }
-  const named = checkZoneName(input.name, deps.limits, caller.isAdmin);
+  const named = checkZoneName(input.name, deps.limits, caller.isAdmin, await readNamePolicy(tx, deps.namePolicy, deps.limits));
   if (named.isErr()) return err(named.error);
   if (input.type === 'PRIMARY' && input.ttl !== null) {
     const ttl = checkTtlFloor(input.ttl, deps.limits, caller.isAdmin);

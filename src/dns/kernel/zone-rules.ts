@@ -2,6 +2,7 @@ import { err, ok, type Result } from 'neverthrow';
 import type { ApiError } from '../../kernel/api-error.js';
 import { invalidValue, nullRefusedByStore } from '../../kernel/validation.js';
 import { invalidZoneName, ttlBelowMinimum } from './zone-errors.js';
+import type { NamePolicy } from './name-policy.js';
 
 /**
  * The rules a zone's name, email and TTL obey wherever a zone is made or changed: the API's
@@ -23,9 +24,13 @@ export interface ZoneLimits {
   readonly maxZoneNameLength: number;
   /** Largest zone file an import accepts, in UTF-8 bytes. @defaultValue 16 MiB */
   readonly maxZoneFileBytes: number;
-  /** Known TLDs without trailing dot (`com`, `co.uk`); empty = no TLD check. @defaultValue [] */
+  /** Known TLDs without trailing dot (`com`, `co.uk`), beside those of `dns.tlds`; none at all = no TLD check. @defaultValue [] */
   readonly tlds: readonly string[];
-  /** Blacklisted name patterns (regular-expression searches on the name with its dot); admins may bypass. @defaultValue [] */
+  /**
+   * Blacklisted name patterns beside those of `dns.blacklists`: Python regular expressions
+   * searched for in the name with its dot, in linear time (see `dns.blacklists`); admins may
+   * bypass them. A pattern the matcher cannot use is ignored. @defaultValue []
+   */
   readonly blacklist: readonly string[];
   /** Email forced onto SECONDARY zones (`managed_resource_email`). @defaultValue 'hostmaster@example.com' */
   readonly managedResourceEmail: string;
@@ -97,13 +102,17 @@ export function emailProblem(email: string): string | undefined {
   return undefined;
 }
 
-/** The central service's name rules: label count, TLDs, blacklist (admins may bypass it). @internal */
-export function checkZoneName(name: string, limits: ZoneLimits, isAdmin: boolean): Result<void, ApiError> {
+/**
+ * The central service's name rules: label count, TLDs (once any exists, a zone must be under one
+ * and may not be one), blacklist (the `use_blacklisted_zone` rule: admins may bypass it).
+ * @internal
+ */
+export function checkZoneName(name: string, limits: ZoneLimits, isAdmin: boolean, policy: NamePolicy): Result<void, ApiError> {
   if (name.length > limits.maxZoneNameLength) return err(invalidZoneName('Name too long'));
   const labels = name.slice(0, -1).split('.');
   if (labels.length < 2) return err(invalidZoneName('More than one label is required'));
-  if (limits.tlds.length > 0) {
-    const tlds = new Set(limits.tlds);
+  const { tlds } = policy;
+  if (tlds.size > 0) {
     let found = false;
     for (let i = 0; i < labels.length && !found; i++) found = tlds.has(labels.slice(i).join('.'));
     if (!found) return err(invalidZoneName('Invalid TLD'));
@@ -111,17 +120,7 @@ export function checkZoneName(name: string, limits: ZoneLimits, isAdmin: boolean
       return err(invalidZoneName('Zone name cannot be the same as a TLD'));
     }
   }
-  if (!isAdmin) {
-    for (const pattern of limits.blacklist) {
-      let re: RegExp;
-      try {
-        re = new RegExp(pattern);
-      } catch {
-        continue; // an unusable pattern was refused when the service was configured
-      }
-      if (re.test(name)) return err(invalidZoneName('Blacklisted zone name'));
-    }
-  }
+  if (!isAdmin && policy.blacklist.some((p) => p.search(name))) return err(invalidZoneName('Blacklisted zone name'));
   return ok(undefined);
 }
 

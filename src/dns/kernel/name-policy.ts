@@ -1,0 +1,162 @@
+import type { StorageTransaction } from '../../ports/storage.js';
+import { CorruptValue } from '../../kernel/command.js';
+import { tupleKey } from '../../kernel/keys.js';
+import { isInteger, isString, orNull, repository, shapeCheck, type Collection, type Repository } from '../../kernel/stored.js';
+import type { ListScope } from '../../kernel/list-query.js';
+import { compilePattern, type CompiledPattern } from './pattern.js';
+
+/**
+ * The stored rules on zone names every zone create reads (TLDs and blacklist patterns): their
+ * records and repositories live here, in the kernel, because the zone create path needs them
+ * and the `tlds` and `blacklists` concepts, which write them, may not be imported by it.
+ */
+
+/** A TLD as stored. @internal */
+export interface StoredTld {
+  readonly id: string;
+  /** As given: the real service compares TLDs case-sensitively. */
+  readonly name: string;
+  readonly description: string | null;
+  /** Epoch microseconds. */
+  readonly createdAt: number;
+  readonly updatedAt: number | null;
+}
+
+/** A blacklist entry as stored. @internal */
+export interface StoredBlacklist {
+  readonly id: string;
+  /** A Python regular expression, searched for in zone names. */
+  readonly pattern: string;
+  readonly description: string | null;
+  /** Epoch microseconds. */
+  readonly createdAt: number;
+  readonly updatedAt: number | null;
+}
+
+/** Collections of the TLDs and of the blacklist. @internal */
+export const TLDS = 'dns.tlds';
+/** @internal */
+export const BLACKLISTS = 'dns.blacklists';
+const BY_CREATED = 'created';
+/** The unique index of each: the TLD's name, the blacklist's pattern. */
+const BY_NAME = 'name';
+
+const META = 'dns.meta';
+/** The row whose token changes with every write to either collection. */
+const POLICY_TOKEN = 'name-policy';
+
+type Named = { readonly id: string; readonly createdAt: number };
+
+function namedCollection<T extends Named>(name: string, unique: (e: T) => string, shape: Parameters<typeof shapeCheck>[0]): Collection<T> {
+  return {
+    name,
+    problem: shapeCheck(shape),
+    idOf: (e) => e.id,
+    keys: (e) => ({ [BY_CREATED]: tupleKey(e.createdAt), [BY_NAME]: tupleKey(unique(e)) }),
+  };
+}
+
+const tldCollection = namedCollection<StoredTld>(TLDS, (t) => t.name, {
+  id: isString,
+  name: isString,
+  description: orNull(isString),
+  createdAt: isInteger,
+  updatedAt: orNull(isInteger),
+});
+const blacklistCollection = namedCollection<StoredBlacklist>(BLACKLISTS, (b) => b.pattern, {
+  id: isString,
+  pattern: isString,
+  description: orNull(isString),
+  createdAt: isInteger,
+  updatedAt: orNull(isInteger),
+});
+
+/** The repository of one of the two collections, with its unique lookup and list scope. @internal */
+export interface NameRuleRepository<T extends Named> extends Repository<T> {
+  /** The entity holding `unique` (a TLD's name, a blacklist's pattern), exactly. */
+  readonly byUnique: (tx: StorageTransaction, unique: string) => Promise<T | undefined>;
+  /** Every entity, in creation order. */
+  readonly all: (tx: StorageTransaction) => Promise<T[]>;
+  /** The whole collection in (created_at, id) order, as lists read it. */
+  readonly listScope: ListScope<T>;
+}
+
+function nameRuleRepository<T extends Named>(c: Collection<T>): NameRuleRepository<T> {
+  const base = repository(c);
+  return {
+    ...base,
+    byUnique: async (tx, unique) => (await base.range(tx, BY_NAME, { prefix: tupleKey(unique), exact: true, limit: 1 }))[0]?.value,
+    all: async (tx) => (await base.range(tx, BY_CREATED)).map((e) => e.value),
+    listScope: { collection: c, index: BY_CREATED, prefix: '', keyOf: (e) => tupleKey(e.createdAt) },
+  };
+}
+
+/** The TLDs. @internal */
+export const tldRepository = nameRuleRepository(tldCollection);
+/** The blacklist. @internal */
+export const blacklistRepository = nameRuleRepository(blacklistCollection);
+
+/** What a zone name is checked against: the TLDs (configured and stored) and the blacklist. @internal */
+export interface NamePolicy {
+  readonly tlds: ReadonlySet<string>;
+  readonly blacklist: readonly CompiledPattern[];
+}
+
+/**
+ * The service's memory of the last policy it read, by token: a create reads one row to learn
+ * whether TLDs or patterns changed, and rebuilds the set and the compiled patterns only then.
+ * @internal
+ */
+export interface NamePolicyCache {
+  token: string | undefined;
+  policy: NamePolicy | undefined;
+}
+
+/** An empty cache, one per service. @internal */
+export function namePolicyCache(): NamePolicyCache {
+  return { token: undefined, policy: undefined };
+}
+
+const tokenProblem = shapeCheck({ token: isString });
+
+/** Marks the stored rules as changed, inside the transaction that changed them. @internal */
+export async function touchNamePolicy(tx: StorageTransaction, token: string): Promise<void> {
+  await tx.put(META, POLICY_TOKEN, Object.freeze({ token }), {});
+}
+
+/**
+ * The rules a zone name is checked against: the configured ones (`limits.tlds`,
+ * `limits.blacklist`) and the stored ones, read through the cache when nothing changed since.
+ * Stored patterns were checked when written; one that no longer compiles (written by another
+ * version) blacklists every name, as the real service does with a pattern it cannot evaluate.
+ * @internal
+ */
+export async function readNamePolicy(
+  tx: StorageTransaction,
+  cache: NamePolicyCache,
+  configured: { readonly tlds: readonly string[]; readonly blacklist: readonly string[] },
+): Promise<NamePolicy> {
+  const row = await tx.get(META, POLICY_TOKEN);
+  let token: string | undefined;
+  if (row !== undefined) {
+    const problem = tokenProblem(row);
+    if (problem !== undefined) throw new CorruptValue(META, POLICY_TOKEN, problem);
+    token = (row as { readonly token: string }).token;
+  }
+  if (token !== undefined && cache.token === token && cache.policy !== undefined) return cache.policy;
+  const [tlds, patterns] = [await tldRepository.all(tx), await blacklistRepository.all(tx)];
+  const blacklist: CompiledPattern[] = [];
+  for (const p of configured.blacklist) {
+    const c = compilePattern(p);
+    if (c.isOk()) blacklist.push(c.value); // an unusable configured pattern was refused at configuration
+  }
+  for (const b of patterns) blacklist.push(compilePattern(b.pattern).unwrapOr(EVERYTHING));
+  const policy: NamePolicy = { tlds: new Set([...configured.tlds, ...tlds.map((t) => t.name)]), blacklist };
+  if (token !== undefined) {
+    cache.token = token;
+    cache.policy = policy;
+  }
+  return policy;
+}
+
+const EVERYTHING: CompiledPattern = { search: () => true };
