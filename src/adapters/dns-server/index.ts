@@ -85,6 +85,11 @@ export interface DnsServer {
   settled(): Promise<void>;
   /** The serial served for a zone (by name, any case, trailing dot optional), or undefined if it is not served. */
   servedSerial(zoneName: string): number | undefined;
+  /**
+   * Reads every zone again, dropping what the service no longer holds: after `dns.reset()` or
+   * anything else that changes the service's state without announcing it (events).
+   */
+  reload(): Promise<void>;
   /** Stops listening and closes every connection. */
   close(): Promise<void>;
 }
@@ -424,6 +429,17 @@ export async function serveDns(options: ServeDnsOptions): Promise<DnsServer> {
         return undefined;
       }
       return zones.get(key)?.serial;
+    },
+    reload: async () => {
+      await served.busy();
+      served.clear();
+      loading = true;
+      try {
+        await served.loadAll();
+      } finally {
+        loading = false;
+        rebuildCatalog();
+      }
     },
     close: async () => {
       served.close();
