@@ -53,7 +53,10 @@ export interface ServeDnsOptions {
    * the peer (`::ffff:` prefixes removed). Others are REFUSED.
    * @defaultValue `['127.0.0.1', '::1']`
    */
-  readonly transfers?: { readonly allow: readonly string[] };
+  readonly transfers?: {
+    /** The addresses allowed to transfer. */
+    readonly allow: readonly string[];
+  };
   /**
    * Servers told (NOTIFY, RFC 1996) when a served zone's serial changes, and when the catalog
    * zone changes: `host`, `host:port` or `[v6]:port`. The servers of `targets` are told too.
