@@ -57,7 +57,7 @@ const WIRING = {
   'adapters/dns-server': ['dns', 'dns/kernel', 'zonefile'],
   testing: ['dns/kernel', ...DNS_CONCEPTS, 'ports', 'project-quotas', 'kernel', 'zonefile'],
   // `zoneward serve`: both services, an identity endpoint and the test endpoints on node:http.
-  server: ['adapters/memory', 'adapters/postgres', 'adapters/http', 'dns', 'project-quotas', 'kernel', 'ports', 'testing'],
+  server: ['adapters/memory', 'adapters/postgres', 'adapters/http', 'adapters/dns-server', 'dns', 'project-quotas', 'kernel', 'ports', 'testing'],
   '.': ['adapters/memory', 'dns', 'dns/kernel', ...DNS_CONCEPTS, 'ports', 'project-quotas', 'kernel'],
 };
 

@@ -17,6 +17,8 @@ Options:
   --config <file>            a JSON file with any of: port, host, basePath, database, snapshot,
                              dns (pools, quotas, limits, forbiddenStatus, tasks, …),
                              quotas (defaults, paging, forbiddenStatus), identity (users, projects, …)
+  --dns-port <n>             also answer the zones over DNS (UDP and TCP) on this port of --host
+                             (0 picks a free one); see zoneward/dns-server
   --forbidden-status <401|403>  status of a policy refusal, both services (default 401)
   --tasks <auto|inline|manual>  the DNS service's task mode (default auto)
   --quiet                    no line per request
@@ -40,6 +42,7 @@ export async function main(argv: readonly string[]): Promise<number> {
       allowPositionals: true,
       options: {
         port: { type: 'string' },
+        'dns-port': { type: 'string' },
         host: { type: 'string' },
         'base-path': { type: 'string' },
         database: { type: 'string' },
@@ -79,6 +82,8 @@ export async function main(argv: readonly string[]): Promise<number> {
   }
   const port = values.port === undefined ? config.port : Number(values.port);
   if (port !== undefined && !(Number.isInteger(port) && port >= 0 && port < 65536)) return fail(`--port must be a port number, not ${values.port}`);
+  const dnsPort = values['dns-port'] === undefined ? config.dnsPort : Number(values['dns-port']);
+  if (dnsPort !== undefined && !(Number.isInteger(dnsPort) && dnsPort >= 0 && dnsPort < 65536)) return fail(`--dns-port must be a port number, not ${values['dns-port']}`);
   let forbiddenStatus: 401 | 403 | undefined;
   if (values['forbidden-status'] !== undefined) {
     if (values['forbidden-status'] !== '401' && values['forbidden-status'] !== '403') return fail('--forbidden-status must be 401 or 403');
@@ -92,6 +97,7 @@ export async function main(argv: readonly string[]): Promise<number> {
   const options: ServerOptions = {
     ...config,
     ...(port === undefined ? {} : { port }),
+    ...(dnsPort === undefined ? {} : { dnsPort }),
     host: values.host ?? config.host ?? '127.0.0.1',
     ...(basePath === undefined ? {} : { basePath }),
     ...(database === undefined ? {} : { database }),
@@ -107,7 +113,8 @@ export async function main(argv: readonly string[]): Promise<number> {
     process.stderr.write(`zoneward: cannot start: ${cause instanceof Error ? cause.message : String(cause)}\n`);
     return 1;
   }
-  process.stdout.write(`zoneward serving ${server.url} (identity ${server.url}/identity/v3)${snapshotFile === undefined ? '' : `, snapshot ${snapshotFile}`}\n`);
+  const dnsNote = server.dnsPort === undefined ? '' : `, DNS on ${options.host ?? '127.0.0.1'} port ${server.dnsPort}`;
+  process.stdout.write(`zoneward serving ${server.url} (identity ${server.url}/identity/v3)${dnsNote}${snapshotFile === undefined ? '' : `, snapshot ${snapshotFile}`}\n`);
   const running = server;
   await new Promise<void>((resolve) => {
     const stop = (signal: string): void => {

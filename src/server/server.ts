@@ -4,6 +4,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { memoryStorage } from '../adapters/memory/memory-storage.js';
 import { createHttpHandler, type HttpHandler } from '../adapters/http/handler.js';
+import { serveDns, type DnsServer } from '../adapters/dns-server/index.js';
 import { isTrueString } from '../adapters/http/trusted-headers.js';
 import { createDnsService, type DnsService, type DnsServiceOptions } from '../dns/service.js';
 import type { RequestContext } from '../kernel/context.js';
@@ -41,6 +42,11 @@ export interface ServerOptions {
   readonly database?: string;
   /** Where the one line per request goes; `false` for none. @defaultValue standard output */
   readonly log?: ((line: string) => void) | false;
+  /**
+   * Also answer the zones over DNS (`zoneward/dns-server`, UDP and TCP) on this port of `host`;
+   * 0 picks a free one (see {@link ZonewardServer.dnsPort}). @defaultValue no DNS server
+   */
+  readonly dnsPort?: number;
 }
 
 /**
@@ -53,6 +59,8 @@ export interface ZonewardServer {
   readonly url: string;
   /** The port it listens on. */
   readonly port: number;
+  /** The port the zones are answered on over DNS, when {@link ServerOptions.dnsPort} asked for it. */
+  readonly dnsPort: number | undefined;
   /** Stops listening, saves the snapshot file (when one is named) and closes the database. */
   close(): Promise<void>;
 }
@@ -151,6 +159,7 @@ export async function startServer(options: ServerOptions = {}): Promise<Zoneward
   };
   const saved = snapshotFile === undefined ? undefined : await readSnapshot(snapshotFile);
   let services = build(saved);
+  let dnsServer: DnsServer | undefined;
 
   const takeSnapshot = async (): Promise<ServerSnapshot> => ({ format: 1, dns: await services.dns.snapshot(), quotas: await services.quotas.snapshot() });
 
@@ -161,6 +170,7 @@ export async function startServer(options: ServerOptions = {}): Promise<Zoneward
     switch (`${method} ${path}`) {
       case 'POST /reset':
         await Promise.all([services.dns.reset(), services.quotas.reset()]);
+        await dnsServer?.reload();
         return new Response(null, { status: 204 });
       case 'GET /snapshot':
         return json(200, await takeSnapshot());
@@ -169,6 +179,12 @@ export async function startServer(options: ServerOptions = {}): Promise<Zoneward
           services = build(checkedSnapshot(body, 'the body'));
         } catch (cause) {
           return json(400, { error: `not a snapshot: ${cause instanceof Error ? cause.message : String(cause)}` });
+        }
+        if (dnsServer !== undefined) {
+          // The DNS server follows the new service, on the same port.
+          const port = dnsServer.port;
+          await dnsServer.close();
+          dnsServer = await serveDns({ dns: services.dns, host: options.host ?? '127.0.0.1', port });
         }
         return new Response(null, { status: 204 });
       }
@@ -246,7 +262,9 @@ export async function startServer(options: ServerOptions = {}): Promise<Zoneward
   const server = createServer(nodeListener(handle));
   try {
     await listen(server, options.port ?? 9001, options.host ?? '127.0.0.1');
+    if (options.dnsPort !== undefined) dnsServer = await serveDns({ dns: services.dns, host: options.host ?? '127.0.0.1', port: options.dnsPort });
   } catch (cause) {
+    server.close();
     await database?.close();
     throw cause;
   }
@@ -256,8 +274,10 @@ export async function startServer(options: ServerOptions = {}): Promise<Zoneward
   return {
     url: `http://${host}:${address.port}${basePath}`,
     port: address.port,
+    dnsPort: dnsServer?.port,
     close: () =>
       (closing ??= (async () => {
+        await dnsServer?.close();
         const stopped = new Promise<void>((resolve) => server.close(() => resolve()));
         server.closeIdleConnections();
         if (snapshotFile !== undefined) await writeSnapshot(snapshotFile, await takeSnapshot());

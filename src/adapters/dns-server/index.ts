@@ -53,7 +53,10 @@ export interface ServeDnsOptions {
    * the peer (`::ffff:` prefixes removed). Others are REFUSED.
    * @defaultValue `['127.0.0.1', '::1']`
    */
-  readonly transfers?: { readonly allow: readonly string[] };
+  readonly transfers?: {
+    /** The addresses allowed to transfer. */
+    readonly allow: readonly string[];
+  };
   /**
    * Servers told (NOTIFY, RFC 1996) when a served zone's serial changes, and when the catalog
    * zone changes: `host`, `host:port` or `[v6]:port`. The servers of `targets` are told too.
@@ -85,6 +88,11 @@ export interface DnsServer {
   settled(): Promise<void>;
   /** The serial served for a zone (by name, any case, trailing dot optional), or undefined if it is not served. */
   servedSerial(zoneName: string): number | undefined;
+  /**
+   * Reads every zone again, dropping what the service no longer holds: after `dns.reset()` or
+   * anything else that changes the service's state without announcing it (events).
+   */
+  reload(): Promise<void>;
   /** Stops listening and closes every connection. */
   close(): Promise<void>;
 }
@@ -424,6 +432,17 @@ export async function serveDns(options: ServeDnsOptions): Promise<DnsServer> {
         return undefined;
       }
       return zones.get(key)?.serial;
+    },
+    reload: async () => {
+      await served.busy();
+      served.clear();
+      loading = true;
+      try {
+        await served.loadAll();
+      } finally {
+        loading = false;
+        rebuildCatalog();
+      }
     },
     close: async () => {
       served.close();

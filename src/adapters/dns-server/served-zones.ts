@@ -50,8 +50,10 @@ export class ServedZones {
 
   /** Resolves once no read is under way (undefined, at once, when none is). */
   busy(): Promise<void> | undefined {
-    if (this.reads.size === 0) return undefined;
-    return Promise.all([...this.reads.values()].map((r) => r.done.catch(() => undefined))).then(() => this.busy());
+    if (this.reads.size === 0 && this.full === undefined) return undefined;
+    const waits = [...this.reads.values()].map((r) => r.done);
+    if (this.full !== undefined) waits.push(this.full);
+    return Promise.all(waits.map((w) => w.catch(() => undefined))).then(() => this.busy());
   }
 
   /** The served zone with this id. */
@@ -64,8 +66,25 @@ export class ServedZones {
     return this.byId.values();
   }
 
-  /** Reads every zone of the service. */
-  async loadAll(): Promise<void> {
+  /** Forgets every zone (without announcing it), for a full read after the service was reset or restored. */
+  clear(): void {
+    this.byId.clear();
+    this.byApex.clear();
+  }
+
+  /** A full read under way. */
+  private full: Promise<void> | undefined;
+
+  /** Reads every zone of the service; queries wait for it. */
+  loadAll(): Promise<void> {
+    const full = this.readAll().finally(() => {
+      if (this.full === full) this.full = undefined;
+    });
+    this.full = full;
+    return full;
+  }
+
+  private async readAll(): Promise<void> {
     let marker: string | undefined;
     for (;;) {
       const page = await this.dns.zones.list(READER, marker === undefined ? { limit: PAGE } : { limit: PAGE, marker });

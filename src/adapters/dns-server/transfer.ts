@@ -51,9 +51,15 @@ export function* transferMessages(w: MessageWriter, q: Query, zone: ZoneIndex): 
   yield w.copy();
 }
 
-/** A DNS server to send to: `host` an IP address, `port` its port. */
+/**
+ * A DNS server to send to.
+ *
+ * @category DNS server
+ */
 export interface Endpoint {
+  /** Its IP address. */
   readonly host: string;
+  /** Its port. */
   readonly port: number;
 }
 

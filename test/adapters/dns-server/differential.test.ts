@@ -9,20 +9,18 @@
  */
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, expect, it } from 'vitest';
 import { serveDns, type DnsServer } from '../../../src/adapters/dns-server/index.js';
 import { createDnsService, type DnsService } from '../../../src/index.js';
 import { parseZoneFile } from '../../../src/zonefile/index.js';
-import { nsdAvailable } from '../../dns/secondary/nsd.js';
+import { nsdRequirement } from '../../dns/secondary/nsd.js';
+import { describeWith, requirement } from '../../support/requires.js';
 import { corpusDir } from '../../../scripts/zonefile-conformance.js';
 import { ask, type Answer, type Rec } from './client.js';
 import { startNsdZones, type RunningServer } from './nsd-many.js';
 
-const CI = process.env['CI'] === 'true';
 const CORPUS = corpusDir();
-const corpusAvailable = existsSync(join(CORPUS, 'index.json'));
-if (!nsdAvailable) console.warn('SKIPPED: the differential test of zoneward/dns-server needs nsd (apt-get install nsd)');
-if (!corpusAvailable) console.warn(`SKIPPED: the corpus part of the dns-server differential test needs ${CORPUS} (ZONEWARD_CONFORMANCE_DIR)`);
+const corpus = requirement('the zone-file corpus', existsSync(join(CORPUS, 'index.json')), `put it at ${CORPUS} or name it in ZONEWARD_CONFORMANCE_DIR`);
 
 const ctx = { projectId: 'diff', roles: ['member'] };
 
@@ -148,11 +146,10 @@ async function compareZones(zones: ReadonlyMap<string, string>, dns: DnsService,
   return { asked, mismatches };
 }
 
-describe.skipIf(!nsdAvailable && !CI)('zoneward/dns-server answers as NSD does', () => {
+describeWith(nsdRequirement, 'zoneward/dns-server answers as NSD does', () => {
   let dns: DnsService;
   let server: DnsServer;
   beforeAll(async () => {
-    if (!nsdAvailable) throw new Error('nsd is not installed (CI installs it in .ci/run)');
     dns = createDnsService({ quotas: { zones: -1, zone_recordsets: -1, zone_records: -1, recordset_records: -1 } });
     server = await serveDns({ dns });
   });
@@ -183,9 +180,8 @@ interface CorpusCase {
   readonly expect: { readonly ok: boolean };
 }
 
-describe.skipIf((!nsdAvailable || !corpusAvailable) && !CI)('zoneward/dns-server answers as NSD does on the public zone-file corpus', () => {
+describeWith([nsdRequirement, corpus], 'zoneward/dns-server answers as NSD does on the public zone-file corpus', () => {
   it('every valid case that imports as a zone (under its own name, so that they can all be served at once)', async () => {
-    if (!nsdAvailable || !corpusAvailable) throw new Error(`nsd and the corpus (${CORPUS}) are needed`);
     const dns = createDnsService({ quotas: { zones: -1, zone_recordsets: -1, zone_records: -1, recordset_records: -1 } });
     const server = await serveDns({ dns });
     try {

@@ -7,20 +7,23 @@
  */
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { describeWith, requirement } from '../../support/requires.js';
 import { secondaryTargets, serveDns, type DnsServer } from '../../../src/adapters/dns-server/index.js';
 import { createDnsService, type DnsService } from '../../../src/index.js';
 import { freePort } from '../../dns/secondary/nsd.js';
 import { bindAvailable, knotAvailable, startBind, startKnot, type Secondary } from './secondaries.js';
 
-const CI = process.env['CI'] === 'true';
 const run = promisify(execFile);
 const digAvailable = await run('dig', ['-v']).then(
   () => true,
   () => false,
 );
-const ready = bindAvailable && knotAvailable && digAvailable;
-if (!ready) console.warn('SKIPPED: the real-secondary tests of zoneward/dns-server need named, knotd and dig (apt-get install bind9 knot dnsutils)');
+const needs = [
+  requirement('named', bindAvailable, 'apt-get install bind9'),
+  requirement('knotd', knotAvailable, 'apt-get install knot'),
+  requirement('dig', digAvailable, 'apt-get install dnsutils'),
+];
 
 const alice = { projectId: 'alice', roles: ['member'] };
 const bob = { projectId: 'bob', roles: ['member'] };
@@ -37,7 +40,7 @@ async function dig(server: Secondary, name: string, type: string): Promise<strin
   return answers.length > 0 ? answers.join('\n') : status;
 }
 
-describe.skipIf(!ready && !CI)('BIND and Knot as catalog-zone secondaries of zoneward', () => {
+describeWith(needs, 'BIND and Knot as catalog-zone secondaries of zoneward', () => {
   let dns: DnsService;
   let server: DnsServer;
   let bind: Secondary;
@@ -46,7 +49,6 @@ describe.skipIf(!ready && !CI)('BIND and Knot as catalog-zone secondaries of zon
   const status = async (id: string) => (await dns.zones.get(alice, id)).map((z) => z.status).unwrapOr('GONE');
 
   beforeAll(async () => {
-    if (!ready) throw new Error('named, knotd and dig are needed (CI installs them in .ci/run)');
     const [bindPort, knotPort] = [await freePort(), await freePort()];
     const targets = secondaryTargets({ servers: [`127.0.0.1:${bindPort}`, `127.0.0.1:${knotPort}`], timeoutMs: TIMEOUT_MS, pollMs: 100 });
     dns = createDnsService({ poolTargets: targets });
