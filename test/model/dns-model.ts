@@ -454,7 +454,8 @@ function pickRecordset(m: DnsModel, a: Actor, n: number): { zoneId: string; id: 
   }
   if (a.anonymous) return { ...target, exp: AUTH };
   const zone = m.zones.get(target.zoneId);
-  if (zone === undefined) return { ...target, exp: fail(404, 'zone_not_found') };
+  // The real service looks the recordset up first: an unknown or deleted zone tells nothing.
+  if (zone === undefined) return { ...target, exp: fail(404, 'recordset_not_found') };
   const rs = zone.written.find((w) => w.id === target.id);
   if (!canSee(a, zone.owner) || rs === undefined) return { ...target, exp: fail(404, 'recordset_not_found') };
   return { ...target, exp: OK, zone, rs };

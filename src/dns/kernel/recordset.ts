@@ -350,7 +350,7 @@ export function managedRecordsets(zone: Zone, pool: PoolConfig, baseUrl: string)
     type: 'SOA',
     records: [soaRecord(zone, pool)],
     version: zone.soaVersion ?? 1,
-    updated_at: zone.updatedAt === null ? null : formatTimestamp(zone.updatedAt),
+    updated_at: zone.soaUpdatedAt === undefined ? null : formatTimestamp(zone.soaUpdatedAt),
     links: { self: `${baseUrl}/v2/zones/${zone.id}/recordsets/${zone.soaRecordsetId}` },
   };
   if (zone.nsRecordsetId === null) return [reorder(soa)];

@@ -61,6 +61,7 @@ export const updated = (zone: Zone, now: Date, changes: Partial<Zone>): Zone =>
       z.serial = nextSerial(zone.serial, unixSeconds(micros));
       // The real service rewrites the SOA recordset with every serial it raises.
       z.soaVersion = (zone.soaVersion ?? 1) + 1;
+      z.soaUpdatedAt = micros;
     }
     z.version = zone.version + 1;
     z.updatedAt = micros;

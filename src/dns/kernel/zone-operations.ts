@@ -170,8 +170,7 @@ export async function insertZone(
     minimum: 3600,
     parentZoneId: ancestors.find((z) => z.poolId === pool.id)?.id ?? null,
     // A SECONDARY zone too gets the service's own SOA until its first transfer (the real one does).
-    soaRecordsetId: deps.ids(),
-    nsRecordsetId: primary ? deps.ids() : null,
+    ...managedIds(deps, primary),
     recordsetCount: 0,
     recordCount: 0,
   });
@@ -182,6 +181,18 @@ export async function insertZone(
     await saveAndPush(deps, uow, updated(child, now, { parentZoneId: zone.id }), 'update', 'UPDATE');
   }
   return ok(pushed);
+}
+
+/**
+ * Ids of a new zone's SOA and NS recordsets. The real service creates the SOA first, so the
+ * default list (created_at, then id) shows it first; both share the zone's created_at here, so
+ * the SOA takes the smaller of the two ids drawn.
+ */
+function managedIds(deps: DnsDeps, primary: boolean): { soaRecordsetId: string; nsRecordsetId: string | null } {
+  const a = deps.ids();
+  if (!primary) return { soaRecordsetId: a, nsRecordsetId: null };
+  const b = deps.ids();
+  return a < b ? { soaRecordsetId: a, nsRecordsetId: b } : { soaRecordsetId: b, nsRecordsetId: a };
 }
 
 /** A path's zone id, or 400 `invalid_uuid`. @internal */

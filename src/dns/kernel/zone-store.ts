@@ -92,6 +92,7 @@ export const ZONE_SHAPE: Shape = {
   soaRecordsetId: orNull(isString),
   nsRecordsetId: orNull(isString),
   soaVersion: optional(isInteger),
+  soaUpdatedAt: optional(isInteger),
   servedSerial: optional(isInteger),
   recordsetCount: isInteger,
   recordCount: isInteger,
@@ -134,6 +135,7 @@ function isZone(value: unknown): boolean {
     strOrNull(z.soaRecordsetId) &&
     strOrNull(z.nsRecordsetId) &&
     (z.soaVersion === undefined || int(z.soaVersion)) &&
+    (z.soaUpdatedAt === undefined || int(z.soaUpdatedAt)) &&
     (z.servedSerial === undefined || int(z.servedSerial)) &&
     int(z.recordsetCount) &&
     int(z.recordCount)

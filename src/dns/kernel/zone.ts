@@ -97,6 +97,8 @@ export interface Zone {
   readonly nsRecordsetId: string | null;
   /** The managed SOA recordset's version: 1, plus one per serial raise (absent = 1). */
   readonly soaVersion?: number;
+  /** When the managed SOA recordset was last rewritten (a serial raise); absent while never. */
+  readonly soaUpdatedAt?: number;
   /**
    * The serial the pool targets last reported served (absent before the first success): a
    * recordset written at or below it stays served while a later change waits, as the real

@@ -49,6 +49,15 @@ const spec = (zoneId: string): ListSpec<RecordsetBody> => ({
 export type RecordsetList = ListEnvelope<'recordsets', RecordsetBody>;
 
 /**
+ * A recordset page as the real service counts it: its storage answers a page with no rows (past
+ * the last marker, or nothing matched) with `total_count: 0`, whatever the zone holds.
+ * @internal
+ */
+export function countedPage<L extends { readonly recordsets: readonly unknown[]; readonly metadata: { readonly total_count: number } }>(list: L): L {
+  return list.recordsets.length === 0 && list.metadata.total_count !== 0 ? { ...list, metadata: { total_count: 0 } } : list;
+}
+
+/**
  * `GET /v2/zones/{zone_id}/recordsets`. Without filters a page reads only what it may show
  * (see `zonePage`), in every sort key; filters read the whole zone, as they must to count what
  * matches. A marker must be a recordset of the zone.
@@ -69,14 +78,13 @@ export function listRecordsets(deps: DnsDeps, ctx: unknown, zoneId: unknown, que
           const rows = yield* await zonePage(deps, tx, z, q, s);
           // The page is already cut; the envelope adds links, and the count comes from the zone.
           const body = yield* listArray({ ...s, metadata: false }, rows, { ...q, marker: undefined }, true, undefined, deps.baseUrl);
-          return ok({ ...body, metadata: { total_count: managedCount(z) + z.recordsetCount } } as RecordsetList);
+          return ok(countedPage({ ...body, metadata: { total_count: managedCount(z) + z.recordsetCount } } as RecordsetList));
         }
         const all = await zoneRecordsets(deps, tx, z);
         const markerEntity = q.marker === undefined ? undefined : all.find((r) => r.id === q.marker);
-        return listArray(s, all, q, q.marker === undefined || markerEntity !== undefined, markerEntity, deps.baseUrl) as Result<
-          RecordsetList,
-          ApiError
-        >;
+        return (listArray(s, all, q, q.marker === undefined || markerEntity !== undefined, markerEntity, deps.baseUrl) as Result<RecordsetList, ApiError>).map(
+          countedPage,
+        );
       }),
   });
 }

@@ -20,7 +20,7 @@ import { parseRecordsetBody, type RecordsetInput } from './recordset-input.js';
 import { managedCount, managedRecordsets, packTypes, presentRecordset, RECORDSET_FILTERS, type RecordsetBlock, type RecordsetBody, type RecordsetMeta } from '../kernel/recordset.js';
 import { typesAtName } from '../kernel/owner-index.js';
 import { findRecordset, putWritten, removeRecordset, rowAt, type PlacedBlock, type RecordsetRow } from '../kernel/recordset-store.js';
-import { zoneRecordsets } from './recordset-commands.js';
+import { countedPage, zoneRecordsets } from './recordset-commands.js';
 import { allPage } from '../kernel/recordset-pages.js';
 import { recordsetNotFound } from './recordset-errors.js';
 
@@ -320,6 +320,9 @@ const allSpec: ListSpec<RecordsetBody> = {
   present: (r) => r,
 };
 
+/** A page of recordsets as the list envelope holds it. */
+type RecordsetPage = { readonly recordsets: readonly unknown[]; readonly metadata: { readonly total_count: number } };
+
 /**
  * `GET /v2/recordsets`: the recordsets of every zone the caller's project owns (every project's
  * with all-projects). In created_at order without filters a page reads what it shows (see
@@ -336,14 +339,14 @@ export function listAllRecordsets(deps: DnsDeps, ctx: unknown, query: unknown): 
         if (page.isErr()) return err(page.error);
         // The page is already cut; the envelope adds links, and the count comes from the zones.
         const body = listArray({ ...allSpec, metadata: false }, page.value.rows, { ...q, marker: undefined }, true, undefined, deps.baseUrl);
-        return body.map((b) => ({ ...b, metadata: { total_count: page.value.total } }));
+        return body.map((b) => countedPage({ ...(b as RecordsetPage), metadata: { total_count: page.value.total } }));
       }
       const all: RecordsetBody[] = [];
       if (caller.allProjects || caller.projectId !== null) {
         for (const zone of await zoneRepository.owned(tx, caller.allProjects ? null : caller.projectId)) all.push(...(await zoneRecordsets(deps, tx, zone)));
       }
       const marker = q.marker === undefined ? undefined : all.find((r) => r.id === q.marker);
-      return listArray(allSpec, all, q, q.marker === undefined || marker !== undefined, marker, deps.baseUrl);
+      return listArray(allSpec, all, q, q.marker === undefined || marker !== undefined, marker, deps.baseUrl).map((b) => countedPage(b as RecordsetPage));
     },
   });
 }

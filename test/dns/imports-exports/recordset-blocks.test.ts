@@ -119,12 +119,13 @@ describe('recordsets stored in blocks', () => {
             const page = (await listRecordsets(deps, alice, zoneId, query))._unsafeUnwrap() as Page;
             // One block to find the marker, then as many as the page needs: never the zone.
             expect(storage.rows).toBeLessThanOrEqual(2 + 4 * Math.ceil(limit / 4));
-            expect(page.metadata.total_count).toBe(all.length);
+            // The real service counts 0 on a page with no rows (past the last recordset).
+            expect(page.metadata.total_count).toBe(page.recordsets.length === 0 ? 0 : all.length);
             if (pages % 16 === 0) {
               // Equal to what a filter that matches everything answers (the path that sorts the whole zone).
               const slow = (await listRecordsets(deps, alice, zoneId, { ...query, status: '*' }))._unsafeUnwrap() as Page;
               expect(page.recordsets).toEqual(slow.recordsets);
-              expect(slow.metadata.total_count).toBe(all.length);
+              expect(slow.metadata.total_count).toBe(slow.recordsets.length === 0 ? 0 : all.length);
             }
             seen.push(...page.recordsets);
             if (page.links.next === undefined) break;

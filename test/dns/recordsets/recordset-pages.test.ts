@@ -170,4 +170,31 @@ describe('recordset list pages', () => {
       { numRuns: 25, seed: 19 },
     );
   }, 300_000);
+
+  it('of a new zone: the SOA before the NS, the SOA never updated, an empty last page counts 0 (as the real service)', async () => {
+    // Ids drawn in descending order: the SOA, drawn before the NS, gets the larger one unless the create orders them.
+    let n = 999_999;
+    const ids = () => `00000000-0000-4000-8000-${String(n--).padStart(12, '0')}`;
+    const dns = createDnsService({ clock: manualClock('2026-01-01T00:00:00Z'), ids, random: seededRandom(1) });
+    const z = (await dns.zones.create(alice, { name: 'new.test.', email: 'a@new.test' }))._unsafeUnwrap().id;
+    await dns.tasks.settle();
+    const page = (await dns.recordsets.list(alice, z))._unsafeUnwrap() as unknown as { recordsets: RecordsetBody[] };
+    expect(page.recordsets.map((r) => [r.type, r.updated_at])).toEqual([
+      ['SOA', null],
+      ['NS', null],
+    ]);
+    const last = page.recordsets[1]!.id;
+    for (const query of [{ limit: '1', marker: last }, { marker: last }, { limit: '1', marker: last, type: 'NS' }]) {
+      const empty = (await dns.recordsets.list(alice, z, query))._unsafeUnwrap() as unknown as Page;
+      expect([empty.recordsets, empty.metadata.total_count]).toEqual([[], 0]);
+    }
+    for (const query of [{ marker: last }, { marker: last, type: 'NS' }]) {
+      const empty = (await dns.recordsets.listAll(alice, query))._unsafeUnwrap() as unknown as Page;
+      expect([empty.recordsets, empty.metadata.total_count]).toEqual([[], 0]);
+    }
+    // A serial raise rewrites the SOA: from then on it has been updated.
+    await dns.zones.update(alice, z, { ttl: 600 });
+    const soa = (await dns.recordsets.get(alice, z, page.recordsets[0]!.id))._unsafeUnwrap();
+    expect(soa.updated_at).not.toBeNull();
+  });
 });
