@@ -1,4 +1,5 @@
 import type { DnsService } from '../../dns/service.js';
+import type { ResultAsync } from 'neverthrow';
 import { ApiError } from '../../kernel/api-error.js';
 import { UnreadBody } from '../../kernel/command.js';
 import { ALL_PROJECTS_ASKED, type RequestContext } from '../../kernel/context.js';
@@ -75,9 +76,35 @@ const ok = json(200);
 const accepted = json(202);
 const file: Reply<string> = (x, text) => textResponse(x, 200, text, 'text/dns');
 
+/** What {@link dnsRoutes}' `crud` lines call: the shape the admin resources' groups share. */
+interface CrudGroup {
+  create(ctx: RequestContext, body: unknown): ResultAsync<unknown, ApiError>;
+  get(ctx: RequestContext, id: string): ResultAsync<unknown, ApiError>;
+  list(ctx: RequestContext, query?: Q): ResultAsync<unknown, ApiError>;
+  update(ctx: RequestContext, id: string, body: unknown): ResultAsync<unknown, ApiError>;
+  delete(ctx: RequestContext, id: string): ResultAsync<void, ApiError>;
+}
+
+/** A command that only ever fails (the floating IPs without a network service), as the table's lines take it. */
+const widen = (r: ResultAsync<never, ApiError>): ResultAsync<unknown, ApiError> => r.map((v: unknown) => v);
+
+/** 301 to the body's canonical URL (`links.self`). */
+const movedTo: Reply = (x, body) => {
+  const location = (body as { links?: { self?: unknown } }).links?.self;
+  return typeof location === 'string' ? textResponse(x, 301, '', 'text/plain; charset=UTF-8', { location }) : json(200)(x, body);
+};
+
 /** The DNS table. @internal */
 export function dnsRoutes(face: ServiceFace<DnsService>): RouteTable<Action> {
   const { show, list, withJson, withRequest, refuse } = lines(face);
+  /** The five lines of a resource every caller reaches the same way (`/v2/{path}[/{id}]`). */
+  const crud = (path: string, group: (d: DnsService) => CrudGroup, updated = 200): RouteTable<Action> => ({
+    [`GET /${path}`]: list((d, ctx, query) => group(d).list(ctx, q(query))),
+    [`POST /${path}`]: withJson((d, ctx, body) => group(d).create(ctx, body), created(201)),
+    [`GET /${path}/{id}`]: show((d, ctx, [id]) => group(d).get(ctx, id!)),
+    [`PATCH /${path}/{id}`]: withJson((d, ctx, body, [id]) => group(d).update(ctx, id!, body), json(updated)),
+    [`DELETE /${path}/{id}`]: show((d, ctx, [id]) => group(d).delete(ctx, id!), noContent),
+  });
   const abandon = show((d, ctx, [id]) => d.zones.abandon(ctx, id!), noContent);
   return {
     'GET /zones': list((d, ctx, query) => d.zones.list(ctx, q(query))),
@@ -140,6 +167,21 @@ export function dnsRoutes(face: ServiceFace<DnsService>): RouteTable<Action> {
     '* /zones/{id}/{name}': NOT_FOUND,
     'POST /zones/{id}/{name}': NOT_ALLOWED,
     'PUT /zones/{id}/{name}': NOT_ALLOWED,
+
+    // The admin resources (the real controllers' statuses: 201 on create, 200 on PATCH but 202
+    // for pools, 204 on delete).
+    ...crud('tlds', (d) => d.tlds),
+    ...crud('tsigkeys', (d) => d.tsigkeys),
+    ...crud('blacklists', (d) => d.blacklists),
+    ...crud('pools', (d) => d.pools, 202),
+    'GET /service_statuses': list((d, ctx, query) => d.serviceStatuses.list(ctx, q(query))),
+    'GET /service_statuses/{id}': show((d, ctx, [id]) => d.serviceStatuses.get(ctx, id!)),
+    'GET /limits': show((d, ctx) => d.limits.get(ctx)),
+    'GET /reverse/floatingips': show((d, ctx) => d.floatingIps.list(ctx)),
+    'GET /reverse/floatingips/{key}': show((d, ctx, [key]) => widen(d.floatingIps.get(ctx, key!))),
+    'PATCH /reverse/floatingips/{key}': withJson((d, ctx, body, [key]) => widen(d.floatingIps.set(ctx, key!, body)), accepted),
+    // A recordset by its id alone: a redirect to its canonical URL, as the real service.
+    'GET /recordsets/{id}': show((d, ctx, [id]) => d.recordsets.find(ctx, id!), movedTo),
 
     'GET /quotas': show((d, ctx) => d.quotas.get(ctx, ctx.sudoProjectId ?? ctx.projectId ?? '')),
     'GET /quotas/{project}': show((d, ctx, [project]) => d.quotas.get(ctx, project!)),
