@@ -6,7 +6,7 @@ import { ALL_PROJECTS_ASKED, type RequestContext } from '../../kernel/context.js
 import { isUuidLike } from '../../kernel/uuid.js';
 import { dnsBytes, dnsJsonBody } from './body.js';
 import { methodNotAllowed, missingZoneId } from './http-errors.js';
-import { created, json, noContent, pendingOr, textResponse, type Reply } from './responses.js';
+import { created, json, jsonResponse, noContent, pendingOr, textResponse, type Reply } from './responses.js';
 import { NOT_ALLOWED, NOT_FOUND, type RouteTable } from './router.js';
 import { lines, type Action, type Exchange, type QueryRecord, type ServiceFace } from './routes.js';
 import { isTrueString } from './trusted-headers.js';
@@ -88,11 +88,19 @@ interface CrudGroup {
 /** A command that only ever fails (the floating IPs without a network service), as the table's lines take it. */
 const widen = (r: ResultAsync<never, ApiError>): ResultAsync<unknown, ApiError> => r.map((v: unknown) => v);
 
-/** 301 to the body's canonical URL (`links.self`). */
-const movedTo: Reply = (x, body) => {
+/**
+ * 301 to the body's canonical URL (`links.self`), with the body the real service's framework
+ * writes: JSON when the client accepts it, else a short HTML page.
+ */
+const movedTo: Reply<unknown> = (x, body) => {
   const location = (body as { links?: { self?: unknown } }).links?.self;
-  return typeof location === 'string' ? textResponse(x, 301, '', 'text/plain; charset=UTF-8', { location }) : json(200)(x, body);
+  if (typeof location !== 'string') return json(200)(x, body);
+  const wantsJson = ((x as Exchange).request.headers.get('accept') ?? '').includes('application/json');
+  return wantsJson
+    ? jsonResponse(x, 301, { code: 301, title: 'Moved Permanently', description: null }, { location })
+    : textResponse(x, 301, MOVED_PAGE, 'text/html; charset=UTF-8', { location });
 };
+const MOVED_PAGE = '<html>\n <head>\n  <title>301 Moved Permanently</title>\n </head>\n <body>\n  <h1>301 Moved Permanently</h1>\n </body>\n</html>';
 
 /** The DNS table. @internal */
 export function dnsRoutes(face: ServiceFace<DnsService>): RouteTable<Action> {
