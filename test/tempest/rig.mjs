@@ -217,6 +217,7 @@ async function main() {
   const children = [];
   const started = Date.now();
   // Discovery takes half a minute: it runs while the servers start.
+  let removeWorkspace = false;
   const listing = output('tempest', ['run', '--list-tests', '--regex', SUITE], dir);
   listing.catch(() => undefined);
   try {
@@ -264,10 +265,12 @@ async function main() {
     const seconds = Math.round((Date.now() - started) / 1000);
     report(all, passed, failed, skipped, seconds, status);
     if (flag('--keep') || reuse !== undefined) process.stdout.write(`rig: workspace kept at ${dir}\n`);
-    else rmSync(dir, { recursive: true, force: true });
+    else removeWorkspace = true;
     return check(passed, failed);
   } finally {
     for (const child of children.reverse()) await stop(child);
+    // Only once the servers are gone: they write their logs into it until then.
+    if (removeWorkspace) rmSync(dir, { recursive: true, force: true });
   }
 }
 
