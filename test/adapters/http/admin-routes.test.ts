@@ -13,7 +13,7 @@ const setup = () => {
   const call = async (method: string, path: string, body?: unknown, roles = 'admin', accept?: string) => {
     const headers: Record<string, string> = { 'x-auth-project-id': 'p1', 'x-roles': roles, 'content-type': 'application/json' };
     if (accept !== undefined) headers['accept'] = accept;
-    const response = await handle(new Request(`http://dns.test${path}`, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) }));
+    const response = await handle(new Request(`http://dns.test${path}`, { method, headers, ...(body === undefined ? {} : { body: JSON.stringify(body) }) }));
     const text = await response.text();
     return { status: response.status, location: response.headers.get('location'), type: response.headers.get('content-type'), text, json: () => JSON.parse(text) as Record<string, unknown> };
   };
