@@ -37,9 +37,10 @@ function rowsOf(checker: ts.TypeChecker, service: ts.Type, prefix: string, known
       const tags = property.getJsDocTags(checker);
       const errorsTag = tags.find((t) => t.name === 'errors');
       const summary = text(property.getDocumentationComment(checker));
-      const route = /^`([A-Z]+ \/[^`]*)`/.exec(summary)?.[1] ?? '';
+      const route = /`((?:GET|POST|PUT|PATCH|DELETE) \/[^`]*)`/.exec(summary)?.[1] ?? '';
       let errors: Row['errors'];
       if (errorsTag !== undefined) {
+        // `@errors none of its own`: listed, and nothing beyond what every command answers.
         errors = [...text(errorsTag.text).matchAll(/`([a-z_]+)` (\d{3}(?:\/\d{3})*)/g)].map((m) => ({ code: m[1]!, status: m[2]! }));
         for (const e of errors) if (!known.has(e.code)) throw new Error(`${prefix}.${property.name}: @errors names \`${e.code}\`, which is not an ErrorType`);
       }

@@ -75,6 +75,7 @@ export type {
   ConfiguredQuotas,
   EffectiveQuotasBody,
   EnforceRequest,
+  ProjectQuotaCommands,
   ProjectQuotasBody,
   ProjectQuotasPage,
   ProjectQuotasQuery,
