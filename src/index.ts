@@ -33,6 +33,15 @@ export type { IndexKeys, IndexPosition, RangeQuery, RangeRequest, Storage, Stora
 export { memoryStorage } from './adapters/memory/memory-storage.js';
 export { createDnsService } from './dns/service.js';
 export type { DnsService, DnsServiceOptions } from './dns/service.js';
+export type {
+  DnsEventFeed,
+  DnsQuotaCommands,
+  DnsTaskQueue,
+  RecordsetCommands,
+  RecordsetCreateInput,
+  RecordsetUpdateInput,
+  ZoneCommands,
+} from './dns/service-groups.js';
 export type { Nameserver, NameserversBody, PoolConfig, PoolTargetPort } from './dns/kernel/deps.js';
 export type { ServiceSnapshot } from './kernel/snapshot.js';
 export type { ListEnvelope } from './kernel/list-command.js';
@@ -66,6 +75,7 @@ export type {
   ConfiguredQuotas,
   EffectiveQuotasBody,
   EnforceRequest,
+  ProjectQuotaCommands,
   ProjectQuotasBody,
   ProjectQuotasPage,
   ProjectQuotasQuery,

@@ -1,25 +1,22 @@
-import { err, ok, type Result, type ResultAsync } from 'neverthrow';
+import { err, ok, type Result } from 'neverthrow';
 import { memoryStorage } from '../adapters/memory/memory-storage.js';
 import { DEFAULT_ZONE_QUOTAS, getDnsQuotas, resetDnsQuotas, setDnsQuotas, type ZoneQuotaLimits } from './quotas/index.js';
 import type { Storage } from '../ports/storage.js';
-import { findRecordsetAnywhere, getRecordset, listRecordsets, type RecordsetList } from './recordsets/recordset-commands.js';
+import { findRecordsetAnywhere, getRecordset, listRecordsets } from './recordsets/recordset-commands.js';
 import { ownerRowKeys, RECORDSET_OWNERS, type OwnerRow } from './kernel/owner-index.js';
 import { createRecordset, deleteRecordset, listAllRecordsets, updateRecordset } from './recordsets/recordset-writes.js';
-import { blockKeys, importedZoneKeys, checkedBlock, isCurrentLayout, RECORDSET_ZONES, RECORDSETS, type ImportedZone, type RecordsetBlock, type RecordsetBody } from './kernel/recordset.js';
+import { blockKeys, importedZoneKeys, checkedBlock, isCurrentLayout, RECORDSET_ZONES, RECORDSETS, type ImportedZone, type RecordsetBlock } from './kernel/recordset.js';
 import type { ApiError } from '../kernel/api-error.js';
 import { resolveCaller, type RequestContext } from '../kernel/context.js';
-import { EventBus, type DnsEventListener } from './kernel/events.js';
-import type { ListQuery } from '../kernel/list-query.js';
+import { EventBus } from './kernel/events.js';
 import { taskCollection, TaskRunner, TASKS } from './kernel/tasks.js';
 import { isUuidLike, uuidV4Source } from '../kernel/uuid.js';
 import { abort, invalidIdSource, restoreFailed } from '../kernel/command.js';
-import { abandonZone, createZone, deleteZone, getZone, listZones, updateZone, zoneNameservers, type ZoneList } from './zones/zone-commands.js';
+import { abandonZone, createZone, deleteZone, getZone, listZones, updateZone, zoneNameservers } from './zones/zone-commands.js';
 import { ZONE_PUSH } from './kernel/zone-operations.js';
 import { DEFAULT_ZONE_LIMITS, type ZoneLimits } from './kernel/zone-rules.js';
-import type { ZoneCreateInput, ZoneUpdateInput } from './zones/zone-input.js';
-import type { RequestBody } from './kernel/body.js';
 import { zonePushHandler } from './zones/zone-push.js';
-import type { Zone, ZoneBody } from './kernel/zone.js';
+import type { Zone } from './kernel/zone.js';
 import { ZONES, zoneKeys } from './kernel/zone-store.js';
 import {
   createTransferAcceptCommands,
@@ -42,8 +39,9 @@ import {
   ZONE_IMPORT_TASK,
   type ZoneImportCommands,
 } from './imports/index.js';
-import type { DnsDeps, NameserversBody, PoolConfig, PoolTargetPort } from './kernel/deps.js';
+import type { DnsDeps, PoolConfig, PoolTargetPort } from './kernel/deps.js';
 import type { MasterPort } from '../ports/master.js';
+import type { DnsEventFeed, DnsQuotaCommands, DnsTaskQueue, RecordsetCommands, ZoneCommands } from './service-groups.js';
 import { xfrZone, ZONE_XFR_TASK, zoneXfrHandler } from './secondary/xfr.js';
 // The admin resources of the v2 API (tsigkeys, pools, service statuses, limits, reverse).
 import { createTsigkeyCommands, TSIGKEY_COLLECTIONS, type TsigkeyCommands } from './tsigkeys/index.js';
@@ -123,28 +121,7 @@ export interface DnsServiceOptions {
  */
 export interface DnsService {
   /** Zones: `/v2/zones`. */
-  readonly zones: {
-    /** `POST /v2/zones`: creates a zone; `PENDING` until its push ran (`ACTIVE` at once in `'inline'` mode with the default targets). */
-    create<B = unknown>(ctx: RequestContext, body: RequestBody<ZoneCreateInput, B>): ResultAsync<ZoneBody, ApiError>;
-    /** `GET /v2/zones/{id}`: 404 for another project's zone. */
-    get(ctx: RequestContext, id: string): ResultAsync<ZoneBody, ApiError>;
-    /** `GET /v2/zones`: `{ zones, links, metadata }`, with `limit`, `marker`, `sort_key`, `sort_dir` and filters. */
-    list(ctx: RequestContext, query?: ListQuery): ResultAsync<ZoneList, ApiError>;
-    /** `PATCH /v2/zones/{id}`: email, description, ttl, masters, attributes. */
-    update<B = unknown>(ctx: RequestContext, id: string, body: RequestBody<ZoneUpdateInput, B>): ResultAsync<ZoneBody, ApiError>;
-    /** `DELETE /v2/zones/{id}`: answered `DELETE/PENDING`; the zone goes once the targets removed it. */
-    delete(ctx: RequestContext, id: string): ResultAsync<ZoneBody, ApiError>;
-    /** `POST /v2/zones/{id}/tasks/abandon`: admin only; removed at once, targets untouched. */
-    abandon(ctx: RequestContext, id: string): ResultAsync<void, ApiError>;
-    /** `GET /v2/zones/{id}/nameservers`. */
-    nameservers(ctx: RequestContext, id: string): ResultAsync<NameserversBody, ApiError>;
-    /**
-     * `POST /v2/zones/{id}/tasks/xfr` (HTTP 202, empty body): asks a master of a SECONDARY zone
-     * for its serial and transfers the zone when it is newer, as a task (`dns.tasks`). 400 for a
-     * PRIMARY zone; 404 for a zone the caller may not see.
-     */
-    xfr(ctx: RequestContext, id: string): ResultAsync<void, ApiError>;
-  };
+  readonly zones: ZoneCommands;
   /** Zone transfer requests: `/v2/zones/tasks/transfer_requests` (created on `/v2/zones/{id}/tasks/transfer_requests`). */
   readonly transferRequests: TransferRequestCommands;
   /** Zone transfer accepts: `/v2/zones/tasks/transfer_accepts`. */
@@ -154,38 +131,9 @@ export interface DnsService {
   /** Zone-file exports: `/v2/zones/{id}/tasks/export` and `/v2/zones/tasks/exports`, processed as tasks. */
   readonly exports: ZoneExportCommands;
   /** Recordsets: the managed SOA and NS, imported ones, and those written through the API. */
-  readonly recordsets: {
-    /** `GET /v2/zones/{zone_id}/recordsets`. */
-    list(ctx: RequestContext, zoneId: string, query?: ListQuery): ResultAsync<RecordsetList, ApiError>;
-    /** `GET /v2/zones/{zone_id}/recordsets/{id}`. */
-    get(ctx: RequestContext, zoneId: string, id: string): ResultAsync<RecordsetBody, ApiError>;
-    /**
-     * `POST /v2/zones/{zone_id}/recordsets`: body `{ name, type, records?, ttl?, description? }`,
-     * validated per record type as the real service does; raises the zone's serial.
-     */
-    create(ctx: RequestContext, zoneId: string, body: unknown): ResultAsync<RecordsetBody, ApiError>;
-    /** `PUT /v2/zones/{zone_id}/recordsets/{id}`: `records`, `ttl`, `description`; any change (even `{}`) raises the serial. */
-    update(ctx: RequestContext, zoneId: string, id: string, body: unknown): ResultAsync<RecordsetBody, ApiError>;
-    /** `DELETE /v2/zones/{zone_id}/recordsets/{id}`: answered `DELETE`/`PENDING`; gone at once. */
-    delete(ctx: RequestContext, zoneId: string, id: string): ResultAsync<RecordsetBody, ApiError>;
-    /** `GET /v2/recordsets`: every recordset of the caller's project (all projects with `allProjects`). */
-    listAll(ctx: RequestContext, query?: ListQuery): ResultAsync<object, ApiError>;
-    /**
-     * `GET /v2/recordsets/{id}`: the recordset wherever it is among the zones the caller may see.
-     * The real service answers this path with a 301 to `/v2/zones/{zone_id}/recordsets/{id}`;
-     * `zoneward/http` does too, from the body's `zone_id`.
-     */
-    find(ctx: RequestContext, id: string): ResultAsync<RecordsetBody, ApiError>;
-  };
+  readonly recordsets: RecordsetCommands;
   /** The DNS service's per-project quotas: `/v2/quotas/{project}`. */
-  readonly quotas: {
-    /** `GET`: the project's effective quotas. */
-    get(ctx: RequestContext, projectId: string): ResultAsync<ZoneQuotaLimits, ApiError>;
-    /** `PATCH`: overrides some; answers the full effective map. */
-    set<B = unknown>(ctx: RequestContext, projectId: string, body: RequestBody<Partial<ZoneQuotaLimits>, B>): ResultAsync<ZoneQuotaLimits, ApiError>;
-    /** `DELETE`: removes the overrides. */
-    reset(ctx: RequestContext, projectId: string): ResultAsync<void, ApiError>;
-  };
+  readonly quotas: DnsQuotaCommands;
   /** TSIG keys: `/v2/tsigkeys`, admin only. */
   readonly tsigkeys: TsigkeyCommands;
   /** Pools: `/v2/pools`, admin only; the configured pools and those made through the API. */
@@ -201,19 +149,9 @@ export interface DnsService {
   /** Blacklisted zone-name patterns: `/v2/blacklists`, admin only. */
   readonly blacklists: BlacklistCommands;
   /** The asynchronous work queue. */
-  readonly tasks: {
-    /** Resolves when no asynchronous work is left. */
-    settle(): Promise<void>;
-    /** Tasks queued or running. */
-    pending(): number;
-    /** Runs the oldest task; false when none waited. */
-    runNext(): Promise<boolean>;
-  };
+  readonly tasks: DnsTaskQueue;
   /** Notifications after successful changes. */
-  readonly events: {
-    /** Adds a listener; returns the function that removes it. */
-    subscribe(listener: DnsEventListener): () => void;
-  };
+  readonly events: DnsEventFeed;
   /** A frozen, JSON-serialisable copy of all state, pending tasks and quota overrides included. */
   snapshot(): Promise<ServiceSnapshot>;
   /** Back to empty; configuration is kept. */

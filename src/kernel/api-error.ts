@@ -65,7 +65,15 @@ export interface DnsErrorBody {
   /** A sentence; left out where the real service leaves it out. */
   readonly message?: string;
   /** Field-level detail of a 400: each `path` split into its keys. */
-  readonly errors?: { readonly errors: readonly { readonly path: readonly string[]; readonly message: string }[] };
+  readonly errors?: {
+    /** One entry per problem. */
+    readonly errors: readonly {
+      /** Where: the keys of the path into the request body. */
+      readonly path: readonly string[];
+      /** What is wrong, as a sentence. */
+      readonly message: string;
+    }[];
+  };
 }
 
 /**

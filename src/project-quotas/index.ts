@@ -3,6 +3,7 @@ export type { QuotaServiceOptions } from './service.js';
 export type {
   EffectiveQuotasBody,
   EnforceRequest,
+  ProjectQuotaCommands,
   ProjectQuotasBody,
   ProjectQuotasPage,
   ProjectQuotasQuery,

@@ -87,6 +87,55 @@ export interface EnforceRequest {
 }
 
 /**
+ * The `quotas.projectQuotas` command group: configured per-project quotas
+ * (`/v1/project-quotas`); every call needs the role `key-manager:service-admin`.
+ *
+ * @category Quotas
+ */
+export interface ProjectQuotaCommands {
+  /**
+   * A page of configured records in first-creation order (`GET /v1/project-quotas`).
+   *
+   * @param ctx - the caller
+   * @param query - `offset` and `limit`, normalised as the real service does
+   * @returns the page; 401/403 `forbidden`, 500 `unknown` for a repeated parameter (an array), 500 `storage_failure`
+   * @errors `unknown` 500 (a repeated parameter)
+   */
+  list(ctx: RequestContext, query?: ProjectQuotasQuery): ResultAsync<ProjectQuotasPage, ApiError>;
+  /**
+   * One project's configured quotas (`GET /v1/project-quotas/{id}`).
+   *
+   * @param ctx - the caller
+   * @param projectId - any project id (not checked for UUID form, as in the real service)
+   * @returns `{ project_quotas: {...} }` with `null` for kinds not configured; 404 `not_found`,
+   *   400 `invalid_project_id`, 401/403 `forbidden`, 500 `storage_failure`
+   * @errors `invalid_project_id` 400, `not_found` 404
+   */
+  get(ctx: RequestContext, projectId: unknown): ResultAsync<ProjectQuotasBody, ApiError>;
+  /**
+   * Configures a project's quotas (`PUT /v1/project-quotas/{id}`): kinds in the body replace
+   * what was configured, kinds left out keep it (never configured: `null`).
+   *
+   * @param ctx - the caller
+   * @param projectId - the project to configure
+   * @param body - `{ project_quotas: { secrets?, orders?, containers?, consumers?, cas? } }`, integers
+   * @returns nothing (the spec's 204); 400 `empty_request_body` / `invalid_object` /
+   *   `invalid_project_id`, 401/403 `forbidden`, 500 `storage_failure`
+   * @errors `empty_request_body` 400, `invalid_object` 400, `invalid_project_id` 400
+   */
+  set(ctx: RequestContext, projectId: unknown, body: unknown): ResultAsync<void, ApiError>;
+  /**
+   * Removes a project's configuration, so the defaults apply (`DELETE /v1/project-quotas/{id}`).
+   *
+   * @param ctx - the caller
+   * @param projectId - the project to reset
+   * @returns nothing (204); 404 `not_found`, 400 `invalid_project_id`, 401/403 `forbidden`, 500 `storage_failure`
+   * @errors `invalid_project_id` 400, `not_found` 404
+   */
+  delete(ctx: RequestContext, projectId: unknown): ResultAsync<void, ApiError>;
+}
+
+/**
  * The secrets service's quota interface (Barbican v1 `/v1/quotas`, `/v1/project-quotas`) plus the
  * check its create endpoints run. Every command returns a `ResultAsync` that never rejects.
  *
@@ -100,47 +149,11 @@ export interface QuotaService {
    *   audit, key-manager:service-admin, and a project
    * @returns `{ quotas: { secrets, orders, containers, consumers, cas } }`; 401
    *   `authentication_required` / `missing_project_id`, 401/403 `forbidden`, 500 `storage_failure`
+   * @errors none of its own
    */
   effective(ctx: RequestContext): ResultAsync<EffectiveQuotasBody, ApiError>;
   /** Configured per-project quotas; every call needs the role `key-manager:service-admin`. */
-  readonly projectQuotas: {
-    /**
-     * A page of configured records in first-creation order (`GET /v1/project-quotas`).
-     *
-     * @param ctx - the caller
-     * @param query - `offset` and `limit`, normalised as the real service does
-     * @returns the page; 401/403 `forbidden`, 500 `unknown` for a repeated parameter (an array), 500 `storage_failure`
-     */
-    list(ctx: RequestContext, query?: ProjectQuotasQuery): ResultAsync<ProjectQuotasPage, ApiError>;
-    /**
-     * One project's configured quotas (`GET /v1/project-quotas/{id}`).
-     *
-     * @param ctx - the caller
-     * @param projectId - any project id (not checked for UUID form, as in the real service)
-     * @returns `{ project_quotas: {...} }` with `null` for kinds not configured; 404 `not_found`,
-     *   400 `invalid_project_id`, 401/403 `forbidden`, 500 `storage_failure`
-     */
-    get(ctx: RequestContext, projectId: unknown): ResultAsync<ProjectQuotasBody, ApiError>;
-    /**
-     * Configures a project's quotas (`PUT /v1/project-quotas/{id}`): kinds in the body replace
-     * what was configured, kinds left out keep it (never configured: `null`).
-     *
-     * @param ctx - the caller
-     * @param projectId - the project to configure
-     * @param body - `{ project_quotas: { secrets?, orders?, containers?, consumers?, cas? } }`, integers
-     * @returns nothing (the spec's 204); 400 `empty_request_body` / `invalid_object` /
-     *   `invalid_project_id`, 401/403 `forbidden`, 500 `storage_failure`
-     */
-    set(ctx: RequestContext, projectId: unknown, body: unknown): ResultAsync<void, ApiError>;
-    /**
-     * Removes a project's configuration, so the defaults apply (`DELETE /v1/project-quotas/{id}`).
-     *
-     * @param ctx - the caller
-     * @param projectId - the project to reset
-     * @returns nothing (204); 404 `not_found`, 400 `invalid_project_id`, 401/403 `forbidden`, 500 `storage_failure`
-     */
-    delete(ctx: RequestContext, projectId: unknown): ResultAsync<void, ApiError>;
-  };
+  readonly projectQuotas: ProjectQuotaCommands;
   /**
    * Whether a project may create `requested` more of a kind, given `inUse`: what a server calls
    * before it creates a secret, order, container, consumer or CA.
@@ -151,6 +164,7 @@ export interface QuotaService {
    * @returns Ok, or 403 `quota_exceeded` (always 403, as the real service: it is not a policy
    *   refusal); 400 `bad_request` for an unknown kind or counts that are not non-negative
    *   integers; 500 `storage_failure`
+   * @errors `bad_request` 400, `quota_exceeded` 403
    */
   enforce(projectId: string, kind: QuotaKind, usage: EnforceRequest): ResultAsync<void, ApiError>;
   /** A frozen, JSON-serialisable copy of all state; rejects only when the storage does. */

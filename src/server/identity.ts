@@ -63,7 +63,12 @@ export interface IdentityOptions {
   /** Projects that exist from the start (besides those the users' assignments name). */
   readonly projects?: readonly IdentityProject[];
   /** Domains besides `default` (`Default`). */
-  readonly domains?: readonly { readonly id: string; readonly name: string }[];
+  readonly domains?: readonly {
+    /** The domain's id, as tokens and catalogs name it. */
+    readonly id: string;
+    /** The domain's name, as clients send it (`OS_USER_DOMAIN_NAME`). */
+    readonly name: string;
+  }[];
   /**
    * The roles each role implies, as Keystone's implied roles; a token carries the closure.
    * @defaultValue `{ admin: ['member'], member: ['reader'] }`, as a Keystone deployment has

@@ -13,7 +13,7 @@
  * await server.close(); // saves state.json
  * ```
  *
- * @packageDocumentation
+ * @module zoneward/server
  */
 export { startServer } from './server.js';
 export type { ServerOptions, ServerSnapshot, ZonewardServer } from './server.js';

@@ -23,7 +23,10 @@ export interface BlacklistBody {
   /** Null until the first update. */
   readonly updated_at: string | null;
   /** `self`: the entry's URL. */
-  readonly links: { readonly self: string };
+  readonly links: {
+    /** This resource's URL. */
+    readonly self: string;
+  };
 }
 
 /**
@@ -47,7 +50,12 @@ export interface BlacklistList {
   /** The page. */
   readonly blacklists: BlacklistBody[];
   /** `self`, and `next` whenever the page is full. */
-  readonly links: { readonly self: string; readonly next?: string };
+  readonly links: {
+    /** This page's URL. */
+    readonly self: string;
+    /** The next page's URL, when there is one. */
+    readonly next?: string;
+  };
 }
 
 /**

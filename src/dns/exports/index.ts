@@ -23,18 +23,36 @@ export { EXPORTS, type ZoneExportBody, type ZoneExportStatus, type ZoneExportLin
  * @category Exports
  */
 export interface ZoneExportCommands {
-  /** `POST /v2/zones/{zone_id}/tasks/export`: answered `PENDING`; a task completes it. 404 `zone_not_found` for a zone the caller cannot see. */
+  /**
+   * `POST /v2/zones/{zone_id}/tasks/export`: answered `PENDING`; a task completes it. 404 `zone_not_found` for a zone the caller cannot see.
+   *
+   * @errors `invalid_uuid` 400, `zone_not_found` 404
+   */
   create(ctx: RequestContext, zoneId: string): ResultAsync<ZoneExportBody, ApiError>;
-  /** `GET /v2/zones/tasks/exports/{id}`: 404 `zone_export_not_found` for another project's export. */
+  /**
+   * `GET /v2/zones/tasks/exports/{id}`: 404 `zone_export_not_found` for another project's export.
+   *
+   * @errors `invalid_uuid` 400, `zone_export_not_found` 404
+   */
   get(ctx: RequestContext, id: string): ResultAsync<ZoneExportBody, ApiError>;
-  /** `GET /v2/zones/tasks/exports`: `{ exports, links, metadata }`; filters `status`, `message`, `zone_id`. */
+  /**
+   * `GET /v2/zones/tasks/exports`: `{ exports, links, metadata }`; filters `status`, `message`, `zone_id`.
+   *
+   * @errors `bad_request` 400, `invalid_limit` 400, `invalid_marker` 400, `marker_not_found` 400, `invalid_sort_key` 400, `invalid_sort_dir` 400
+   */
   list(ctx: RequestContext, query?: ListQuery): ResultAsync<ZoneExportList, ApiError>;
-  /** `DELETE /v2/zones/tasks/exports/{id}`: the export and its file link go; the zone stays. */
+  /**
+   * `DELETE /v2/zones/tasks/exports/{id}`: the export and its file link go; the zone stays.
+   *
+   * @errors `invalid_uuid` 400, `zone_export_not_found` 404
+   */
   delete(ctx: RequestContext, id: string): ResultAsync<void, ApiError>;
   /**
    * `GET /v2/zones/tasks/exports/{id}/export`: the master file, rendered at call time from the zone's
    * current data. `accept` `text/dns` (default) or `*\/*`, else 406 `unsupported_accept`; 400
    * `Zone can not be exported synchronously` while `PENDING` or after `ERROR`; 404 when the zone has gone.
+   *
+   * @errors `invalid_uuid` 400, `bad_request` 400 (not exported yet), `zone_export_not_found` 404, `zone_not_found` 404, `unsupported_accept` 406
    */
   file(ctx: RequestContext, id: string, accept?: string): ResultAsync<string, ApiError>;
 }

@@ -29,13 +29,27 @@ export interface ZoneImportCommands {
    * `POST /v2/zones/tasks/imports`: answered `PENDING` at once (version 1, `zone_id` and `message`
    * null); the file is processed by a task. 415 for a content type other than `text/dns`, 400
    * `empty_request_body` for an empty file, 413 `request_too_large` above `limits.maxZoneFileBytes`.
+   *
+   * @errors `empty_request_body` 400, `bad_request` 400 (text that is not UTF-8), `request_too_large` 413, `unsupported_content_type` 415
    */
   create(ctx: RequestContext, zoneFileText: string | Uint8Array, contentType: string): ResultAsync<ZoneImportBody, ApiError>;
-  /** `GET /v2/zones/tasks/imports/{id}`: 404 `zone_import_not_found` for another project's import. */
+  /**
+   * `GET /v2/zones/tasks/imports/{id}`: 404 `zone_import_not_found` for another project's import.
+   *
+   * @errors `invalid_uuid` 400, `zone_import_not_found` 404
+   */
   get(ctx: RequestContext, id: string): ResultAsync<ZoneImportBody, ApiError>;
-  /** `GET /v2/zones/tasks/imports`: `{ imports, links, metadata }`; filters `status`, `message`, `zone_id`. */
+  /**
+   * `GET /v2/zones/tasks/imports`: `{ imports, links, metadata }`; filters `status`, `message`, `zone_id`.
+   *
+   * @errors `bad_request` 400, `invalid_limit` 400, `invalid_marker` 400, `marker_not_found` 400, `invalid_sort_key` 400, `invalid_sort_dir` 400
+   */
   list(ctx: RequestContext, query?: ListQuery): ResultAsync<ZoneImportList, ApiError>;
-  /** `DELETE /v2/zones/tasks/imports/{id}`: removes the import record; the zone it created stays. */
+  /**
+   * `DELETE /v2/zones/tasks/imports/{id}`: removes the import record; the zone it created stays.
+   *
+   * @errors `invalid_uuid` 400, `zone_import_not_found` 404
+   */
   delete(ctx: RequestContext, id: string): ResultAsync<void, ApiError>;
 }
 

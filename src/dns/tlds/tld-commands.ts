@@ -22,7 +22,10 @@ export interface TldBody {
   /** Null until the first update. */
   readonly updated_at: string | null;
   /** `self`: the TLD's URL. */
-  readonly links: { readonly self: string };
+  readonly links: {
+    /** This resource's URL. */
+    readonly self: string;
+  };
 }
 
 /**
@@ -46,7 +49,12 @@ export interface TldList {
   /** The page. */
   readonly tlds: TldBody[];
   /** `self`, and `next` whenever the page is full. */
-  readonly links: { readonly self: string; readonly next?: string };
+  readonly links: {
+    /** This page's URL. */
+    readonly self: string;
+    /** The next page's URL, when there is one. */
+    readonly next?: string;
+  };
 }
 
 /**

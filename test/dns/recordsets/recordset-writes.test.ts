@@ -71,7 +71,7 @@ describe('recordset writes', () => {
     expect(error(await dns.recordsets.create(alice, z, { name: 'x.example.com.', type: 'SOA', records: ['a. b. 1 2 3 4 5'] }))).toBe(
       '400 bad_request: Creating a SOA recordset is not allowed',
     );
-    expect(error(await dns.recordsets.create(alice, z, { name: 'x.example.com.', type: 'A', records: ['192.0.2.1'], ttl: 1, foo: 2 }))).toBe(
+    expect(error(await dns.recordsets.create(alice, z, JSON.parse('{"name":"x.example.com.","type":"A","records":["192.0.2.1"],"ttl":1,"foo":2}') as unknown))).toBe(
       "400 invalid_object: Provided object does not match schema. Keys ['foo'] are not valid for recordset",
     );
     const bad = (await dns.recordsets.create(alice, z, { name: 'x.example.com.', type: 'MX', records: ['10 mx.example.com', '10 mx.example.com.'] }))._unsafeUnwrapErr();
