@@ -134,6 +134,7 @@ export const dnsCommands: [string, (dns: DnsService) => ResultAsync<unknown, Api
   ['exports.list', (d) => d.exports.list(bob)],
   ['exports.delete', (d) => d.exports.delete(bob, fx.exportId)],
   ['exports.file', (d) => d.exports.file(bob, fx.exportId)],
+  ['recordsets.find', (d) => d.recordsets.find(bob, fx.recordset)],
   ['tlds.create', (d) => d.tlds.create(admin, { name: 'net' })],
   ['tlds.get', (d) => d.tlds.get(admin, fx.tld)],
   ['tlds.list', (d) => d.tlds.list(admin, { limit: '1' })],
