@@ -406,6 +406,10 @@ function pikeSearcher(prog: readonly Inst[], entry: Entry): (text: string) => bo
   let next: number[] = [];
   const stack: number[] = [];
   let text = '';
+  // Whether a match can begin with each ASCII character, tabled once (zone names are ASCII).
+  const startsAscii = new Uint8Array(128);
+  for (let c = 0; c < 128; c++) startsAscii[c] = entry.first.some((t) => t(c)) ? 1 : 0;
+  const mayBegin = (c: number): boolean => (c < 128 ? startsAscii[c] === 1 : entry.first.some((t) => t(c)));
   // Adds `pc` and everything reachable from it without reading a character; true on a match.
   const add = (list: number[], start: number, at: number, generation: number): boolean => {
     stack.push(start);
@@ -428,10 +432,13 @@ function pikeSearcher(prog: readonly Inst[], entry: Entry): (text: string) => bo
   const run = (): boolean => {
     for (let at = 0; at <= text.length; at++) {
       const c = at < text.length ? text.charCodeAt(at) : -1;
-      const mayStart = (at === 0 || !entry.anchored) && (entry.nullable || (c >= 0 && entry.first.some((t) => t(c))));
+      const mayStart = (at === 0 || !entry.anchored) && (entry.nullable || (c >= 0 && mayBegin(c)));
       if (mayStart && add(current, 0, at, base + at)) return true;
       if (at === text.length) break;
-      if (current.length === 0) continue;
+      if (current.length === 0) {
+        if (entry.anchored) return false; // no thread left, and none can start after position 0
+        continue;
+      }
       next.length = 0;
       for (const pc of current) {
         const inst = prog[pc] as Inst & { op: 'char' };
