@@ -266,6 +266,7 @@ const dnsCases = (): Case[] => [
   { command: 'recordsets.create', args: [bob, ids.imported, { name: 'new.imp.com.', type: 'TXT', records: ['"x"'], ttl: 60, description: 'd' }], read: false },
   { command: 'recordsets.update', args: [bob, ids.imported, ids.recordset, { records: ['192.0.2.9'], ttl: 60, description: 'd' }], read: false },
   { command: 'recordsets.delete', args: [bob, ids.imported, ids.recordset], read: false },
+  { command: 'recordsets.find', args: [bob, ids.recordset], read: true },
   { command: 'recordsets.listAll', args: [bob, { limit: '2', type: 'A', data: '192.0.2.*' }], read: true },
   { command: 'quotas.get', args: [admin, 'bob'], read: true },
   { command: 'quotas.set', args: [admin, 'bob', { zones: 3, zone_records: 10 }], read: false },
