@@ -132,6 +132,10 @@ function accepted(c: Case, label: string): string | undefined {
   if (/(quotas\.set|projectQuotas\.set)$/.test(c.command) && /= (0|-0|\{\})$/.test(label)) {
     return 'a quota of 0 (or -0, which JSON does not have) is valid; {"project_quotas": {}} is a 204 in the quota reference';
   }
+  if (/^(tlds|blacklists)\.update$/.test(c.command) && label === 'arg 2 = {}') return 'designate-api: PATCH {} of a TLD or blacklist is a 200 that sets updated_at';
+  if (/^(tlds\.create|blacklists\.create)$/.test(c.command) && /\.(name|pattern) = (0|-0|1\.5|true|2\^64|NaN|1e400|-1e400)$/.test(label)) {
+    return "designate-api: a TLD name or blacklist pattern is Python's str() of a number or boolean ({\"name\": 5} is the TLD '5'), and that text passes the rule";
+  }
   if (/\.description = (0|-0|1\.5|true|2\^64|NaN|1e400|-1e400)$/.test(label)) {
     return "the real service's string fields store Python's str() of a number or boolean (oslo's String type; checked with the designate oracle); Python's json also reads NaN and Infinity";
   }
@@ -216,7 +220,7 @@ async function prove<S>(
 // ---------------------------------------------------------------------------------------------
 
 let base: ServiceSnapshot;
-let ids: { zoneA: string; zoneB: string; zoneS: string; imported: string; recordset: string; request: string; key: string; accept: string; importId: string; exportId: string };
+let ids: { zoneA: string; zoneB: string; zoneS: string; imported: string; recordset: string; request: string; key: string; accept: string; importId: string; exportId: string; tld: string; blacklist: string };
 
 beforeAll(async () => {
   const dns = createDnsService({ storage: memoryStorage(), clock: manualClock('2026-01-01T00:00:00Z'), ids: sequentialIds(), random: seededRandom(1) });
@@ -233,8 +237,10 @@ beforeAll(async () => {
   (await dns.quotas.set(admin, 'bob', { zones: 7 }))._unsafeUnwrap();
   const imported = (await dns.imports.get(bob, importId))._unsafeUnwrap().zone_id!;
   const rs = (await dns.recordsets.list(bob, imported))._unsafeUnwrap() as { recordsets: { id: string; type: string }[] };
+  const tld = (await dns.tlds.create(admin, { name: 'com' }))._unsafeUnwrap().id;
+  const blacklist = (await dns.blacklists.create(admin, { pattern: '^blocked\\.' }))._unsafeUnwrap().id;
   base = await dns.snapshot();
-  ids = { zoneA, zoneB, zoneS, imported, recordset: rs.recordsets.find((r) => r.type === 'A')!.id, request: request.id, key: request.key!, accept, importId, exportId };
+  ids = { zoneA, zoneB, zoneS, imported, recordset: rs.recordsets.find((r) => r.type === 'A')!.id, request: request.id, key: request.key!, accept, importId, exportId, tld, blacklist };
 });
 
 const dnsCases = (): Case[] => [
@@ -260,6 +266,7 @@ const dnsCases = (): Case[] => [
   { command: 'recordsets.create', args: [bob, ids.imported, { name: 'new.imp.com.', type: 'TXT', records: ['"x"'], ttl: 60, description: 'd' }], read: false },
   { command: 'recordsets.update', args: [bob, ids.imported, ids.recordset, { records: ['192.0.2.9'], ttl: 60, description: 'd' }], read: false },
   { command: 'recordsets.delete', args: [bob, ids.imported, ids.recordset], read: false },
+  { command: 'recordsets.find', args: [bob, ids.recordset], read: true },
   { command: 'recordsets.listAll', args: [bob, { limit: '2', type: 'A', data: '192.0.2.*' }], read: true },
   { command: 'quotas.get', args: [admin, 'bob'], read: true },
   { command: 'quotas.set', args: [admin, 'bob', { zones: 3, zone_records: 10 }], read: false },
@@ -273,6 +280,16 @@ const dnsCases = (): Case[] => [
   { command: 'exports.list', args: [bob, { limit: '2', status: 'COMPLETE' }], read: true },
   { command: 'exports.delete', args: [bob, ids.exportId], read: false },
   { command: 'exports.file', args: [bob, ids.exportId, 'text/dns'], read: true },
+  { command: 'tlds.create', args: [admin, { name: 'net', description: 'd' }], read: false },
+  { command: 'tlds.get', args: [admin, ids.tld], read: true },
+  { command: 'tlds.list', args: [admin, { limit: '2', name: 'c*' }], read: true },
+  { command: 'tlds.update', args: [admin, ids.tld, { description: 'x' }], read: false },
+  { command: 'tlds.delete', args: [admin, ids.tld], read: false },
+  { command: 'blacklists.create', args: [admin, { pattern: '^evil\\.', description: 'd' }], read: false },
+  { command: 'blacklists.get', args: [admin, ids.blacklist], read: true },
+  { command: 'blacklists.list', args: [admin, { limit: '2', pattern: '^b*' }], read: true },
+  { command: 'blacklists.update', args: [admin, ids.blacklist, { description: 'x' }], read: false },
+  { command: 'blacklists.delete', args: [admin, ids.blacklist], read: false },
 ];
 
 const invokeDns = (dns: DnsService, command: string, args: Args): ResultAsync<unknown, ApiError> => {
@@ -288,12 +305,12 @@ describe('bad input to every DNS command: a 4xx with a message, no throw, no sta
   it('covers every command', () => {
     const names = new Set(dnsCases().map((c) => c.command));
     const dns = createDnsService();
-    for (const group of ['zones', 'transferRequests', 'transferAccepts', 'recordsets', 'quotas', 'imports', 'exports'] as const) {
+    for (const group of ['zones', 'transferRequests', 'transferAccepts', 'recordsets', 'quotas', 'imports', 'exports', 'tlds', 'blacklists'] as const) {
       for (const command of Object.keys(dns[group])) expect(names).toContain(`${group}.${command}`);
     }
   });
 
-  for (const group of ['zones', 'transferRequests', 'transferAccepts', 'recordsets', 'quotas', 'imports', 'exports']) {
+  for (const group of ['zones', 'transferRequests', 'transferAccepts', 'recordsets', 'quotas', 'imports', 'exports', 'tlds', 'blacklists']) {
     it(`dns.${group}`, async () => {
       const cases = dnsCases().filter((c) => c.command.startsWith(`${group}.`));
       const { findings, calls } = await prove(cases, dnsService, (d) => d.snapshot(), invokeDns);

@@ -49,6 +49,8 @@ export interface Fixture {
   accept: string;
   importId: string;
   exportId: string;
+  tld: string; // the TLD com
+  blacklist: string; // the pattern ^blocked\.
 }
 
 /** Filled by {@link buildFixture} (in a beforeAll); the commands below read it when they run. */
@@ -72,7 +74,12 @@ export async function buildFixture(): Promise<void> {
   ok(await dns.quotas.set(admin, 'bob', { zones: 7 }));
   const imported = ok(await dns.imports.get(bob, importId)).zone_id!;
   const rs = ok(await dns.recordsets.list(bob, imported)) as { recordsets: { id: string; type: string }[] };
+  // After the zones, all under com: the commands below create under it too.
+  const tld = ok(await dns.tlds.create(admin, { name: 'com' })).id;
+  const blacklist = ok(await dns.blacklists.create(admin, { pattern: '^blocked\\.' })).id;
   Object.assign(fx, {
+    tld,
+    blacklist,
     snapshot: await dns.snapshot(),
     zoneA,
     zoneA2,
@@ -127,6 +134,17 @@ export const dnsCommands: [string, (dns: DnsService) => ResultAsync<unknown, Api
   ['exports.list', (d) => d.exports.list(bob)],
   ['exports.delete', (d) => d.exports.delete(bob, fx.exportId)],
   ['exports.file', (d) => d.exports.file(bob, fx.exportId)],
+  ['recordsets.find', (d) => d.recordsets.find(bob, fx.recordset)],
+  ['tlds.create', (d) => d.tlds.create(admin, { name: 'net' })],
+  ['tlds.get', (d) => d.tlds.get(admin, fx.tld)],
+  ['tlds.list', (d) => d.tlds.list(admin, { limit: '1' })],
+  ['tlds.update', (d) => d.tlds.update(admin, fx.tld, { description: 'x' })],
+  ['tlds.delete', (d) => d.tlds.delete(admin, fx.tld)],
+  ['blacklists.create', (d) => d.blacklists.create(admin, { pattern: 'evil' })],
+  ['blacklists.get', (d) => d.blacklists.get(admin, fx.blacklist)],
+  ['blacklists.list', (d) => d.blacklists.list(admin, { limit: '1' })],
+  ['blacklists.update', (d) => d.blacklists.update(admin, fx.blacklist, { pattern: 'x' })],
+  ['blacklists.delete', (d) => d.blacklists.delete(admin, fx.blacklist)],
 ];
 
 

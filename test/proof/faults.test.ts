@@ -60,7 +60,7 @@ describe('a storage failure at any step of a DNS command changes nothing and ans
   it('covers every command of the DNS service', () => {
     const names = new Set(dnsCommands.map(([n]) => n.split(' ')[0]));
     const dns = createDnsService();
-    for (const group of ['zones', 'transferRequests', 'transferAccepts', 'recordsets', 'quotas', 'imports', 'exports'] as const) {
+    for (const group of ['zones', 'transferRequests', 'transferAccepts', 'recordsets', 'quotas', 'imports', 'exports', 'tlds', 'blacklists'] as const) {
       for (const command of Object.keys(dns[group])) expect(names, `${group}.${command}`).toContain(`${group}.${command}`);
     }
   });

@@ -145,11 +145,7 @@ export async function readNamePolicy(
   }
   if (token !== undefined && cache.token === token && cache.policy !== undefined) return cache.policy;
   const [tlds, patterns] = [await tldRepository.all(tx), await blacklistRepository.all(tx)];
-  const blacklist: CompiledPattern[] = [];
-  for (const p of configured.blacklist) {
-    const c = compilePattern(p);
-    if (c.isOk()) blacklist.push(c.value); // an unusable configured pattern was refused at configuration
-  }
+  const blacklist = configuredPatterns(configured.blacklist);
   for (const b of patterns) blacklist.push(compilePattern(b.pattern).unwrapOr(EVERYTHING));
   const policy: NamePolicy = { tlds: new Set([...configured.tlds, ...tlds.map((t) => t.name)]), blacklist };
   if (token !== undefined) {
@@ -157,6 +153,11 @@ export async function readNamePolicy(
     cache.policy = policy;
   }
   return policy;
+}
+
+/** The usable patterns of the `limits.blacklist` option; one the matcher cannot use is skipped. @internal */
+export function configuredPatterns(patterns: readonly string[]): CompiledPattern[] {
+  return patterns.flatMap((p) => compilePattern(p).match((c) => [c], () => []));
 }
 
 const EVERYTHING: CompiledPattern = { search: () => true };

@@ -358,12 +358,58 @@ const holds = (kind: Assertion, text: string, at: number): boolean => {
   }
 };
 
-/** Runs the automaton over `text`, starting a thread at every position (an unanchored search). */
-function pikeSearch(prog: readonly Inst[], text: string): boolean {
+/**
+ * Where a search may start, found once per pattern: whether it matches the empty string,
+ * whether it can only match from the start (every way in passes `^` or `\A`), and the
+ * characters a match can begin with. A position that cannot start a match adds no thread.
+ */
+interface Entry {
+  readonly nullable: boolean;
+  readonly anchored: boolean;
+  readonly first: readonly CharTest[];
+}
+
+function entryOf(prog: readonly Inst[]): Entry {
+  const seen = new Set<number>();
+  const first: CharTest[] = [];
+  let nullable = false;
+  let unanchored = false;
+  const stack: [number, boolean][] = [[0, false]];
+  while (stack.length > 0) {
+    const [pc, pastStart] = stack.pop()!;
+    const key = pc * 2 + (pastStart ? 1 : 0);
+    if (seen.has(key)) continue;
+    seen.add(key);
+    const inst = prog[pc]!;
+    if (inst.op === 'match') {
+      nullable = true;
+      if (!pastStart) unanchored = true;
+    } else if (inst.op === 'split') stack.push([inst.a, pastStart], [inst.b, pastStart]);
+    else if (inst.op === 'assert') stack.push([inst.next, pastStart || inst.kind === 'bos']);
+    else {
+      first.push(inst.test);
+      if (!pastStart) unanchored = true;
+    }
+  }
+  return { nullable, anchored: !unanchored, first };
+}
+
+/**
+ * The search of one pattern: runs the automaton over a text, starting a thread at every position
+ * that can start a match. Its buffers are made once and reused (a search is synchronous): a
+ * state's mark is the generation (`base` + position) that last added it.
+ */
+function pikeSearcher(prog: readonly Inst[], entry: Entry): (text: string) => boolean {
   const mark = new Int32Array(prog.length).fill(-1);
+  let base = 0;
   let current: number[] = [];
   let next: number[] = [];
   const stack: number[] = [];
+  let text = '';
+  // Whether a match can begin with each ASCII character, tabled once (zone names are ASCII).
+  const startsAscii = new Uint8Array(128);
+  for (let c = 0; c < 128; c++) startsAscii[c] = entry.first.some((t) => t(c)) ? 1 : 0;
+  const mayBegin = (c: number): boolean => (c < 128 ? startsAscii[c] === 1 : entry.first.some((t) => t(c)));
   // Adds `pc` and everything reachable from it without reading a character; true on a match.
   const add = (list: number[], start: number, at: number, generation: number): boolean => {
     stack.push(start);
@@ -383,18 +429,40 @@ function pikeSearch(prog: readonly Inst[], text: string): boolean {
     }
     return false;
   };
-  for (let at = 0; at <= text.length; at++) {
-    if (add(current, 0, at, at)) return true;
-    if (at === text.length) break;
-    const c = text.charCodeAt(at);
-    next.length = 0;
-    for (const pc of current) {
-      const inst = prog[pc] as Inst & { op: 'char' };
-      if (inst.test(c) && add(next, inst.next, at + 1, at + 1)) return true;
+  const run = (): boolean => {
+    for (let at = 0; at <= text.length; at++) {
+      const c = at < text.length ? text.charCodeAt(at) : -1;
+      const mayStart = (at === 0 || !entry.anchored) && (entry.nullable || (c >= 0 && mayBegin(c)));
+      if (mayStart && add(current, 0, at, base + at)) return true;
+      if (at === text.length) break;
+      if (current.length === 0) {
+        if (entry.anchored) return false; // no thread left, and none can start after position 0
+        continue;
+      }
+      next.length = 0;
+      for (const pc of current) {
+        const inst = prog[pc] as Inst & { op: 'char' };
+        if (inst.test(c) && add(next, inst.next, at + 1, base + at + 1)) return true;
+      }
+      [current, next] = [next, current];
     }
-    [current, next] = [next, current];
-  }
-  return false;
+    return false;
+  };
+  return (t) => {
+    if (base > 0x3fffffff) {
+      mark.fill(-1);
+      base = 0;
+    }
+    text = t;
+    current.length = 0;
+    next.length = 0;
+    stack.length = 0;
+    try {
+      return run();
+    } finally {
+      base += t.length + 2;
+    }
+  };
 }
 
 /**
@@ -410,7 +478,7 @@ export function compilePattern(pattern: string): Result<CompiledPattern, Pattern
     compiler.node(tree);
     compiler.prog.push({ op: 'match' });
     const prog = compiler.prog;
-    return ok({ search: (text) => pikeSearch(prog, text) });
+    return ok({ search: pikeSearcher(prog, entryOf(prog)) });
   } catch (cause) {
     if (cause instanceof Refusal) return err(cause.problem);
     throw cause;

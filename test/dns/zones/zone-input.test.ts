@@ -7,7 +7,7 @@ import { describe, expect, it } from 'vitest';
 import type { ApiError } from '../../../src/kernel/api-error.js';
 import { checkEmail, parseMaster, parseZoneBody, validateZone, type ZoneInput } from '../../../src/dns/zones/zone-input.js';
 import { checkNameSyntax, checkTtlFloor, checkZoneName, DEFAULT_ZONE_LIMITS, type ZoneLimits } from '../../../src/dns/kernel/zone-rules.js';
-import { compilePattern } from '../../../src/dns/kernel/pattern.js';
+import { configuredPatterns } from '../../../src/dns/kernel/name-policy.js';
 import type { Zone } from '../../../src/dns/kernel/zone.js';
 
 const VALUE = 'Provided object is not valid. Got a ValueError error with message ';
@@ -327,7 +327,7 @@ describe('checkZoneName (reference §4.2 steps 4–7)', () => {
   const limits = (changes: Partial<ZoneLimits>): ZoneLimits => ({ ...DEFAULT_ZONE_LIMITS, ...changes });
   const zoneName = (message: string) => ({ code: 400, type: 'invalid_zone_name', message });
   // The configured rules, as the service builds its name policy from them when nothing is stored.
-  const policyOf = (l: ZoneLimits) => ({ tlds: new Set(l.tlds), blacklist: l.blacklist.map((p) => compilePattern(p)._unsafeUnwrap()) });
+  const policyOf = (l: ZoneLimits) => ({ tlds: new Set(l.tlds), blacklist: configuredPatterns(l.blacklist) });
   const check = (name: string, l: Partial<ZoneLimits> = {}, isAdmin = false) => outcome(checkZoneName(name, limits(l), isAdmin, policyOf(limits(l))));
 
   it('refuses names longer than max_zone_name_len', () => {
