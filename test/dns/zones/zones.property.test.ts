@@ -27,7 +27,7 @@ const opArb: fc.Arbitrary<Op> = fc.oneof(
 
 async function replay(ops: readonly Op[], observe?: (zones: Map<string, ZoneBody>) => void) {
   const clock = manualClock('2026-01-01T00:00:00Z');
-  const dns = createDnsService({ clock, ids: sequentialIds(), random: seededRandom(7), quotas: { zones: 4 } });
+  const dns = createDnsService({ clock, ids: sequentialIds(), random: seededRandom(7), quotas: { zones: 4 }, tasks: 'inline' });
   const created: string[] = [];
   const last = new Map<string, ZoneBody>();
   for (const op of ops) {
@@ -106,7 +106,7 @@ describe('zone laws', () => {
         fc.constantFrom('asc', 'desc'),
         async (count, limit, sortKey, sortDir) => {
           const clock = manualClock('2026-01-01T00:00:00Z');
-          const dns = createDnsService({ clock, ids: sequentialIds(), quotas: { zones: -1 } });
+          const dns = createDnsService({ clock, ids: sequentialIds(), quotas: { zones: -1 }, tasks: 'inline' });
           for (let i = 0; i < count; i++) {
             if (i % 3 !== 0) clock.advance(1000); // equal timestamps too: ties are broken by id
             (await dns.zones.create(ctx('p1'), { name: `z${(i * 7919) % 1000}.example.`, email: 'h@example.com' }))._unsafeUnwrap();

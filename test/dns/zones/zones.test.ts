@@ -59,8 +59,8 @@ describe('zones.create', () => {
   it('auto mode (the default) answers as the real service: PENDING writes whose push runs by itself', async () => {
     const dns = createDnsService({ clock: manualClock(T0), ids: sequentialIds(), random: seededRandom(1) });
     const served = async (id: string) => {
-      // No settle(): the push must run on its own; a few turns of the event loop are enough.
-      for (let i = 0; i < 50 && dns.tasks.pending() > 0; i++) await new Promise((resolve) => setImmediate(resolve));
+      // No settle(): the push must run on its own (over PostgreSQL it takes a few round trips).
+      for (let i = 0; i < 1000 && dns.tasks.pending() > 0; i++) await new Promise((resolve) => setTimeout(resolve, 5));
       expect(dns.tasks.pending()).toBe(0);
       return (await dns.zones.get(alice, id))._unsafeUnwrap();
     };
@@ -385,6 +385,7 @@ describe('storage failures', () => {
       const inner = memoryStorage();
       const setup = createDnsService({ storage: inner, clock: manualClock(T0), ids: sequentialIds('a') });
       (await setup.zones.create(alice, body('first.com.')))._unsafeUnwrap();
+      await setup.tasks.settle(); // its push, which would change the state under the comparison
       const before = await setup.snapshot();
       let index = 0;
       const storage = faultyStorage(inner, () => index++ === failAt);
