@@ -27,11 +27,10 @@ import {
   TYPE_IXFR,
   writeAnswer,
   writeError,
-  zoneOf,
 } from './respond.js';
 import { ServedZones } from './served-zones.js';
 import { parseEndpoint, probeSerial, sendNotify, transferMessages, type Endpoint } from './transfer.js';
-import { keyOf, labelStarts, ZoneIndex } from './zone-index.js';
+import { keyOf, ZoneIndex } from './zone-index.js';
 import { nameToWire } from './rdata.js';
 
 export type { Endpoint } from './transfer.js';
@@ -301,10 +300,8 @@ export async function serveDns(options: ServeDnsOptions): Promise<DnsServer> {
     const q = readQuery(msg);
     if (q === undefined || 'malformed' in q || q.opcode !== OPCODE_QUERY || (q.qtype !== TYPE_AXFR && q.qtype !== TYPE_IXFR)) return undefined;
     const zone = zones.get(q.qkey);
-    if (zone === undefined) {
-      const inside = zoneOf(zones, q.qkey, labelStarts(q.qkey)) !== undefined;
-      return writeError(writer, q.id, q.flags, q.question, inside ? RCODE_FORMERR : RCODE_NOTAUTH, q.edns);
-    }
+    // Not the apex of a served zone: NOTAUTH (RFC 5936 §2.2.1).
+    if (zone === undefined) return writeError(writer, q.id, q.flags, q.question, RCODE_NOTAUTH, q.edns);
     if (!allow.has(peer)) return writeError(writer, q.id, q.flags, q.question, RCODE_REFUSED, q.edns);
     if (q.qtype === TYPE_IXFR && q.ixfrSerial !== undefined && serialAtLeast(q.ixfrSerial, zone.serial)) {
       // Up to date: the current SOA alone (RFC 1995 §4).

@@ -8,7 +8,6 @@ import { keyOf, labelStarts, TYPE_CNAME, TYPE_NS, TYPE_SOA, type RRset, type Zon
 
 export const RCODE_NOERROR = 0;
 export const RCODE_FORMERR = 1;
-export const RCODE_SERVFAIL = 2;
 export const RCODE_NXDOMAIN = 3;
 export const RCODE_NOTIMP = 4;
 export const RCODE_REFUSED = 5;
@@ -180,7 +179,7 @@ export interface Resolution {
 export type ZoneMap = ReadonlyMap<string, ZoneIndex>;
 
 /** The served zone a name falls in (the deepest one), or undefined. @internal */
-export function zoneOf(zones: ZoneMap, key: string, starts: readonly number[]): ZoneIndex | undefined {
+function zoneOf(zones: ZoneMap, key: string, starts: readonly number[]): ZoneIndex | undefined {
   for (const start of starts) {
     const zone = zones.get(start === 0 ? key : key.slice(start));
     if (zone !== undefined) return zone;

@@ -31,8 +31,6 @@ export class ServedZones {
   /** Reads under way, and whether another was asked for meanwhile. */
   private readonly reads = new Map<string, { done: Promise<void>; again: boolean }>();
   private readonly unsubscribe: () => void;
-  /** Errors of reads nobody awaited, for the server to report. */
-  readonly failures: unknown[] = [];
 
   constructor(
     private readonly dns: DnsService,
@@ -45,7 +43,9 @@ export class ServedZones {
   private onEvent(e: DnsEvent): void {
     const payload = e.payload as { id?: unknown; zone_id?: unknown };
     const id = e.type.startsWith('dns.zone.') ? payload.id : e.type.startsWith('dns.recordset.') ? payload.zone_id : undefined;
-    if (typeof id === 'string') void this.refresh(id).catch((cause: unknown) => this.failures.push(cause));
+    // A read that fails (the storage failing) leaves the zone as it was served; the zone's next
+    // change, or a reload, reads it again.
+    if (typeof id === 'string') void this.refresh(id).catch(() => undefined);
   }
 
   /** Resolves once no read is under way (undefined, at once, when none is). */

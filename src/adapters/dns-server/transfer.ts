@@ -5,7 +5,7 @@
 import { createSocket } from 'node:dgram';
 import { randomInt } from 'node:crypto';
 import { MessageWriter, OPCODE_NOTIFY, responseFlags, type Query } from './respond.js';
-import { TYPE_SOA, type ZoneIndex } from './zone-index.js';
+import { TYPE_SOA, type RRset, type ZoneIndex } from './zone-index.js';
 
 const FLAG_AA = 0x0400;
 /** Room for one transfer message: well under the 65,535-octet TCP limit, as BIND sizes them. */
@@ -18,36 +18,36 @@ const MESSAGE_ROOM = 16_384;
  */
 export function* transferMessages(w: MessageWriter, q: Query, zone: ZoneIndex): Generator<Buffer> {
   const flags = responseFlags(q.flags, 0, true) | FLAG_AA;
-  const apex = { wire: zone.apexWire, key: zone.apexKey, rrset: zone.soa };
   w.begin(q.id, flags, q.question);
-  let written = 0;
-  const put = (entry: { wire: Uint8Array; key: string; rrset: typeof apex.rrset }): Buffer | undefined => {
-    // One record at a time, so an RRset may span messages.
-    for (const data of entry.rrset.rdata) {
-      const one = { wire: entry.wire, key: entry.key, rrset: { type: entry.rrset.type, ttl: entry.rrset.ttl, rdata: [data] } };
-      if (!w.rrset(0, one, MESSAGE_ROOM)) {
-        if (written === 0) throw new Error('a record larger than a transfer message');
-        const full = w.copy();
-        w.begin(q.id, flags, undefined);
-        written = 0;
-        w.rrset(0, one, 65535);
-        written++;
-        pending.push(full);
-      } else written++;
+  let inMessage = 0;
+  /** Writes one record; returns the message it filled, if it had to start a new one. */
+  const put = (wire: Uint8Array, key: string, rrset: RRset, data: Uint8Array): Buffer | undefined => {
+    const one = { wire, key, rrset: { type: rrset.type, ttl: rrset.ttl, rdata: [data] } };
+    if (w.rrset(0, one, MESSAGE_ROOM)) {
+      inMessage++;
+      return undefined;
     }
-    return undefined;
+    if (inMessage === 0) throw new Error('a record larger than a transfer message');
+    const full = w.copy();
+    w.begin(q.id, flags, undefined);
+    w.rrset(0, one, 65535);
+    inMessage = 1;
+    return full;
   };
-  const pending: Buffer[] = [];
-  put(apex);
-  for (const [key, node] of zone.nodes) {
-    for (const rrset of node.rrsets.values()) {
-      if (rrset.type === TYPE_SOA && key === zone.apexKey) continue;
-      put({ wire: node.wire, key, rrset });
-      while (pending.length > 0) yield pending.shift()!;
+  function* rrsets(): Generator<[Uint8Array, string, RRset]> {
+    yield [zone.apexWire, zone.apexKey, zone.soa];
+    for (const [key, node] of zone.nodes) {
+      for (const rrset of node.rrsets.values()) if (!(rrset.type === TYPE_SOA && key === zone.apexKey)) yield [node.wire, key, rrset];
+    }
+    yield [zone.apexWire, zone.apexKey, zone.soa];
+  }
+  // One record at a time, so a large RRset may span messages.
+  for (const [wire, key, rrset] of rrsets()) {
+    for (const data of rrset.rdata) {
+      const full = put(wire, key, rrset, data);
+      if (full !== undefined) yield full;
     }
   }
-  put(apex);
-  while (pending.length > 0) yield pending.shift()!;
   yield w.copy();
 }
 
