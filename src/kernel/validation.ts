@@ -254,6 +254,8 @@ export function parseAdapterObject(
   if (entries.isErr()) return err(entries.error);
   const bad: string[] = [];
   for (const [key, value] of Object.entries(entries.value)) {
+    // JSON has no undefined: a key holding it is a key not sent.
+    if (value === undefined) continue;
     const field = Object.hasOwn(fields, key) ? fields[key] : undefined;
     if (field === undefined) {
       bad.push(key);

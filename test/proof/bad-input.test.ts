@@ -139,6 +139,16 @@ function accepted(c: Case, label: string): string | undefined {
   if (/\.description = (0|-0|1\.5|true|2\^64|NaN|1e400|-1e400)$/.test(label)) {
     return "the real service's string fields store Python's str() of a number or boolean (oslo's String type; checked with the designate oracle); Python's json also reads NaN and Infinity";
   }
+  if (/^(tsigkeys|pools)\.(create|update)$/.test(c.command) && /\.(name|secret) = (0|-0|1\.5|true|2\^64|NaN|1e400|-1e400|empty string)$/.test(label)) {
+    return "the real service's string fields store Python's str() of a number or boolean, and an empty name or secret (checked with designate-api)";
+  }
+  if (/^(tsigkeys|pools)\.update$/.test(c.command) && label === 'arg 2 = {}') return 'an empty PATCH is valid (it only sets updated_at)';
+  if (c.command === 'pools.update' && /^arg 2\.attributes = (null|\{\}|__proto__ key|constructor key|prototype key)$/.test(label)) {
+    return 'attributes are free keys (null: none), as the real pool attribute adapter reads them';
+  }
+  if (c.command === 'pools.create' && /^arg 1\.(attributes|ns_records) = (null|\[\]|\{\}|empty string|__proto__ key|constructor key|prototype key)$/.test(label)) {
+    return 'the real adapters iterate what they get: an empty string, list or object (or null) is no attribute or NS record; attributes are free keys';
+  }
   if (c.command === 'imports.create' && label === 'arg 1 = 1 MB string') return 'API.md: malformed text is accepted PENDING, then ERROR; 413 only above limits.maxZoneFileBytes';
   return undefined;
 }
@@ -153,6 +163,9 @@ function acceptedError(c: Case, label: string, e: ApiError): string | undefined 
   }
   if (c.command === 'quotas.set' && /^arg 2\.[a-z_]+ = null$/.test(label) && e.status === 500 && e.type === 'unknown') {
     return "issue #18: a null limit passes the real PATCH's checks and its store refuses it, a 500 unknown (checked with designate-api)";
+  }
+  if (c.command === 'tsigkeys.create' && /^arg 1\.resource_id = (true|0|-0|1\.5|2\^64)$/.test(label) && e.status === 500 && e.type === 'unknown') {
+    return "an integer resource_id passes the real UUID field as its decimal text, which the real store refuses: a 500 unknown (checked with designate-api)";
   }
   return undefined;
 }
@@ -220,7 +233,8 @@ async function prove<S>(
 // ---------------------------------------------------------------------------------------------
 
 let base: ServiceSnapshot;
-let ids: { zoneA: string; zoneB: string; zoneS: string; imported: string; recordset: string; request: string; key: string; accept: string; importId: string; exportId: string; tld: string; blacklist: string };
+let ids: { zoneA: string; zoneB: string; zoneS: string; imported: string; recordset: string; request: string; key: string; accept: string; importId: string; exportId: string; tld: string; blacklist: string; tsigkey: string; pool: string; service: string };
+const POOL = '794ccc2c-d751-44fe-b57f-8894c9f5c842';
 
 beforeAll(async () => {
   const dns = createDnsService({ storage: memoryStorage(), clock: manualClock('2026-01-01T00:00:00Z'), ids: sequentialIds(), random: seededRandom(1) });
@@ -239,8 +253,11 @@ beforeAll(async () => {
   const rs = (await dns.recordsets.list(bob, imported))._unsafeUnwrap() as { recordsets: { id: string; type: string }[] };
   const tld = (await dns.tlds.create(admin, { name: 'com' }))._unsafeUnwrap().id;
   const blacklist = (await dns.blacklists.create(admin, { pattern: '^blocked\\.' }))._unsafeUnwrap().id;
+  const tsigkey = (await dns.tsigkeys.create(admin, { name: 'k1', algorithm: 'hmac-sha256', secret: 's', scope: 'POOL', resource_id: POOL }))._unsafeUnwrap().id;
+  const pool = (await dns.pools.create(admin, { name: 'p2', ns_records: [{ hostname: 'ns2.example.org.', priority: 1 }] }))._unsafeUnwrap().id;
+  const service = (await dns.serviceStatuses.list(admin))._unsafeUnwrap().service_statuses[0]!.id;
   base = await dns.snapshot();
-  ids = { zoneA, zoneB, zoneS, imported, recordset: rs.recordsets.find((r) => r.type === 'A')!.id, request: request.id, key: request.key!, accept, importId, exportId, tld, blacklist };
+  ids = { zoneA, zoneB, zoneS, imported, recordset: rs.recordsets.find((r) => r.type === 'A')!.id, request: request.id, key: request.key!, accept, importId, exportId, tld, blacklist, tsigkey, pool, service };
 });
 
 const dnsCases = (): Case[] => [
@@ -290,6 +307,22 @@ const dnsCases = (): Case[] => [
   { command: 'blacklists.list', args: [admin, { limit: '2', pattern: '^b*' }], read: true },
   { command: 'blacklists.update', args: [admin, ids.blacklist, { description: 'x' }], read: false },
   { command: 'blacklists.delete', args: [admin, ids.blacklist], read: false },
+  { command: 'tsigkeys.create', args: [admin, { name: 'k2', algorithm: 'hmac-sha512', secret: 'x', scope: 'ZONE', resource_id: ids.zoneA }], read: false },
+  { command: 'tsigkeys.get', args: [admin, ids.tsigkey], read: true },
+  { command: 'tsigkeys.list', args: [admin, { limit: '2', name: 'k1' }], read: true },
+  { command: 'tsigkeys.update', args: [admin, ids.tsigkey, { name: 'k3', secret: 'y' }], read: false },
+  { command: 'tsigkeys.delete', args: [admin, ids.tsigkey], read: false },
+  { command: 'pools.create', args: [admin, { name: 'p3', description: 'd', attributes: { a: 'b' }, ns_records: [{ hostname: 'ns3.example.org.', priority: 2 }] }], read: false },
+  { command: 'pools.get', args: [admin, ids.pool], read: true },
+  { command: 'pools.list', args: [admin, { limit: '2', name: 'p2' }], read: true },
+  { command: 'pools.update', args: [admin, ids.pool, { description: 'e', attributes: { c: 'd' } }], read: false },
+  { command: 'pools.delete', args: [admin, ids.pool], read: false },
+  { command: 'serviceStatuses.get', args: [admin, ids.service], read: true },
+  { command: 'serviceStatuses.list', args: [admin, { limit: '2', service_name: 'mdns' }], read: true },
+  { command: 'limits.get', args: [bob], read: true },
+  { command: 'floatingIps.list', args: [bob], read: true },
+  { command: 'floatingIps.get', args: [bob, 'RegionOne:12345678-1234-5678-1234-567812345678'], read: true },
+  { command: 'floatingIps.set', args: [bob, 'RegionOne:12345678-1234-5678-1234-567812345678', { ptrdname: 'a.example.org.' }], read: true },
 ];
 
 const invokeDns = (dns: DnsService, command: string, args: Args): ResultAsync<unknown, ApiError> => {
@@ -301,16 +334,33 @@ const invokeDns = (dns: DnsService, command: string, args: Args): ResultAsync<un
 const dnsService = () =>
   createDnsService({ from: base, tasks: 'manual', clock: manualClock('2026-01-01T00:00:00Z'), ids: sequentialIds('b'), random: seededRandom(2) });
 
+const DNS_GROUPS = [
+  'zones',
+  'transferRequests',
+  'transferAccepts',
+  'recordsets',
+  'quotas',
+  'imports',
+  'exports',
+  'tlds',
+  'blacklists',
+  'tsigkeys',
+  'pools',
+  'serviceStatuses',
+  'limits',
+  'floatingIps',
+] as const;
+
 describe('bad input to every DNS command: a 4xx with a message, no throw, no state change, no pollution', () => {
   it('covers every command', () => {
     const names = new Set(dnsCases().map((c) => c.command));
     const dns = createDnsService();
-    for (const group of ['zones', 'transferRequests', 'transferAccepts', 'recordsets', 'quotas', 'imports', 'exports', 'tlds', 'blacklists'] as const) {
+    for (const group of DNS_GROUPS) {
       for (const command of Object.keys(dns[group])) expect(names).toContain(`${group}.${command}`);
     }
   });
 
-  for (const group of ['zones', 'transferRequests', 'transferAccepts', 'recordsets', 'quotas', 'imports', 'exports', 'tlds', 'blacklists']) {
+  for (const group of DNS_GROUPS) {
     it(`dns.${group}`, async () => {
       const cases = dnsCases().filter((c) => c.command.startsWith(`${group}.`));
       const { findings, calls } = await prove(cases, dnsService, (d) => d.snapshot(), invokeDns);

@@ -7,7 +7,9 @@
  * After every command:
  * - reads: each project member (and the admin without all-projects, and the sudo admin acting as a
  *   project) lists and fetches every stored zone, recordset list, transfer request, accept, import,
- *   export and quota; everything it gets is its own, field by field (a transfer request it is the
+ *   export and quota (and finds every recordset by id alone, `GET /v2/recordsets/{id}`); the
+ *   service-wide admin resources (TSIG keys, pools, service statuses) only as an admin; everything
+ *   it gets is its own, field by field (a transfer request it is the
  *   target of, or an untargeted one fetched by id, only in the reduced view without key, project
  *   or target), and everything its own is listed;
  * - writes: a command by a project member (or an admin without all-projects, or a sudo admin)
@@ -148,6 +150,9 @@ async function checkReads(r: Sut, snap: Snap, a: Actor): Promise<void> {
       const b = block.value as unknown as RecordsetBlock;
       for (let i = 0; i < b.names.length; i++) {
         expect((await r.dns.recordsets.get(ctx, row.id, idAt(b, i))).isOk(), `${label}: recordsets.get`).toBe(mine);
+        const found = await r.dns.recordsets.find(ctx, idAt(b, i));
+        expect(found.isOk(), `${label}: recordsets.find`).toBe(mine);
+        if (found.isOk()) expect(found.value.project_id).toBe(p);
       }
     }
   }
@@ -193,6 +198,15 @@ async function checkReads(r: Sut, snap: Snap, a: Actor): Promise<void> {
   if (a.isAdmin) {
     const accepts = await list(r.dns.transferAccepts.list(ctx, { limit: 'max' }), 'transfer_accepts');
     expect(ids(accepts), `${label}: transferAccepts.list`).toEqual(Object.keys(own['accepts']!).sort());
+  }
+
+  // The admin resources: an admin's (the service's, not a project's); everyone else is refused.
+  for (const [what, got] of [
+    ['tsigkeys.list', await r.dns.tsigkeys.list(ctx)],
+    ['pools.list', await r.dns.pools.list(ctx)],
+    ['serviceStatuses.list', await r.dns.serviceStatuses.list(ctx)],
+  ] as const) {
+    expect(got.isOk(), `${label}: ${what}`).toBe(a.isAdmin);
   }
 
   // Quotas: its own only (an admin without all-projects included).

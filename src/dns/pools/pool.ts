@@ -221,8 +221,8 @@ function parseNsRecords(value: unknown): Result<PoolNsRecord[], ApiError> {
   if (!Array.isArray(value)) {
     // The real adapter iterates what it got: a string's characters, an object's keys (strings,
     // which are no NS record objects); a number is not iterable at all.
-    if (typeof value === 'number' || typeof value === 'boolean') return err(invalidValue('TypeError', `'${pyTypeName(value)}' object is not iterable`));
-    const empty = typeof value === 'string' ? value === '' : Object.keys(value as object).length === 0;
+    if (typeof value !== 'string' && !isPlainObject(value)) return err(invalidValue('TypeError', `'${pyTypeName(value)}' object is not iterable`));
+    const empty = typeof value === 'string' ? value === '' : Object.keys(value).length === 0;
     return empty ? ok([]) : err(invalidValue('AttributeError', "'str' object has no attribute 'items'"));
   }
   const out: PoolNsRecord[] = [];
