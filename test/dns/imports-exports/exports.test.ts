@@ -99,6 +99,7 @@ describe('exports', () => {
     const storage = faultyStorage(memoryStorage(), (op) => failing && op === 'put' && ++puts === 1);
     const h = harness({ storage });
     const zone = await newZone(h);
+    await h.tasks.settle(); // the zone's own push, so that the failing write is the export's
     const created = (await h.exports.create(alice, zone.id))._unsafeUnwrap();
     failing = true;
     await h.tasks.settle();

@@ -242,7 +242,7 @@ describe('recordset writes', () => {
       model.set(`${label}.big.test.`, types);
     }
     const storage = countingStorage(memoryStorage());
-    const dns = createDnsService({ storage, ids: sequentialIds(), quotas: { zone_recordsets: -1, zone_records: -1 } });
+    const dns = createDnsService({ storage, ids: sequentialIds(), quotas: { zone_recordsets: -1, zone_records: -1 }, tasks: 'inline' });
     const imp = (await dns.imports.create(alice, lines.join('\n'), 'text/dns'))._unsafeUnwrap();
     await dns.tasks.settle();
     const z = (await dns.imports.get(alice, imp.id))._unsafeUnwrap().zone_id!;
