@@ -25,7 +25,8 @@
  * prints creates/s, retries and its CPU µs per create.
  */
 import { execFileSync, spawn } from 'node:child_process';
-import { fileURLToPath } from 'node:url';
+import { join } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import pg from 'pg';
 import { createDnsService, memoryStorage, type DnsService, type Storage } from '../src/index.js';
 import { postgresStorage } from '../src/adapters/postgres/index.js';
@@ -33,6 +34,7 @@ import { manualClock, seededRandom } from '../src/testing/index.js';
 import { serverMicrosSince, serverTicks } from './server-cpu.js';
 
 const URL = process.env['ZONEWARD_PG_URL'];
+const ROOT = fileURLToPath(new globalThis.URL('..', import.meta.url));
 const SIZES = (process.env['ZONEWARD_PG_BENCH_SIZES'] ?? '10000,100000,1000000').split(',').map(Number);
 const CREATES = Number(process.env['ZONEWARD_PG_BENCH_CREATES'] ?? 4000);
 const WARM = Number(process.env['ZONEWARD_PG_BENCH_WARM'] ?? 6000);
@@ -59,6 +61,13 @@ const service = (storage: Storage, from?: Awaited<ReturnType<DnsService['snapsho
     ...(from === undefined ? {} : { from }),
   });
 
+/** The built package (dist/), as a user's server imports it; the parent builds it first. */
+async function builtPackage(): Promise<{ createDnsService: typeof createDnsService; postgresStorage: typeof postgresStorage }> {
+  const dist = (file: string) => pathToFileURL(join(ROOT, 'dist', file)).href;
+  const [core, adapter] = await Promise.all([import(dist('index.js')), import(dist('postgres.js'))]);
+  return { createDnsService: core.createDnsService, postgresStorage: adapter.postgresStorage };
+}
+
 /** `inFlight` creates at once until `count` are done; answers creates/s. */
 async function creates(dns: DnsService, tag: string, count: number, inFlight: number, first = 0): Promise<number> {
   const t = performance.now();
@@ -75,12 +84,13 @@ async function creates(dns: DnsService, tag: string, count: number, inFlight: nu
 }
 
 if (process.argv[2] === 'worker') {
-  // A server process: its own pool and service on the shared schema.
+  // A server process as a user runs one: the built package, its default clock, ids and pool, on
+  // the shared schema.
   const [schema, tag, count, inFlight, first, warm] = process.argv.slice(3) as [string, string, string, string, string, string];
-  const pool = new pg.Pool({ connectionString: URL, max: Number(inFlight) + 1 });
+  const built = await builtPackage();
   let retries = 0;
-  const storage = postgresStorage({ pool, schema, onRetry: () => retries++ });
-  const dns = service(storage);
+  const storage = built.postgresStorage({ connectionString: URL!, schema, onRetry: () => retries++ });
+  const dns = built.createDnsService({ storage, tasks: 'inline', quotas: { zones: -1 } });
   await creates(dns, `${tag}w`, Number(warm), Number(inFlight), Number(first));
   retries = 0;
   process.stdout.write('ready\n');
@@ -92,7 +102,7 @@ if (process.argv[2] === 'worker') {
   process.stdout.write(`${JSON.stringify({ rate, retries, node: (used.user + used.system) / Number(count) })}\n`);
   // Connected until the parent has read the server's CPU: a backend's time goes with it when it ends.
   await new Promise<void>((resolve) => process.stdin.once('data', () => resolve()));
-  await pool.end();
+  await storage.close();
   process.exit(0);
 }
 
@@ -140,9 +150,13 @@ function pagesInWorker(schema: string): number[] {
   return JSON.parse(out.trim().split('\n').pop()!) as number[];
 }
 
-/** pgbench TPC-B for a few seconds; answers tps. */
+/**
+ * pgbench's standard TPC-B for a few seconds, with the vacuum it runs first (no `-n`: that
+ * vacuum also empties pgbench_history, which `-n` lets grow round after round and so slows
+ * pgbench's own side); answers tps.
+ */
 function pgbench(clients: number): number {
-  const out = execFileSync('pgbench', ['-n', '-c', String(clients), '-j', String(Math.min(clients, 2)), '-T', String(PGBENCH_SECONDS), URL!], {
+  const out = execFileSync('pgbench', ['-c', String(clients), '-j', String(Math.min(clients, 2)), '-T', String(PGBENCH_SECONDS), URL!], {
     encoding: 'utf8',
     stdio: ['ignore', 'pipe', 'pipe'],
   });
@@ -223,6 +237,9 @@ async function workers(schema: string, tag: string, processes: number, count: nu
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 const range = (xs: number[], fmt = f) => (xs.length === 1 ? fmt(xs[0]!) : `${fmt(median(xs))} (${fmt(Math.min(...xs))}–${fmt(Math.max(...xs))})`);
 
+const loadBefore = (await import('node:os')).loadavg().map((l) => l.toFixed(1)).join(', ');
+log('postgres bench: npm run build (the workers run the built package)');
+execFileSync('npm', ['run', 'build'], { cwd: ROOT, stdio: ['ignore', 'ignore', 'inherit'] });
 log('postgres bench: pgbench -i -s 10');
 execFileSync('pgbench', ['-i', '-q', '-s', '10', URL], { stdio: ['ignore', 'ignore', 'inherit'] });
 
@@ -308,12 +325,13 @@ console.log(`## PostgreSQL adapter
 Method: \`createDnsService\` with \`tasks: 'inline'\` (with the default pool targets a create is one transaction),
 zones over ${f(PROJECTS)} projects, quota off, a local PostgreSQL on the same machine (see scripts/pg-test-cluster.sh:
 fsync off). For each size the database is filled by restoring the memory service's snapshot, then VACUUM ANALYZE.
-pgbench runs TPC-B (\`pgbench -n -c N -j min(N,2) -T ${PGBENCH_SECONDS}\`, scale 10) against the same server, alternating
-with ${f(CREATES)} timed creates: ${REPEATS} rounds, median (min–max). The creates run in worker processes of their own
-(as a server would; each first makes ${f(WARM)} untimed creates), with their own pool: one process, or two sharing the
+pgbench runs its standard TPC-B (\`pgbench -i -s 10\` once, then \`pgbench -c N -j min(N,2) -T ${PGBENCH_SECONDS}\` with the vacuum
+it runs first) against the same server, alternating with ${f(CREATES)} timed creates: ${REPEATS} rounds, median (min–max); a ratio
+is the median of the per-round ratios. The creates run in worker processes of their own, as a user's server would: the built
+package (dist/) with its default clock, ids and pool (10 connections); each first makes ${f(WARM)} untimed creates. One process, or two sharing the
 schema ("2 processes", with 1 (2 in all) and ${IN_FLIGHT / 2} (${IN_FLIGHT} in all) creates in flight, the second one starting
 half way round the projects, as one process's creates in flight never create in one project at once; their rates are summed).
-Retries: serialization failures retried during the timed creates with ${IN_FLIGHT} in flight. Load average at the end: ${loadavg}.
+Retries: serialization failures retried during the timed creates with ${IN_FLIGHT} in flight. Load average before: ${loadBefore}; at the end: ${loadavg}.
 
 | zones | pgbench tps, 1 client | creates/s, 1 in flight | ratio | pgbench tps, ${IN_FLIGHT} clients | creates/s, ${IN_FLIGHT} in flight | ratio | retries | creates/s, 2 processes × 1 | creates/s, 2 processes × ${IN_FLIGHT / 2} | retries |
 | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |
