@@ -119,7 +119,10 @@ export async function main(argv: readonly string[]): Promise<number> {
   await new Promise<void>((resolve) => {
     const stop = (signal: string): void => {
       process.stdout.write(`zoneward: ${signal}, closing\n`);
-      running.close().then(resolve, (cause: unknown) => {
+      running.close().then(() => {
+        process.stdout.write(`zoneward: closed${snapshotFile === undefined ? '' : `, state saved to ${snapshotFile}`}\n`);
+        resolve();
+      }, (cause: unknown) => {
         process.stderr.write(`zoneward: close failed: ${cause instanceof Error ? cause.message : String(cause)}\n`);
         process.exitCode = 1;
         resolve();
