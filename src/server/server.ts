@@ -13,7 +13,7 @@ import { createQuotaService, type QuotaService, type QuotaServiceOptions, type Q
 import type { Storage } from '../ports/storage.js';
 import { sequentialIds } from '../testing/clock-ids.js';
 import { Identity, type CatalogService, type IdentityOptions } from './identity.js';
-import { nodeListener } from './node-listener.js';
+import { toNodeListener } from '../adapters/http/node.js';
 
 /**
  * Options of {@link startServer}; every one has a default.
@@ -259,7 +259,7 @@ export async function startServer(options: ServerOptions = {}): Promise<Zoneward
     return response;
   };
 
-  const server = createServer(nodeListener(handle));
+  const server = createServer(toNodeListener(handle));
   try {
     await listen(server, options.port ?? 9001, options.host ?? '127.0.0.1');
     if (options.dnsPort !== undefined) dnsServer = await serveDns({ dns: services.dns, host: options.host ?? '127.0.0.1', port: options.dnsPort });

@@ -6,7 +6,7 @@
 import { readFileSync } from 'node:fs';
 import { createServer, request } from 'node:http';
 import { Identity } from '../../src/server/identity.js';
-import { nodeListener } from '../../src/server/node-listener.js';
+import { toNodeListener } from '../../src/adapters/http/node.js';
 
 const [portArg, upstream, configFile] = process.argv.slice(2);
 if (portArg === undefined || upstream === undefined || configFile === undefined) throw new Error('usage: real-target.ts <port> <upstream url> <config.json>');
@@ -63,6 +63,6 @@ function forward(method: string, path: string, headers: Headers, body: ArrayBuff
   });
 }
 
-const server = createServer(nodeListener(handle));
+const server = createServer(toNodeListener(handle));
 server.listen(Number(portArg), '127.0.0.1', () => process.stdout.write(`identity in front of ${upstream} on port ${portArg}\n`));
 for (const signal of ['SIGINT', 'SIGTERM'] as const) process.once(signal, () => server.close(() => process.exit(0)));
