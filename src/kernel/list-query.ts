@@ -12,6 +12,7 @@ import {
   listParametersNotAnObject,
   markerNotFound,
 } from './errors.js';
+import { compileGlob } from './glob.js';
 import { checked, type Collection } from './stored.js';
 import { isUuidLike } from './uuid.js';
 import { isCleanText } from './validation.js';
@@ -182,14 +183,8 @@ const operand = (sample: FieldValue, text: string): FieldValue =>
  */
 function compileFilter(value: string): Predicate {
   if (value.includes('*')) {
-    let source = '';
-    for (const ch of value) {
-      if (ch === '*') source += '.*';
-      else if (ch === '_') source += '.';
-      else source += ch.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&');
-    }
-    const re = new RegExp(`^${source}$`, 'is');
-    return (v) => v !== null && re.test(String(v));
+    const glob = compileGlob(value);
+    return (v) => v !== null && glob.test(String(v));
   }
   if (value.startsWith('!')) {
     const rest = value.slice(1).toLowerCase();
