@@ -1,13 +1,13 @@
 /**
- * The `*` wildcard filters of list queries (`GET /v2/zones?name=*.example.com.`): `*` any run of
- * characters, `_` exactly one (the real service hands the value to SQL LIKE), everything else
- * itself, compared without regard to case as JavaScript's case-insensitive `RegExp` compares
- * code units.
+ * The wildcard filters of list queries (`GET /v2/zones?name=*.example.com.`): `*` and `%` any run
+ * of characters, `_` exactly one (the real service turns `*` into `%` and hands the value to SQL
+ * LIKE), everything else itself, compared without regard to case as JavaScript's case-insensitive
+ * `RegExp` compares code units.
  *
  * A backtracking `RegExp` (`^.*a.*a.*q$`) costs exponentially many steps in the number of `*`
  * on a text that almost matches, and a list runs it on every item in the caller's scope. This
  * matcher runs the pattern's automaton on all its states at once, as bit sets: a text of n code
- * units costs at most n × ⌈(k + 1) / 32⌉ word steps for k tokens (runs of `*` count as one), and
+ * units costs at most n × ⌈(k + 1) / 32⌉ word steps for k tokens (runs of `*` and `%` count as one), and
  * a pattern with more fixed tokens than the text has code units is refused in one comparison.
  * @internal
  */
@@ -33,14 +33,14 @@ export interface Glob {
 }
 
 /**
- * Compiles a filter value with `*` and `_` wildcards; the match is anchored at both ends.
+ * Compiles a filter value with `*`, `%` and `_` wildcards; the match is anchored at both ends.
  * @internal
  */
 export function compileGlob(pattern: string): Glob {
   const tokens: number[] = [];
   for (let i = 0; i < pattern.length; i++) {
     const c = pattern.charCodeAt(i);
-    const t = c === 42 ? STAR : c === 95 ? ANY : fold(c);
+    const t = c === 42 || c === 37 ? STAR : c === 95 ? ANY : fold(c);
     if (t === STAR && tokens[tokens.length - 1] === STAR) continue;
     tokens.push(t);
   }

@@ -2,11 +2,14 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { compileGlob } from '../../src/kernel/glob.js';
 
-/** The filter as a backtracking RegExp (what list filters used): the reference for the answers. */
+/**
+ * The filter as a backtracking RegExp (what list filters used, with `%` made a wildcard as the
+ * real service's LIKE reads it): the reference for the answers.
+ */
 function asRegExp(pattern: string): RegExp {
   let source = '';
   for (const ch of pattern) {
-    if (ch === '*') source += '.*';
+    if (ch === '*' || ch === '%') source += '.*';
     else if (ch === '_') source += '.';
     else source += ch.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&');
   }
@@ -33,12 +36,12 @@ function backtrackingSteps(pattern: string, text: string, cap: number): number {
   return steps;
 }
 
-describe('wildcard filters (* and _, anchored, case-insensitive)', () => {
+describe('wildcard filters (* and % any run, _ one unit, anchored, case-insensitive)', () => {
   // Letters whose case folding JavaScript's RegExp treats specially (ß, ſ, the Kelvin sign, İ, ı,
   // µ), a newline, the wildcards themselves and RegExp syntax that must stay literal.
   const unit = fc.constantFrom('a', 'A', 'b', 'k', 'K', 's', 'S', '\u212a', '\u017f', 'ß', 'ẞ', 'İ', 'i', 'ı', 'µ', 'Μ', '\n', '.', '\\', '(', '%', '\ud83d', '\ude00');
   const text = fc.array(unit, { maxLength: 8 }).map((u) => u.join(''));
-  const pattern = fc.array(fc.oneof(unit, fc.constantFrom('*', '_')), { maxLength: 8 }).map((u) => u.join(''));
+  const pattern = fc.array(fc.oneof(unit, fc.constantFrom('*', '_', '%')), { maxLength: 8 }).map((u) => u.join(''));
 
   it('answers as the RegExp it replaces, on random small patterns and texts', () => {
     fc.assert(
@@ -55,7 +58,7 @@ describe('wildcard filters (* and _, anchored, case-insensitive)', () => {
     // Random texts rarely match a pattern with several fixed units: build ones that do, then spoil some.
     const matching = fc.tuple(pattern, fc.array(text, { minLength: 8, maxLength: 8 }), fc.nat()).map(([p, fills, spoil]) => {
       let k = 0;
-      const t = [...p].map((c) => (c === '*' ? fills[k++ % 8]! : c === '_' ? 'x' : c)).join('');
+      const t = [...p].map((c) => (c === '*' || c === '%' ? fills[k++ % 8]! : c === '_' ? 'x' : c)).join('');
       return [p, spoil % 3 === 0 && t.length > 0 ? t.slice(1) : t] as const;
     });
     fc.assert(
@@ -86,7 +89,7 @@ describe('wildcard filters (* and _, anchored, case-insensitive)', () => {
     for (const p of [`${'*'.repeat(40)}q`, `${'*a'.repeat(40)}*q`, `${'_*'.repeat(60)}q`, `*${'a*'.repeat(120)}q`]) {
       const glob = compileGlob(p);
       expect(glob.test(name)).toBe(false);
-      const tokens = p.replace(/\*+/g, '*').length;
+      const tokens = p.replace(/[*%]+/g, '*').length;
       expect(glob.steps).toBeLessThanOrEqual(2 * (name.length + 1) * Math.ceil((tokens + 1) / 32));
       expect(backtrackingSteps(p, name, 1e6)).toBe(1e6);
     }
