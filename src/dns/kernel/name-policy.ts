@@ -162,20 +162,33 @@ export async function readNamePolicy(
   cache: NamePolicyCache,
   configured: { readonly tlds: readonly string[]; readonly blacklist: readonly string[] },
 ): Promise<NamePolicy> {
-  const token = await readToken(tx);
-  if (token !== undefined && cache.token === token && cache.policy !== undefined) return cache.policy;
-  const [tlds, stored] = [await tldRepository.all(tx), await blacklistRepository.all(tx)];
+  // Every write of a rule writes the token in its transaction, so no token means no stored rule
+  // (a snapshot holding rules without it is refused on restore: see `rulesWithoutToken`).
+  const token = (await readToken(tx)) ?? NO_RULES;
+  if (cache.token === token && cache.policy !== undefined) return cache.policy;
+  const [tlds, stored] = token === NO_RULES ? [[], []] : [await tldRepository.all(tx), await blacklistRepository.all(tx)];
   if (cache.configured?.from !== configured.blacklist) {
     cache.configured = { from: configured.blacklist, patterns: usablePatterns(configured.blacklist) };
   }
   const patterns = [...cache.configured.patterns];
   for (const b of stored) patterns.push(compilePattern(b.pattern).unwrapOr(EVERYTHING));
   const policy: NamePolicy = { tlds: new Set([...configured.tlds, ...tlds.map((t) => t.name)]), blacklist: anyPattern(patterns) };
-  if (token !== undefined) {
-    cache.token = token;
-    cache.policy = policy;
-  }
+  cache.token = token;
+  cache.policy = policy;
   return policy;
+}
+
+/** The token of a storage where no rule was ever written (a written token is never empty). */
+const NO_RULES = '';
+
+/**
+ * Whether a snapshot holds TLDs or blacklist patterns without the token row that announces them
+ * to zone creates: no snapshot taken by the service does (the row is written with every rule).
+ * @internal
+ */
+export function rulesWithoutToken(collections: Readonly<Record<string, readonly { readonly id: string }[] | undefined>>): boolean {
+  const rules = (collections[TLDS]?.length ?? 0) + (collections[BLACKLISTS]?.length ?? 0);
+  return rules > 0 && !(collections[META] ?? []).some((row) => row.id === POLICY_TOKEN);
 }
 
 function usablePatterns(patterns: readonly string[]): CompiledPattern[] {
