@@ -51,7 +51,7 @@ import { createLimitsCommands, type LimitsCommands } from './limits/index.js';
 import { createFloatingIpCommands, type FloatingIpCommands } from './reverse/index.js';
 import { createTldCommands, type TldCommands } from './tlds/index.js';
 import { createBlacklistCommands, type BlacklistCommands } from './blacklists/index.js';
-import { BLACKLISTS, blacklistRepository, namePolicyCache, TLDS, tldRepository, type StoredBlacklist, type StoredTld } from './kernel/name-policy.js';
+import { BLACKLISTS, blacklistRepository, namePolicyCache, rulesWithoutToken, TLDS, tldRepository, type StoredBlacklist, type StoredTld } from './kernel/name-policy.js';
 import { clearCollections, restoreSnapshot, takeSnapshot, type CollectionKeys, type ServiceSnapshot } from '../kernel/snapshot.js';
 
 /**
@@ -222,6 +222,10 @@ function checkSnapshot(from: ServiceSnapshot): void {
     throw new TypeError(
       `createDnsService: the snapshot holds collections this version of zoneward does not know (${unknown.join(', ')}); it was taken by another version.`,
     );
+  }
+  // Zone creates would not see the rules until the next write of one.
+  if (rulesWithoutToken(from.collections)) {
+    throw new TypeError('createDnsService: the snapshot holds TLDs or blacklist patterns without the dns.meta row that announces them; it was not taken by dns.snapshot().');
   }
   // Written recordsets inside imported blocks (an earlier layout) would be restored without the
   // indexes their lists read.

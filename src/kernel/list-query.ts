@@ -12,6 +12,7 @@ import {
   listParametersNotAnObject,
   markerNotFound,
 } from './errors.js';
+import { compileGlob } from './glob.js';
 import { checked, type Collection } from './stored.js';
 import { isUuidLike } from './uuid.js';
 import { isCleanText } from './validation.js';
@@ -176,20 +177,15 @@ const operand = (sample: FieldValue, text: string): FieldValue =>
   typeof sample === 'number' && text.trim() !== '' && Number.isFinite(Number(text)) ? Number(text) : text;
 
 /**
- * A filter value as the real service's storage reads it: `*` wildcards (SQL LIKE, so `_` is a
- * one-character wildcard too), a leading `!` for "not equal", `<`, `<=`, `>`, `>=`, `BETWEEN a,b`,
+ * A filter value as the real service's storage reads it: `*` wildcards (the API turns them into
+ * `%` and the storage hands any value holding a `%` to SQL LIKE, so `%` is a wildcard too, and `_`
+ * matches one character), a leading `!` for "not equal", `<`, `<=`, `>`, `>=`, `BETWEEN a,b`,
  * else equality. String comparisons ignore case, like the production database's default collation.
  */
 function compileFilter(value: string): Predicate {
-  if (value.includes('*')) {
-    let source = '';
-    for (const ch of value) {
-      if (ch === '*') source += '.*';
-      else if (ch === '_') source += '.';
-      else source += ch.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&');
-    }
-    const re = new RegExp(`^${source}$`, 'is');
-    return (v) => v !== null && re.test(String(v));
+  if (value.includes('*') || value.includes('%')) {
+    const glob = compileGlob(value);
+    return (v) => v !== null && glob.test(String(v));
   }
   if (value.startsWith('!')) {
     const rest = value.slice(1).toLowerCase();

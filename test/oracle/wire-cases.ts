@@ -66,6 +66,7 @@ export function dnsCases(p: string): WireRequest[] {
     { method: 'GET', path: '/v2/zones?sort_dir=up', headers: a },
     { method: 'GET', path: '/v2/zones?bogus=1', headers: a },
     { method: 'GET', path: '/v2/zones?name=*.example.&status=ACTIVE', headers: a },
+    { method: 'GET', path: `/v2/zones?name=${'*'.repeat(40)}q`, headers: a },
     { method: 'GET', path: '/v2/zones?all_projects=1', headers: a },
     { method: 'GET', path: '/v2/zones?all_tenants=1', headers: admin },
     { method: 'GET', path: '/v2/zones?all_projects=0', headers: { ...admin, 'X-Auth-All-Projects': 'true' } },

@@ -3,7 +3,7 @@ import { CorruptValue } from '../../kernel/command.js';
 import { tupleKey } from '../../kernel/keys.js';
 import { isInteger, isString, orNull, repository, shapeCheck, type Collection, type Repository } from '../../kernel/stored.js';
 import type { ListScope } from '../../kernel/list-query.js';
-import { compilePattern, type CompiledPattern } from './pattern.js';
+import { anyPattern, compilePattern, type CompiledPattern } from './pattern.js';
 
 /**
  * The stored rules on zone names every zone create reads (TLDs and blacklist patterns): their
@@ -99,28 +99,54 @@ export const blacklistRepository = nameRuleRepository(blacklistCollection);
 /** What a zone name is checked against: the TLDs (configured and stored) and the blacklist. @internal */
 export interface NamePolicy {
   readonly tlds: ReadonlySet<string>;
-  readonly blacklist: readonly CompiledPattern[];
+  /** Every pattern (configured and stored) as one automaton: one pass over a name for all. */
+  readonly blacklist: CompiledPattern;
 }
 
 /**
  * The service's memory of the last policy it read, by token: a create reads one row to learn
- * whether TLDs or patterns changed, and rebuilds the set and the compiled patterns only then.
+ * whether TLDs or patterns changed, and rebuilds the set and the automaton only then. The
+ * token lives in the storage, written by the transaction that changes the rules, so every
+ * service over one database sees every other's changes at its next create.
  * @internal
  */
 export interface NamePolicyCache {
   token: string | undefined;
   policy: NamePolicy | undefined;
+  /** The configured patterns, compiled once (the option's array is fixed for a service). */
+  configured: { readonly from: readonly string[]; readonly patterns: readonly CompiledPattern[] } | undefined;
 }
 
 /** An empty cache, one per service. @internal */
 export function namePolicyCache(): NamePolicyCache {
-  return { token: undefined, policy: undefined };
+  return { token: undefined, policy: undefined, configured: undefined };
 }
 
 const tokenProblem = shapeCheck({ token: isString });
 
-/** Marks the stored rules as changed, inside the transaction that changed them. @internal */
-export async function touchNamePolicy(tx: StorageTransaction, token: string): Promise<void> {
+/** The revision a token starts with: 0 for none, or one written before tokens counted. */
+const revisionOf = (token: string | undefined): number => {
+  const n = token === undefined ? NaN : Number.parseInt(token, 10);
+  return Number.isSafeInteger(n) && n >= 0 ? n : 0;
+};
+
+async function readToken(tx: StorageTransaction): Promise<string | undefined> {
+  const row = await tx.get(META, POLICY_TOKEN);
+  if (row === undefined) return undefined;
+  const problem = tokenProblem(row);
+  if (problem !== undefined) throw new CorruptValue(META, POLICY_TOKEN, problem);
+  return (row as { readonly token: string }).token;
+}
+
+/**
+ * Marks the stored rules as changed, inside the transaction that changed them. The token is a
+ * revision counted up from the stored one and a fresh id: the id alone could repeat when two
+ * services share a database with deterministic id sources (each would then keep its stale
+ * policy), and the count alone restarts after a reset.
+ * @internal
+ */
+export async function touchNamePolicy(tx: StorageTransaction, id: string): Promise<void> {
+  const token = `${revisionOf(await readToken(tx)) + 1}:${id}`;
   await tx.put(META, POLICY_TOKEN, Object.freeze({ token }), {});
 }
 
@@ -136,28 +162,43 @@ export async function readNamePolicy(
   cache: NamePolicyCache,
   configured: { readonly tlds: readonly string[]; readonly blacklist: readonly string[] },
 ): Promise<NamePolicy> {
-  const row = await tx.get(META, POLICY_TOKEN);
-  let token: string | undefined;
-  if (row !== undefined) {
-    const problem = tokenProblem(row);
-    if (problem !== undefined) throw new CorruptValue(META, POLICY_TOKEN, problem);
-    token = (row as { readonly token: string }).token;
+  // Every write of a rule writes the token in its transaction, so no token means no stored rule
+  // (a snapshot holding rules without it is refused on restore: see `rulesWithoutToken`).
+  const token = (await readToken(tx)) ?? NO_RULES;
+  if (cache.token === token && cache.policy !== undefined) return cache.policy;
+  const [tlds, stored] = token === NO_RULES ? [[], []] : [await tldRepository.all(tx), await blacklistRepository.all(tx)];
+  if (cache.configured?.from !== configured.blacklist) {
+    cache.configured = { from: configured.blacklist, patterns: usablePatterns(configured.blacklist) };
   }
-  if (token !== undefined && cache.token === token && cache.policy !== undefined) return cache.policy;
-  const [tlds, patterns] = [await tldRepository.all(tx), await blacklistRepository.all(tx)];
-  const blacklist = configuredPatterns(configured.blacklist);
-  for (const b of patterns) blacklist.push(compilePattern(b.pattern).unwrapOr(EVERYTHING));
-  const policy: NamePolicy = { tlds: new Set([...configured.tlds, ...tlds.map((t) => t.name)]), blacklist };
-  if (token !== undefined) {
-    cache.token = token;
-    cache.policy = policy;
-  }
+  const patterns = [...cache.configured.patterns];
+  for (const b of stored) patterns.push(compilePattern(b.pattern).unwrapOr(EVERYTHING));
+  const policy: NamePolicy = { tlds: new Set([...configured.tlds, ...tlds.map((t) => t.name)]), blacklist: anyPattern(patterns) };
+  cache.token = token;
+  cache.policy = policy;
   return policy;
 }
 
-/** The usable patterns of the `limits.blacklist` option; one the matcher cannot use is skipped. @internal */
-export function configuredPatterns(patterns: readonly string[]): CompiledPattern[] {
+/** The token of a storage where no rule was ever written (a written token is never empty). */
+const NO_RULES = '';
+
+/**
+ * Whether a snapshot holds TLDs or blacklist patterns without the token row that announces them
+ * to zone creates: no snapshot taken by the service does (the row is written with every rule).
+ * @internal
+ */
+export function rulesWithoutToken(collections: Readonly<Record<string, readonly { readonly id: string }[] | undefined>>): boolean {
+  const rules = (collections[TLDS]?.length ?? 0) + (collections[BLACKLISTS]?.length ?? 0);
+  return rules > 0 && !(collections[META] ?? []).some((row) => row.id === POLICY_TOKEN);
+}
+
+function usablePatterns(patterns: readonly string[]): CompiledPattern[] {
   return patterns.flatMap((p) => compilePattern(p).match((c) => [c], () => []));
 }
 
-const EVERYTHING: CompiledPattern = { search: () => true };
+/** The usable patterns of the `limits.blacklist` option as one automaton; one the matcher cannot use is skipped. @internal */
+export function configuredPatterns(patterns: readonly string[]): CompiledPattern {
+  return anyPattern(usablePatterns(patterns));
+}
+
+/** `re.search('', name)`: true for every name. */
+const EVERYTHING: CompiledPattern = compilePattern('')._unsafeUnwrap();

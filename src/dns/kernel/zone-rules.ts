@@ -109,18 +109,19 @@ export function emailProblem(email: string): string | undefined {
  */
 export function checkZoneName(name: string, limits: ZoneLimits, isAdmin: boolean, policy: NamePolicy): Result<void, ApiError> {
   if (name.length > limits.maxZoneNameLength) return err(invalidZoneName('Name too long'));
-  const labels = name.slice(0, -1).split('.');
-  if (labels.length < 2) return err(invalidZoneName('More than one label is required'));
+  const bare = name.slice(0, -1);
+  if (!bare.includes('.')) return err(invalidZoneName('More than one label is required'));
   const { tlds } = policy;
   if (tlds.size > 0) {
-    let found = false;
-    for (let i = 0; i < labels.length && !found; i++) found = tlds.has(labels.slice(i).join('.'));
+    // One lookup per label suffix (`a.b.com`, `b.com`, `com`).
+    let found = tlds.has(bare);
+    for (let dot = bare.indexOf('.'); !found && dot >= 0; dot = bare.indexOf('.', dot + 1)) found = tlds.has(bare.slice(dot + 1));
     if (!found) return err(invalidZoneName('Invalid TLD'));
-    if (tlds.has(name.slice(0, -1).toLowerCase())) {
+    if (tlds.has(bare.toLowerCase())) {
       return err(invalidZoneName('Zone name cannot be the same as a TLD'));
     }
   }
-  if (!isAdmin && policy.blacklist.some((p) => p.search(name))) return err(invalidZoneName('Blacklisted zone name'));
+  if (!isAdmin && policy.blacklist.search(name)) return err(invalidZoneName('Blacklisted zone name'));
   return ok(undefined);
 }
 

@@ -1,8 +1,9 @@
 import { expect, it } from 'vitest';
 import { createDnsService, type DnsServiceOptions, type RequestContext, type ZoneBody } from '../../../src/index.js';
-import type { PostgresStorage } from '../../../src/adapters/postgres/index.js';
+import { postgresStorage, type PostgresStorage } from '../../../src/adapters/postgres/index.js';
 import { faultyStorage, manualClock, seededRandom, sequentialIds } from '../../../src/testing/index.js';
-import { freshPostgresStorage, postgresRequirement } from './helpers.js';
+import { freshPostgresStorage, freshSchemaName, postgresRequirement, testPool } from './helpers.js';
+import { servicesShareNameRules } from '../../support/shared-name-rules.js';
 import { describeWith } from '../../support/requires.js';
 
 // The zone commands over PostgreSQL: the scenarios of test/dns/zones/zones.test.ts that exercise
@@ -196,5 +197,14 @@ describeWith(postgresRequirement, 'zone commands on postgresStorage', () => {
     expect(quota.filter((r) => r.isOk())).toHaveLength(3);
     expect(quota.filter((r) => r.isErr()).map((r) => r._unsafeUnwrapErr().type)).toEqual(Array(3).fill('over_quota'));
     expect(((await dns.zones.list(bob))._unsafeUnwrap() as ZoneList).metadata.total_count).toBe(3);
+  });
+});
+
+describeWith(postgresRequirement, 'TLDs and blacklist on postgresStorage', () => {
+  it('two services over one database see each other’s TLD and blacklist changes', async () => {
+    const schema = freshSchemaName();
+    const a = postgresStorage({ pool: testPool(), schema });
+    await a.migrate();
+    await servicesShareNameRules([a, postgresStorage({ pool: testPool(), schema })]);
   });
 });

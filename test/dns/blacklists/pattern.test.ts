@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { compilePattern } from '../../../src/dns/kernel/pattern.js';
+import { anyPattern, compilePattern } from '../../../src/dns/kernel/pattern.js';
 
 const search = (pattern: string, text: string): boolean => compilePattern(pattern)._unsafeUnwrap().search(text);
 
@@ -53,5 +53,59 @@ describe('blacklist patterns (Python re.search on a linear-time automaton)', () 
       }),
       { numRuns: 2000 },
     );
+  });
+
+  // The assertions too, each written for both engines: Python's `$` also holds before a final
+  // newline, its `\Z` only at the very end.
+  const asserted = fc.constantFrom<[string, string]>(['^', '^'], ['$', '(?=\\n?$)'], ['\\A', '^'], ['\\Z', '$'], ['\\b', '\\b'], ['\\B', '\\B'], ['\\n', '\\n']);
+  const plain = fc.constantFrom<[string, string]>(['a', 'a'], ['b', 'b'], ['.', '.'], ['\\.', '\\.'], ['[ab]', '[ab]'], ['[^a]', '[^a]'], ['\\w', '\\w'], ['-', '-']);
+  const both: fc.Arbitrary<[string, string]> = fc.letrec<{ re: [string, string] }>((tie) => ({
+    re: fc.oneof(
+      { depthSize: 'small', withCrossShrink: true },
+      plain,
+      asserted,
+      fc.tuple(tie('re'), tie('re')).map(([[p, j], [q, k]]): [string, string] => [p + q, j + k]),
+      fc.tuple(tie('re'), tie('re')).map(([[p, j], [q, k]]): [string, string] => [`(?:${p}|${q})`, `(?:${j}|${k})`]),
+      fc.tuple(tie('re'), fc.constantFrom('*', '+', '?', '{2}')).map(([[p, j], q]): [string, string] => [`(?:${p})${q}`, `(?:${j})${q}`]),
+    ),
+  })).re;
+  const texts = fc.stringMatching(/^[ab1.\n -]{0,8}$/);
+
+  it('agrees with a backtracking engine on anchors, word boundaries and newlines', () => {
+    fc.assert(
+      fc.property(both, texts, ([python, js], text) => {
+        expect(search(python, text)).toBe(new RegExp(js).test(text));
+      }),
+      { numRuns: 2000 },
+    );
+  });
+
+  it('searches several patterns at once as any of them alone', () => {
+    fc.assert(
+      fc.property(fc.array(both, { maxLength: 6 }), fc.array(texts, { minLength: 1, maxLength: 5 }), (patterns, names) => {
+        const compiled = patterns.map(([p]) => compilePattern(p)._unsafeUnwrap());
+        const all = anyPattern(compiled);
+        // Each name twice: the second search runs on the transitions the first one built.
+        for (const name of [...names, ...names]) expect(all.search(name)).toBe(compiled.some((c) => c.search(name)));
+      }),
+      { numRuns: 500 },
+    );
+    expect(anyPattern([]).search('anything.com.')).toBe(false);
+  });
+
+  it('keeps answering right when its bounded cache of states starts over', () => {
+    // Unanchored, this pattern needs a state per 12-character window of a and b: 4,096 of them.
+    const pattern = 'a[ab]{11}b';
+    const compiled = compilePattern(pattern)._unsafeUnwrap();
+    const js = new RegExp(pattern);
+    let seed = 7;
+    for (let k = 0; k < 3000; k++) {
+      let text = '';
+      for (let i = 0; i < 30; i++) {
+        seed = (seed * 1103515245 + 12345) % 2 ** 31;
+        text += seed & 1024 ? 'a' : 'b';
+      }
+      expect(compiled.search(text)).toBe(js.test(text));
+    }
   });
 });
