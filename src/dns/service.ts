@@ -40,9 +40,9 @@ import {
   type ZoneImportCommands,
 } from './imports/index.js';
 import type { DnsDeps, PoolConfig, PoolTargetPort } from './kernel/deps.js';
-import type { MasterPort } from '../ports/master.js';
+import type { MasterPort, TransferLimits } from '../ports/master.js';
 import type { DnsEventFeed, DnsQuotaCommands, DnsTaskQueue, RecordsetCommands, ZoneCommands } from './service-groups.js';
-import { xfrZone, ZONE_XFR_TASK, zoneXfrHandler } from './secondary/xfr.js';
+import { DEFAULT_TRANSFER_LIMITS, xfrZone, ZONE_XFR_TASK, zoneXfrHandler } from './secondary/xfr.js';
 // The admin resources of the v2 API (tsigkeys, pools, service statuses, limits, reverse).
 import { createTsigkeyCommands, TSIGKEY_COLLECTIONS, type TsigkeyCommands } from './tsigkeys/index.js';
 import { createPoolCommands, POOL_COLLECTIONS, type PoolCommands } from './pools/index.js';
@@ -107,10 +107,18 @@ export interface DnsServiceOptions {
   /**
    * How SECONDARY zones reach their masters: `axfrMasters()` from `zoneward/axfr` (DNS zone
    * transfer over TCP) or `scriptedMaster()` from `zoneward/testing`. Transferred records obey
-   * the import's rules and limits (`importRecordTypes`, `limits.maxZoneFileBytes`, the quotas).
+   * the import's rules (`importRecordTypes`) but no project quota (the real service applies
+   * none); `transferLimits` is their ceiling.
    * @defaultValue none: SECONDARY zones are never transferred, as when no master answers
    */
   readonly masters?: MasterPort;
+  /**
+   * The most one transfer from a master may bring, against hostile masters: records, and bytes
+   * of record text (the zone file they make). A transfer past either is refused, as a master
+   * that fails (nothing changes). Positive integers.
+   * @defaultValue `{ maxRecords: 1_000_000, maxBytes: 134_217_728 }` (128 MiB): far above real zones
+   */
+  readonly transferLimits?: Partial<TransferLimits>;
 }
 
 /**
@@ -317,8 +325,18 @@ export function createDnsDeps(options: DnsServiceOptions = {}): DnsDeps {
   tasks.register(ZONE_PUSH, zonePushHandler(deps));
   tasks.register(ZONE_IMPORT_TASK, importTaskHandler(deps, importOptions));
   tasks.register(ZONE_EXPORT_TASK, exportTaskHandler(deps));
-  tasks.register(ZONE_XFR_TASK, zoneXfrHandler(deps, importOptions));
+  // Concurrent: a transfer waits on a master, and a slow master must not hold every other zone's tasks.
+  tasks.register(ZONE_XFR_TASK, zoneXfrHandler(deps, importOptions, transferLimits(options.transferLimits)), true);
   return deps;
+}
+
+/** The transfer ceiling of the options, checked (a programming error is a TypeError, as for `from`). */
+function transferLimits(given: Partial<TransferLimits> | undefined): TransferLimits {
+  const limits = { ...DEFAULT_TRANSFER_LIMITS, ...given };
+  for (const [key, value] of Object.entries(limits)) {
+    if (!Number.isSafeInteger(value) || value < 1) throw new TypeError(`createDnsService: transferLimits.${key} must be a positive integer, not ${String(value)}`);
+  }
+  return limits;
 }
 
 /**
@@ -326,7 +344,7 @@ export function createDnsDeps(options: DnsServiceOptions = {}): DnsDeps {
  *
  * @param options - storage, clock, ids, pools, quotas, limits, task mode; all optional
  * @returns the service: `zones`, `recordsets`, `quotas`, `tasks`, `events`, `snapshot`, `reset`
- * @throws TypeError only for a malformed `from` snapshot (a programming error, not a request)
+ * @throws TypeError only for a malformed `from` snapshot or `transferLimits` (a programming error, not a request)
  * @example
  * ```ts
  * import { createDnsService } from 'zoneward';

@@ -13,7 +13,7 @@ import { requireProject, type Caller } from '../../kernel/context.js';
 import type { ListSpec } from '../../kernel/list-query.js';
 import { enqueueTask, finishTask, type StoredTask } from '../kernel/tasks.js';
 import { toMicros } from '../kernel/time.js';
-import { insertZone } from '../kernel/zone-operations.js';
+import { drawRefresh, insertZone } from '../kernel/zone-operations.js';
 import type { Zone } from '../kernel/zone.js';
 import { zoneRepository } from '../kernel/zone-store.js';
 import { canSee } from '../kernel/zone-policy.js';
@@ -89,7 +89,10 @@ export function createImport(deps: DnsDeps, ctx: unknown, text: unknown, content
         version: 1,
       });
       await imports.insert(uow.tx, stored);
-      await enqueueTask(uow.tx, deps.ids(), ZONE_IMPORT_TASK, stored.id, { text: body, admin: caller.isAdmin ? 1 : 0 });
+      // The random draw the zone's creation needs is made now and queued with the file, so a
+      // snapshot taken before the task ran restores to the same zone (the restored service has
+      // its own random source).
+      await enqueueTask(uow.tx, deps.ids(), ZONE_IMPORT_TASK, stored.id, { text: body, admin: caller.isAdmin ? 1 : 0, refresh: drawRefresh(deps) });
       emitImport(deps, uow, 'create', stored);
       uow.afterCommit(() => deps.tasks.queued());
       return ok(presentImport(stored, deps.baseUrl));
@@ -206,6 +209,8 @@ export function importTaskHandler(deps: DnsDeps, options: ZoneImportOptions = {}
   return async (task) => {
     const text = String(task.data['text'] ?? '');
     const isAdmin = task.data['admin'] === 1;
+    // A task queued by a version that did not draw it: drawn when the zone is created.
+    const refresh = task.data['refresh'];
     // Parsing needs no storage; an import deleted before its task ran is noticed inside the transactions.
     const plan = planImport(text, deps.limits.maxZoneFileBytes, allowed);
 
@@ -269,6 +274,7 @@ export function importTaskHandler(deps: DnsDeps, options: ZoneImportOptions = {}
         serial: p.serial,
         retry: p.retry,
         expire: p.expire,
+        ...(Number.isSafeInteger(refresh) ? { refresh: refresh as number } : {}),
         extraRecordsets: p.recordsetCount,
       });
       if (inserted.isErr()) return err(failure(creationMessage(inserted.error)));

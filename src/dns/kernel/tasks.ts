@@ -86,8 +86,26 @@ export async function finishTask(tx: StorageTransaction, task: StoredTask): Prom
 const SETTLE_ATTEMPTS = 5;
 
 /**
- * The worker behind `dns.tasks`: one task at a time, first in first out, so the steps of one
- * zone always apply in the order they were asked for.
+ * Most tasks of a concurrent kind (see {@link TaskRunner.register}) running at once; past it they
+ * wait their turn in the queue, and the other tasks go on.
+ */
+const MAX_IN_FLIGHT = 8;
+
+/** A concurrent task started and not finished: its subject, and whether it ran (false: it could not reach the storage). */
+interface InFlight {
+  readonly subject: string;
+  readonly done: Promise<boolean>;
+}
+
+/**
+ * The worker behind `dns.tasks`: first in first out, so the steps of one zone always apply in the
+ * order they were asked for.
+ *
+ * Tasks run one at a time, except those of a kind registered as concurrent (transfers from
+ * masters, which wait on the network): when the worker drains the queue (auto mode, `settle()`)
+ * it starts such a task and goes on with the next one, so a master that never answers holds only
+ * its own zone. A task whose subject has a concurrent task running waits for it, so one zone's
+ * steps still apply in order. `runNext()` runs every task to its end.
  *
  * In `'auto'` mode a commit that queued work wakes the worker; in `'manual'` mode nothing runs
  * until `runNext()` or `settle()`. No timers: the worker is a promise chain, so it never fights a
@@ -97,11 +115,16 @@ const SETTLE_ATTEMPTS = 5;
 export class TaskRunner {
   readonly #storage: Storage;
   readonly #handlers = new Map<string, TaskHandler>();
+  readonly #concurrent = new Set<string>();
   readonly #auto: boolean;
   /** Tasks in storage, kept in step after every commit so `pending()` needs no storage read. */
   #pending = 0;
   #serial: Promise<unknown> = Promise.resolve();
   #drain: Promise<void> | undefined;
+  /** Whether the drain must look at the queue again before it stops. */
+  #again = false;
+  /** Concurrent tasks started and not finished, by task id. */
+  readonly #inFlight = new Map<string, InFlight>();
 
   #restored: Promise<Result<void, ApiError>> = Promise.resolve(ok(undefined));
   /** Why the last attempt to run a task could not reach the storage, for `settle()`'s rejection. */
@@ -112,9 +135,14 @@ export class TaskRunner {
     this.#auto = mode === 'auto';
   }
 
-  /** Registers the handler of a task kind. */
-  register(kind: string, handler: TaskHandler): void {
+  /**
+   * Registers the handler of a task kind.
+   * @param concurrent - whether a drain may start it and go on without waiting for it (a task
+   *   that waits on the world, not on storage)
+   */
+  register(kind: string, handler: TaskHandler, concurrent = false): void {
     this.#handlers.set(kind, handler);
+    if (concurrent) this.#concurrent.add(kind);
   }
 
   /**
@@ -145,12 +173,23 @@ export class TaskRunner {
     return this.#pending;
   }
 
+  /** Concurrent tasks running now. */
+  inFlight(): number {
+    return this.#inFlight.size;
+  }
+
   /** Starts draining the queue in the background, in auto mode. */
   kick(): void {
-    if (!this.#auto || this.#drain !== undefined || this.#pending === 0) return;
+    if (!this.#auto || this.#pending === 0) return;
+    // A kick during a drain (a running task finished, freeing its zone's next one) makes it look again.
+    this.#again = true;
+    if (this.#drain !== undefined) return;
     this.#drain = (async () => {
       try {
-        while (await this.runNext());
+        while (this.#again) {
+          this.#again = false;
+          while (await this.#step(true));
+        }
       } finally {
         this.#drain = undefined;
       }
@@ -158,19 +197,24 @@ export class TaskRunner {
   }
 
   /**
-   * Runs the oldest task; false when none was waiting or it could not reach the storage (it then
-   * stays queued). Rejects when the restore of a `from` snapshot failed.
+   * Runs the oldest task that can run, to its end; false when none was waiting or it could not
+   * reach the storage (it then stays queued). Rejects when the restore of a `from` snapshot failed.
    */
   runNext(): Promise<boolean> {
-    const next = this.#serial.then(() => this.#runOne());
+    return this.#step(false);
+  }
+
+  #step(detach: boolean): Promise<boolean> {
+    const next = this.#serial.then(() => this.#runOne(detach));
     this.#serial = next.catch(() => undefined);
     return next;
   }
 
   /**
-   * Resolves when no task is left, running them if nothing else does. A task that could not reach
-   * the storage is retried; after {@link SETTLE_ATTEMPTS} failures in a row it rejects with the
-   * storage's error, the tasks still queued. Rejects at once when the restore failed.
+   * Resolves when no task is left, running them if nothing else does (concurrent ones side by
+   * side). A task that could not reach the storage is retried; after {@link SETTLE_ATTEMPTS}
+   * failures in a row it rejects with the storage's error, the tasks still queued. Rejects at
+   * once when the restore failed.
    */
   async settle(): Promise<void> {
     let failures = 0;
@@ -179,12 +223,18 @@ export class TaskRunner {
         await this.#drain;
         continue;
       }
-      if (await this.runNext()) {
+      if (await this.#step(true)) {
         failures = 0;
         continue;
       }
-      if (this.#pending === 0) return;
-      failures += 1;
+      if (this.#inFlight.size > 0) {
+        // Nothing else can run: wait for a running task, which may free its zone's next one.
+        if (await Promise.race([...this.#inFlight.values()].map((f) => f.done))) failures = 0;
+        else failures += 1;
+      } else {
+        if (this.#pending === 0) return;
+        failures += 1;
+      }
       if (failures >= SETTLE_ATTEMPTS) {
         const cause = this.#lastFault;
         throw new Error(
@@ -196,23 +246,72 @@ export class TaskRunner {
     }
   }
 
-  async #runOne(): Promise<boolean> {
+  /**
+   * The oldest task that can run now: not running already, its subject not held by a running
+   * concurrent task, and, for a concurrent kind started by a drain, a free slot. `'empty'` when the
+   * queue holds no task at all, `'blocked'` when every one waits for a running one.
+   */
+  async #pick(detach: boolean): Promise<StoredTask | 'empty' | 'blocked'> {
+    const busy = new Set<string>();
+    for (const f of this.#inFlight.values()) busy.add(f.subject);
+    let after: { key: string; id: string } | undefined;
+    for (;;) {
+      // One page, and with nothing running exactly the oldest task: a page a transaction, as
+      // tasks are taken one at a time and a later page is read only past running ones.
+      const size = this.#inFlight.size + 1 + (after === undefined ? 0 : 64);
+      const from = after;
+      const page = await this.#storage.transaction((tx) => tx.range(TASKS, QUEUE, { limit: size, ...(from === undefined ? {} : { after: from }) }));
+      for (const e of page) {
+        if (this.#inFlight.has(e.id)) continue;
+        // A task that does not read as one stays queued: settle() rejects naming it, nothing is lost.
+        const task = checked(collection, e.id, e.value);
+        if (busy.has(task.subject)) continue;
+        if (detach && this.#concurrent.has(task.kind) && this.#inFlight.size >= MAX_IN_FLIGHT) continue;
+        return task;
+      }
+      const last = page[page.length - 1];
+      if (last === undefined) return after === undefined ? 'empty' : 'blocked';
+      if (page.length < size) return 'blocked';
+      after = { key: last.key, id: last.id };
+    }
+  }
+
+  async #runOne(detach: boolean): Promise<boolean> {
     const restored = await this.#restored;
     if (restored.isErr()) throw restored.error;
-    if (this.#pending === 0) return false;
-    let task: StoredTask | undefined;
+    if (this.#pending <= this.#inFlight.size) return false;
+    let task: StoredTask | 'empty' | 'blocked';
     try {
-      // A task that does not read as one stays queued: settle() rejects naming it, nothing is lost.
-      const first = await this.#storage.transaction((tx) => tx.range(TASKS, QUEUE, { limit: 1 }));
-      task = first[0] === undefined ? undefined : checked(collection, first[0].id, first[0].value);
+      if (this.#inFlight.size === 0) {
+        // Nothing running (the common case): the oldest task, read as cheaply as it can be.
+        const first = await this.#storage.transaction((tx) => tx.range(TASKS, QUEUE, { limit: 1 }));
+        task = first[0] === undefined ? 'empty' : checked(collection, first[0].id, first[0].value);
+      } else task = await this.#pick(detach);
     } catch (cause) {
       this.#lastFault = cause;
       return false; // storage unreadable: nothing can run now; the task stays queued
     }
-    if (task === undefined) {
+    if (task === 'empty') {
       this.#pending = 0;
       return false;
     }
+    if (task === 'blocked') return false;
+    if (detach && this.#concurrent.has(task.kind)) {
+      const t = task;
+      const done = this.#run(t).then((ran) => {
+        this.#inFlight.delete(t.id);
+        // Not after a retry: the storage is down, and the next kick, runNext() or settle() tries again.
+        if (ran) this.kick();
+        return ran;
+      });
+      this.#inFlight.set(t.id, { subject: t.subject, done });
+      return true;
+    }
+    return this.#run(task);
+  }
+
+  /** Runs one task and takes it out of the queue unless it asked to be retried; false then. */
+  async #run(task: StoredTask): Promise<boolean> {
     const handler = this.#handlers.get(task.kind);
     let outcome: boolean | 'retry' | void = false;
     try {
@@ -225,8 +324,7 @@ export class TaskRunner {
       return false;
     }
     if (outcome !== true) {
-      const t = task;
-      const removed = await this.#storage.transaction((tx) => finishTask(tx, t)).then(
+      const removed = await this.#storage.transaction((tx) => finishTask(tx, task)).then(
         () => true,
         (cause: unknown) => {
           this.#lastFault = cause;

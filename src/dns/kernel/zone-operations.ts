@@ -96,6 +96,8 @@ export interface NewZone {
   readonly serial?: number;
   readonly retry?: number;
   readonly expire?: number;
+  /** The SOA refresh, when the caller drew it earlier (an import, when it was queued); default: drawn now. */
+  readonly refresh?: number;
   /** Stored recordsets the caller will add in the same transaction (for the quota check). */
   readonly extraRecordsets?: number;
 }
@@ -164,7 +166,7 @@ export async function insertZone(
     createdAt: micros,
     updatedAt: null,
     transferredAt: null,
-    refresh: 3500 + Math.floor(deps.random() * 100),
+    refresh: input.refresh ?? drawRefresh(deps),
     retry: input.retry ?? 600,
     expire: input.expire ?? 86400,
     minimum: 3600,
@@ -182,6 +184,12 @@ export async function insertZone(
   }
   return ok(pushed);
 }
+
+/**
+ * A new zone's SOA refresh: 3500 to 3599 seconds, from the service's random source.
+ * @internal
+ */
+export const drawRefresh = (deps: Pick<DnsDeps, 'random'>): number => 3500 + Math.floor(deps.random() * 100);
 
 /**
  * Ids of a new zone's SOA and NS recordsets. The real service creates the SOA first, so the

@@ -1,7 +1,7 @@
 import { IMPORT_READING, planColumns, type ImportPlan } from '../kernel/import-plan.js';
 import { ownerNameHash } from '../kernel/owner-index.js';
-import { packTypes } from '../kernel/recordset.js';
-import type { RecordsetColumns } from '../kernel/blocks.js';
+import { packTypes, TYPE_CODE_BASE } from '../kernel/recordset.js';
+import { blockBounds, type RecordsetColumns } from '../kernel/blocks.js';
 import { COLUMN_MASK, COLUMN_SHIFT } from '../../zonefile/columns.js';
 import { parseColumns } from '../../zonefile/parse.js';
 import { typeFromText } from '../../zonefile/registry.js';
@@ -162,4 +162,62 @@ export class TransferCollector {
       },
     };
   }
+}
+
+/** The key under which a transfer finds a recordset it keeps: its name (without case, as names compare) and type. */
+export const keptKey = (name: string, type: string): string => `${name.toLowerCase()} ${type}`;
+
+/**
+ * A transfer's recordsets with their ids: those whose name and type the zone already holds keep
+ * that recordset's id (`kept`), as the real service's storage updates them in place; the others
+ * take new ids, drawn in the master's order. Blocks hold their ids ascending, so the recordsets
+ * are placed in id order (with ids counted up, the kept ones first, then the new ones as the
+ * master sent them: the real service's created_at order), the owner hashes moved with them.
+ * @param plan - what the transfer stores
+ * @param kept - ids of the zone's recordsets by {@link keptKey}
+ * @param draw - draws `n` new ids, ascending
+ * @internal
+ */
+export function placeTransfer(
+  plan: TransferPlan,
+  kept: ReadonlyMap<string, string>,
+  draw: (n: number) => readonly string[],
+): { ids: string[]; blocks: RecordsetColumns[]; ownerHashes: Uint32Array } {
+  const count = plan.recordsetCount;
+  const names: string[] = new Array<string>(count);
+  const types: string[] = new Array<string>(count);
+  const ttls: (number | null)[] = new Array<number | null>(count);
+  const records: (readonly string[])[] = new Array<readonly string[]>(count);
+  const ids: (string | undefined)[] = new Array<string | undefined>(count);
+  let k = 0;
+  let fresh = 0;
+  for (const b of plan.blocks) {
+    for (let i = 0; i < b.names.length; i++, k++) {
+      const name = b.names[i]!;
+      const type = b.typeNames[b.typeCodes.charCodeAt(i) - TYPE_CODE_BASE]!;
+      names[k] = name;
+      types[k] = type;
+      ttls[k] = b.ttls[i]!;
+      records[k] = b.data.slice(i === 0 ? 0 : b.ends[i - 1]!, b.ends[i]);
+      ids[k] = kept.get(keptKey(name, type));
+      if (ids[k] === undefined) fresh++;
+    }
+  }
+  const drawn = draw(fresh);
+  for (let i = 0, d = 0; i < count; i++) if (ids[i] === undefined) ids[i] = drawn[d++];
+  const order = Array.from({ length: count }, (_, i) => i).sort((a, b) => (ids[a]! < ids[b]! ? -1 : ids[a]! > ids[b]! ? 1 : 0));
+  const bounds = blockBounds(Uint32Array.from(order, (i) => records[i]!.length), count);
+  const blocks: RecordsetColumns[] = [];
+  for (let n = 0; n + 1 < bounds.length; n++) {
+    const at = order.slice(bounds[n], bounds[n + 1]);
+    const ends: number[] = [];
+    const data: string[] = [];
+    for (const i of at) {
+      // One push a record: a spread of a recordset of a million records would overflow the stack.
+      for (const r of records[i]!) data.push(r);
+      ends.push(data.length);
+    }
+    blocks.push({ names: at.map((i) => names[i]!), ...packTypes(at.map((i) => types[i]!)), ttls: at.map((i) => ttls[i]!), ends, data });
+  }
+  return { ids: order.map((i) => ids[i]!), blocks, ownerHashes: Uint32Array.from(order, (i) => plan.ownerHashes[i]!) };
 }

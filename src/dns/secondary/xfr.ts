@@ -1,6 +1,5 @@
 import { err, ok, safeTry, type ResultAsync } from 'neverthrow';
 import type { DnsDeps } from '../kernel/deps.js';
-import { checkZoneQuota, readZoneQuotas, type ZoneQuotaLimits } from '../kernel/zone-quotas.js';
 import { DEFAULT_IMPORT_RECORD_TYPES, type ZoneImportOptions } from '../kernel/import-plan.js';
 import { buildBlocks, drawSortedIds } from '../kernel/blocks.js';
 import type { ApiError } from '../../kernel/api-error.js';
@@ -8,6 +7,7 @@ import { command, runInTransaction } from '../../kernel/command.js';
 import { finishTask, type StoredTask, type TaskHandler } from '../kernel/tasks.js';
 import { toMicros } from '../kernel/time.js';
 import { removeRecordsets, storeImported } from '../kernel/recordset-store.js';
+import { checkedImportedZone, idAt, RECORDSET_ZONES, typeAt, zoneBlocks } from '../kernel/recordset.js';
 import { requestTransfer, saveAndPush, visibleZone, zoneIdParam } from '../kernel/zone-operations.js';
 import { refreshedFromMaster } from '../kernel/zone-lifecycle.js';
 import { xfrOfPrimary } from './secondary-errors.js';
@@ -16,7 +16,7 @@ import { emailProblem } from '../kernel/zone-rules.js';
 import type { Zone } from '../kernel/zone.js';
 import { zoneRepository as zones } from '../kernel/zone-store.js';
 import { masterAddress, type MasterAddress, type MasterPort, type TransferLimits } from './master-port.js';
-import { TransferCollector, type TransferPlan } from './transfer-plan.js';
+import { keptKey, placeTransfer, TransferCollector, type TransferPlan } from './transfer-plan.js';
 
 // The task kind lives with zones, which queue it on create and update.
 export { ZONE_XFR_TASK } from '../kernel/zone-operations.js';
@@ -75,13 +75,23 @@ async function transferFrom(
   return collector.finish(allowed);
 }
 
-/** Why a transfer's plan does not fit the project's quotas (the import's checks), or undefined. */
-function overQuota(quotas: ZoneQuotaLimits, plan: TransferPlan): string | undefined {
-  if (checkZoneQuota(quotas, 'zone_recordsets', plan.recordsetCount).isErr()) return 'zone_recordsets';
-  if (checkZoneQuota(quotas, 'zone_records', plan.recordCount).isErr()) return 'zone_records';
-  const perSet = quotas.recordset_records;
-  if (perSet >= 0 && plan.largestRecordset > perSet) return 'recordset_records';
-  return undefined;
+/**
+ * The ceiling of one transfer when the service's options set none: far above real zones (the
+ * largest hosted zones hold a few hundred thousand records), low enough that a hostile master
+ * cannot make the service hold gigabytes.
+ * @internal
+ */
+export const DEFAULT_TRANSFER_LIMITS: TransferLimits = Object.freeze({ maxRecords: 1_000_000, maxBytes: 128 * 1024 * 1024 });
+
+/** The ids of a zone's recordsets by name and type ({@link keptKey}): what a transfer keeps. */
+async function keptIds(tx: Parameters<typeof zoneBlocks>[0], zone: Zone): Promise<Map<string, string>> {
+  const kept = new Map<string, string>();
+  // The service's own SOA of a zone never transferred: the master's SOA takes its place, and its id.
+  if (zone.soaRecordsetId !== null) kept.set(keptKey(zone.name, 'SOA'), zone.soaRecordsetId);
+  for await (const { block } of zoneBlocks(tx, zone.id)) {
+    for (let i = 0; i < block.names.length; i++) kept.set(keptKey(block.names[i]!, typeAt(block, i)), idAt(block, i));
+  }
+  return kept;
 }
 
 /**
@@ -106,27 +116,27 @@ function transferred(deps: DnsDeps, zone: Zone, plan: TransferPlan, now: Date): 
  * `ZoneXfr` and central's `xfr_zone`): with `ifNewer`, one master drawn at random is asked for
  * its serial first and nothing happens unless it is larger than the zone's. Then the masters are
  * tried in a random order until one gives a transfer that passes every rule; the zone's
- * recordsets are replaced by it in one transaction, with the zone's update and push. When no
- * master gives one, nothing changes at all (no status, no event), as in the real service.
+ * recordsets are replaced by it in one transaction, with the zone's update and push; a recordset
+ * whose name and type survive keeps its id, as the real service's storage updates it in place.
+ * No project quota applies (the real service applies none), only `limits`, against hostile
+ * masters. When no master gives one, nothing changes at all (no status, no event), as in the
+ * real service.
  *
- * Masters are reached outside any storage transaction, so a slow one holds no lock; it does hold
- * the task queue until the port gives up (the port's timeout).
+ * Masters are reached outside any storage transaction, so a slow one holds no lock; the task is
+ * registered as concurrent, so it holds no other zone's tasks either.
  * @param deps - the service's dependencies
  * @param options - which record types a transfer may store (the import's list)
+ * @param limits - the ceiling of one transfer
  * @returns the handler to register under {@link ZONE_XFR_TASK}
  * @internal
  */
-export function zoneXfrHandler(deps: DnsDeps, options: ZoneImportOptions = {}): TaskHandler {
+export function zoneXfrHandler(deps: DnsDeps, options: ZoneImportOptions = {}, limits: TransferLimits = DEFAULT_TRANSFER_LIMITS): TaskHandler {
   const allowed = new Set((options.recordTypes ?? DEFAULT_IMPORT_RECORD_TYPES).map((t) => t.toUpperCase()));
   return async (task: StoredTask) => {
     const port = deps.masters;
     let zone: Zone | undefined;
-    let quotas: ZoneQuotaLimits;
     try {
-      [zone, quotas] = await deps.storage.transaction(async (tx) => {
-        const z = await zones.byId(tx, task.subject);
-        return [z, z === undefined ? deps.quotaDefaults : await readZoneQuotas(tx, z.projectId, deps.quotaDefaults)] as const;
-      });
+      zone = await deps.storage.transaction((tx) => zones.byId(tx, task.subject));
     } catch {
       return 'retry';
     }
@@ -144,10 +154,6 @@ export function zoneXfrHandler(deps: DnsDeps, options: ZoneImportOptions = {}): 
       }
       if (typeof serial !== 'number' || !(serial > zone.serial)) return false;
     }
-    const limits: TransferLimits = {
-      maxRecords: quotas.zone_records >= 0 ? quotas.zone_records : Number.MAX_SAFE_INTEGER,
-      maxBytes: deps.limits.maxZoneFileBytes,
-    };
     let plan: TransferPlan | undefined;
     for (const master of shuffled(masters, deps.random)) {
       const got = await transferFrom(port, master, zone.name, limits, allowed);
@@ -161,12 +167,15 @@ export function zoneXfrHandler(deps: DnsDeps, options: ZoneImportOptions = {}): 
     const applied = await runInTransaction(deps.storage, async (uow) => {
       const { tx } = uow;
       const current = await zones.byId(tx, task.subject);
-      const fits = current !== undefined && overQuota(await readZoneQuotas(tx, current.projectId, deps.quotaDefaults), p) === undefined;
-      if (current !== undefined && fits && current.type === 'SECONDARY' && current.action !== 'DELETE') {
+      if (current !== undefined && current.type === 'SECONDARY' && current.action !== 'DELETE') {
         const now = deps.clock();
+        const placed = placeTransfer(p, await keptIds(tx, current), (n) => drawSortedIds(n, deps.ids));
+        // A zone's stored recordsets share one created_at: the first transfer's, so the kept ones keep theirs.
+        const before = await tx.get(RECORDSET_ZONES, current.id);
+        const createdAt = before === undefined ? toMicros(now) : checkedImportedZone(current.id, before).createdAt;
         await removeRecordsets(tx, current.id);
-        const blocks = buildBlocks(current.id, current.projectId, toMicros(now), drawSortedIds(p.recordsetCount, deps.ids), p.blocks);
-        await storeImported(tx, current, toMicros(now), blocks, p.ownerHashes);
+        const blocks = buildBlocks(current.id, current.projectId, createdAt, placed.ids, placed.blocks);
+        await storeImported(tx, current, createdAt, blocks, placed.ownerHashes);
         const next = transferred(deps, current, p, now);
         await saveAndPush(deps, uow, next, 'update', 'UPDATE');
       }

@@ -71,7 +71,7 @@ async function recordsets(dns: DnsService, zoneId: string): Promise<string[]> {
 async function transferredZone() {
   const dns = createDnsService({
     masters: axfrMasters({ timeoutMs: TIMEOUT_MS }),
-    limits: { maxZoneFileBytes: 20_000 },
+    transferLimits: { maxBytes: 20_000 },
   });
   behaviour = good(5, ['www', 'mail']);
   const zone = (await dns.zones.create(alice, { name: `${ZONE}.`, type: 'SECONDARY', masters: [`127.0.0.1:${port}`] }))._unsafeUnwrap();

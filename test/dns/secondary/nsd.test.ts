@@ -7,7 +7,6 @@ import { generatedZone } from '../imports-exports/harness.js';
 import { freePort, nsdRequirement, startNsd, type RunningNsd } from './nsd.js';
 
 const alice = { projectId: 'alice', roles: ['member'] };
-const BIG = { zones: 10, zone_recordsets: 100_000, zone_records: 100_000, recordset_records: 1000 };
 
 /**
  * A record as a comparable line. Owner names, and the data of types made of names and numbers,
@@ -53,7 +52,7 @@ describeWith(nsdRequirement, 'a real master (NSD) and axfrMasters()', () => {
   afterAll(() => nsd?.stop());
 
   it('create transfers the zone record for record; xfr after a serial bump transfers it again', async () => {
-    const dns = createDnsService({ masters: axfrMasters({ timeoutMs: 5000 }), quotas: BIG });
+    const dns = createDnsService({ masters: axfrMasters({ timeoutMs: 5000 }) });
     const zone = (await dns.zones.create(alice, { name: 'example.com.', type: 'SECONDARY', masters: [`127.0.0.1:${nsd.port}`] }))._unsafeUnwrap();
     await dns.tasks.settle();
     const got = (await dns.zones.get(alice, zone.id))._unsafeUnwrap();
@@ -94,5 +93,26 @@ describeWith(nsdRequirement, 'a real master (NSD) and axfrMasters()', () => {
     await dns.tasks.settle();
     expect(performance.now() - started).toBeLessThan(5000);
     expect((await dns.zones.get(alice, zone.id))._unsafeUnwrap()).toMatchObject({ serial: 1, transferred_at: null, status: 'ACTIVE' });
+  });
+});
+
+describeWith(nsdRequirement, 'a real-sized master (NSD, 3,000 records) and the default options', () => {
+  let nsd: RunningNsd;
+  const text = withSerial(generatedZone(3000, 29), 2024020301);
+  beforeAll(async () => {
+    nsd = await startNsd('example.com.', text);
+  });
+  afterAll(() => nsd?.stop());
+
+  it('transfers the whole zone though it is far above the project quotas (zone_records 500): no quota applies to a master', async () => {
+    const dns = createDnsService({ masters: axfrMasters({ timeoutMs: 10_000 }) });
+    const zone = (await dns.zones.create(alice, { name: 'example.com.', type: 'SECONDARY', masters: [`127.0.0.1:${nsd.port}`] }))._unsafeUnwrap();
+    await dns.tasks.settle();
+    const got = (await dns.zones.get(alice, zone.id))._unsafeUnwrap();
+    expect(got).toMatchObject({ serial: 2024020301, status: 'ACTIVE' });
+    expect(got.transferred_at).not.toBeNull();
+    const master = fileRecords(text, 'example.com.');
+    expect(master).toHaveLength(3000);
+    expect(await storedRecords(dns, zone.id, 3600)).toEqual(master);
   });
 });

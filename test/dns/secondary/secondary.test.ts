@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { createDnsService, type DnsService, type MasterRecord } from '../../../src/index.js';
+import { createDnsService, type DnsService, type MasterPort, type MasterRecord } from '../../../src/index.js';
 import { manualClock, scriptedMaster, seededRandom, sequentialIds } from '../../../src/testing/index.js';
 
 const alice = { projectId: 'alice', roles: ['member'] };
@@ -79,7 +79,45 @@ describe('SECONDARY zones transfer from their masters', () => {
     const after = (await dns.recordsets.list(alice, zone.id))._unsafeUnwrap();
     expect(after.recordsets.filter((r) => r.type === 'SOA')).toHaveLength(1);
     expect(after.metadata.total_count).toBe(6);
-    expect((await dns.recordsets.get(alice, zone.id, own.recordsets[0]!.id))._unsafeUnwrapErr().status).toBe(404);
+    // The master's SOA takes the place of the service's own, and its id, as the real storage updates it in place.
+    const soa = (await dns.recordsets.get(alice, zone.id, own.recordsets[0]!.id))._unsafeUnwrap();
+    expect(soa.records).toEqual(['ns1.example.com. hostmaster.example.com. 7 7200 3600 1209600 300']);
+  });
+
+  it('a transfer again keeps the ids of the recordsets whose name and type survive it; the others go, new ones get new ids', async () => {
+    const { dns, master } = service();
+    master.serve('example.com.', ZONE);
+    const zone = await createSecondary(dns);
+    await dns.tasks.settle();
+    const ids = async () => {
+      const page = (await dns.recordsets.list(alice, zone.id, { limit: 1000 }))._unsafeUnwrap();
+      return new Map(page.recordsets.map((r) => [`${r.name} ${r.type}`, { id: r.id, records: [...r.records] }]));
+    };
+    const first = await ids();
+    master.serve(
+      'example.com.',
+      ZONE.replace(' 7 7200', ' 8 7200')
+        .replace('mail 300 IN A 192.0.2.25', 'mail 300 IN A 192.0.2.26')
+        .replace('www 300 IN CNAME mail\n', 'ftp 300 IN A 192.0.2.21\nMAIL 300 IN AAAA 2001:db8::25\n'),
+    );
+    (await dns.zones.xfr(alice, zone.id))._unsafeUnwrap();
+    await dns.tasks.settle();
+    const second = await ids();
+    // A node is named as the master first spelled it (MAIL is mail).
+    expect([...second.keys()].sort()).toEqual(
+      ['mail.example.com. AAAA', 'example.com. MX', 'example.com. NS', 'example.com. SOA', 'ftp.example.com. A', 'mail.example.com. A', 'ns1.example.com. A'].sort(),
+    );
+    for (const key of ['example.com. SOA', 'example.com. NS', 'example.com. MX', 'ns1.example.com. A', 'mail.example.com. A']) {
+      expect(second.get(key)!.id, key).toBe(first.get(key)!.id);
+    }
+    expect(second.get('mail.example.com. A')!.records).toEqual(['192.0.2.26']);
+    const known = new Set([...first.values()].map((r) => r.id));
+    expect(known.has(second.get('ftp.example.com. A')!.id)).toBe(false);
+    expect(known.has(second.get('mail.example.com. AAAA')!.id)).toBe(false);
+    // What the master no longer has is gone; what it kept answers by its old id.
+    expect((await dns.recordsets.get(alice, zone.id, first.get('www.example.com. CNAME')!.id))._unsafeUnwrapErr().status).toBe(404);
+    expect((await dns.recordsets.get(alice, zone.id, first.get('mail.example.com. A')!.id))._unsafeUnwrap().records).toEqual(['192.0.2.26']);
+    expect((await dns.recordsets.list(alice, zone.id))._unsafeUnwrap().metadata.total_count).toBe(7);
   });
 
   it('manual mode: the push, then the transfer, each a step', async () => {
@@ -207,17 +245,110 @@ describe('SECONDARY zones transfer from their masters', () => {
       expect(after).toMatchObject({ serial: 7, version: version + 2 }); // the PATCH and its push only
     });
 
-    it('more records than the zone_records quota', async () => {
+    it.each([
+      ['records', { maxRecords: 6 }],
+      ['bytes of record text', { maxBytes: 200 }],
+    ])('more %s than the transfer ceiling (transferLimits)', async (_what, transferLimits) => {
       const { master } = service();
-      const dns = createDnsService({ masters: master, quotas: { zone_records: 5 } });
+      const dns = createDnsService({ masters: master, transferLimits });
       master.serve('example.com.', ZONE);
       const zone = (await dns.zones.create(alice, { name: 'example.com.', type: 'SECONDARY', masters: ['192.0.2.1'] }))._unsafeUnwrap();
       await dns.tasks.settle();
-      expect((await dns.zones.get(alice, zone.id))._unsafeUnwrap().serial).toBe(1);
+      expect((await dns.zones.get(alice, zone.id))._unsafeUnwrap()).toMatchObject({ serial: 1, transferred_at: null, status: 'ACTIVE' });
       // Only the service's own SOA, as before any transfer (refresh is random here).
       const left = await recordsets(dns, zone.id);
       expect(left).toHaveLength(1);
       expect(left[0]).toMatch(/^example\.com\. - SOA ns1\.example\.org\. hostmaster\.example\.com\. 1 \d+ 600 86400 3600$/);
+    });
+  });
+
+  it('no project quota applies to what a master sends (the real service applies none)', async () => {
+    const master = scriptedMaster();
+    const dns = createDnsService({ masters: master, quotas: { zone_records: 2, zone_recordsets: 2, recordset_records: 1 } });
+    master.serve('example.com.', ZONE);
+    const zone = (await dns.zones.create(alice, { name: 'example.com.', type: 'SECONDARY', masters: ['192.0.2.1'] }))._unsafeUnwrap();
+    await dns.tasks.settle();
+    expect((await dns.zones.get(alice, zone.id))._unsafeUnwrap()).toMatchObject({ serial: 7, status: 'ACTIVE' });
+    expect(await recordsets(dns, zone.id)).toHaveLength(6);
+  });
+
+  it('refuses a transfer ceiling that is not a positive integer', () => {
+    for (const transferLimits of [{ maxRecords: 0 }, { maxBytes: -1 }, { maxRecords: 1.5 }, { maxBytes: Number.NaN }]) {
+      expect(() => createDnsService({ transferLimits })).toThrow(TypeError);
+    }
+  });
+
+  describe('a slow master holds only its own zone', () => {
+    /** A port whose `slow.example.` transfer waits until released; every other zone is served at once. */
+    function holdingMaster() {
+      const fast = scriptedMaster();
+      fast.serve('fast.example.', ZONE.replaceAll('example.com.', 'fast.example.'));
+      let release!: () => void;
+      const released = new Promise<void>((resolve) => (release = resolve));
+      let waiting = 0;
+      const port: MasterPort = {
+        serial: (m, zone) => fast.serial(m, zone),
+        transfer: (m, zone, limits) =>
+          zone !== 'slow.example.'
+            ? fast.transfer(m, zone, limits)
+            : // eslint-disable-next-line require-yield -- a master that sends nothing before it gives up
+              (async function* () {
+                waiting += 1;
+                await released;
+                throw new Error('the master gave up');
+              })(),
+      };
+      return { port, release, waiting: () => waiting };
+    }
+
+    /** Resolves once a zone event says the zone is ACTIVE at `serial`. */
+    const activeAt = (dns: DnsService, name: string, serial: number) =>
+      new Promise<void>((resolve) => {
+        const stop = dns.events.subscribe((e) => {
+          const z = e.payload as { name?: string; status?: string; serial?: number };
+          if (e.type === 'dns.zone.update' && z.name === name && z.status === 'ACTIVE' && z.serial === serial) {
+            stop();
+            resolve();
+          }
+        });
+      });
+
+    for (const mode of ['auto', 'manual'] as const) {
+      it(`${mode} mode: another zone's pushes and transfer complete while the slow transfer waits`, async () => {
+        const { port, release, waiting } = holdingMaster();
+        const dns = createDnsService({ masters: port, tasks: mode, ids: sequentialIds(), clock: manualClock('2026-01-02T03:04:05Z') });
+        const fastDone = activeAt(dns, 'fast.example.', 7);
+        const slow = (await dns.zones.create(alice, { name: 'slow.example.', type: 'SECONDARY', masters: ['192.0.2.1'] }))._unsafeUnwrap();
+        const fast = (await dns.zones.create(alice, { name: 'fast.example.', type: 'SECONDARY', masters: ['192.0.2.2'] }))._unsafeUnwrap();
+        const settled = mode === 'manual' ? dns.tasks.settle() : undefined;
+        await fastDone;
+        // The fast zone: pushed, transferred, pushed again; the slow one pushed, its transfer still waiting.
+        expect(waiting()).toBe(1);
+        expect((await dns.zones.get(alice, fast.id))._unsafeUnwrap()).toMatchObject({ status: 'ACTIVE', serial: 7, version: 4 });
+        expect((await dns.zones.get(alice, slow.id))._unsafeUnwrap()).toMatchObject({ status: 'ACTIVE', serial: 1, transferred_at: null });
+        expect(dns.tasks.pending()).toBe(1);
+        release();
+        await (settled ?? dns.tasks.settle());
+        expect(dns.tasks.pending()).toBe(0);
+        expect((await dns.zones.get(alice, slow.id))._unsafeUnwrap()).toMatchObject({ status: 'ACTIVE', serial: 1, transferred_at: null, version: 2 });
+      });
+    }
+
+    it("a zone's own steps still apply in order: its update's push waits behind its waiting transfer", async () => {
+      const { port, release } = holdingMaster();
+      const dns = createDnsService({ masters: port, ids: sequentialIds() });
+      const slowPushed = activeAt(dns, 'slow.example.', 1);
+      const slow = (await dns.zones.create(alice, { name: 'slow.example.', type: 'SECONDARY', masters: ['192.0.2.1'] }))._unsafeUnwrap();
+      await slowPushed; // the create's push; its transfer now waits
+      (await dns.zones.update(alice, slow.id, { description: 'later' }))._unsafeUnwrap();
+      // Another zone queued after the update and served: the worker has looked at the update's push and left it.
+      const fastDone = activeAt(dns, 'fast.example.', 7);
+      (await dns.zones.create(alice, { name: 'fast.example.', type: 'SECONDARY', masters: ['192.0.2.2'] }))._unsafeUnwrap();
+      await fastDone;
+      expect((await dns.zones.get(alice, slow.id))._unsafeUnwrap()).toMatchObject({ status: 'PENDING', action: 'UPDATE' });
+      release();
+      await dns.tasks.settle();
+      expect((await dns.zones.get(alice, slow.id))._unsafeUnwrap()).toMatchObject({ status: 'ACTIVE', description: 'later' });
     });
   });
 });
