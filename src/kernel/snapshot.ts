@@ -31,10 +31,12 @@ function deepFreeze<T>(value: T): T {
 
 /**
  * The rows of every collection of `keys`, read in one transaction (a consistent copy), each
- * collection in id order, values copied through JSON. What every service's snapshot is made of.
+ * collection in id order. What every service's snapshot is made of. Values are copied through
+ * JSON unless `shared`: then they are handed over as stored (frozen), for a caller that builds
+ * its own plain copies from them anyway, which spares a second copy of every row.
  * @internal
  */
-export async function readCollections(storage: Storage, keys: CollectionKeys): Promise<Record<string, StoredRow[]>> {
+export async function readCollections(storage: Storage, keys: CollectionKeys, shared = false): Promise<Record<string, StoredRow[]>> {
   const collections: Record<string, { id: string; value: unknown }[]> = {};
   await storage.transaction(async (tx) => {
     for (const name of Object.keys(keys)) {
@@ -42,7 +44,7 @@ export async function readCollections(storage: Storage, keys: CollectionKeys): P
       let after: string | undefined;
       for (;;) {
         const page = await tx.scan(name, after, 1024);
-        for (const row of page) rows.push({ id: row.id, value: JSON.parse(JSON.stringify(row.value)) as unknown });
+        for (const row of page) rows.push({ id: row.id, value: shared ? row.value : (JSON.parse(JSON.stringify(row.value)) as unknown) });
         const last = page[page.length - 1];
         if (last === undefined || page.length < 1024) break;
         after = last.id;
@@ -74,16 +76,22 @@ export async function clearCollections(storage: Storage, keys: CollectionKeys): 
 /**
  * Replaces what the collections of `keys` hold with `collections` (rows by collection), rebuilding
  * every index from the values; a collection `keys` does not name is skipped. The one restore of
- * every service.
+ * every service. Values are cloned (a caller's snapshot stays its own) unless `owned`: values the
+ * caller built for this write alone, which are only frozen.
  * @internal
  */
-export async function writeCollections(storage: Storage, collections: Readonly<Record<string, readonly StoredRow[]>>, keys: CollectionKeys): Promise<void> {
+export async function writeCollections(
+  storage: Storage,
+  collections: Readonly<Record<string, readonly StoredRow[]>>,
+  keys: CollectionKeys,
+  owned = false,
+): Promise<void> {
   await clearCollections(storage, keys);
   await storage.transaction(async (tx) => {
     for (const [name, rows] of Object.entries(collections)) {
       const keysOf = keys[name] as ((value: unknown) => IndexKeys) | undefined;
       if (keysOf === undefined) continue;
-      for (const row of rows) await tx.put(name, row.id, deepFreeze(structuredClone(row.value)), keysOf(row.value));
+      for (const row of rows) await tx.put(name, row.id, deepFreeze(owned ? row.value : structuredClone(row.value)), keysOf(row.value));
     }
   });
 }

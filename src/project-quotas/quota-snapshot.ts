@@ -64,13 +64,14 @@ export function quotaSnapshotRows(snapshot: unknown): Record<string, StoredRow[]
 
 /** A frozen copy of every configured record, in list order. @internal */
 export async function takeQuotaSnapshot(storage: Storage): Promise<QuotaSnapshot> {
-  const records = store.fromRows(await readCollections(storage, QUOTA_COLLECTIONS));
+  // Each record is rebuilt (and checked) from what is stored, so the rows need no copy of their own.
+  const records = store.fromRows(await readCollections(storage, QUOTA_COLLECTIONS, true));
   const projectQuotas = records.map((r) => Object.freeze({ project_id: r.project_id, project_quotas: Object.freeze(r.project_quotas) }));
   return Object.freeze({ version: 1 as const, projectQuotas: Object.freeze(projectQuotas) });
 }
 
-/** Replaces the service's state with a snapshot's rows (from {@link quotaSnapshotRows}). @internal */
-export const restoreQuotaRows = (storage: Storage, rows: Record<string, StoredRow[]>): Promise<void> => writeCollections(storage, rows, QUOTA_COLLECTIONS);
+/** Replaces the service's state with a snapshot's rows (from {@link quotaSnapshotRows}, built for this write alone). @internal */
+export const restoreQuotaRows = (storage: Storage, rows: Record<string, StoredRow[]>): Promise<void> => writeCollections(storage, rows, QUOTA_COLLECTIONS, true);
 
 /** Removes every configured record. @internal */
 export const clearQuotas = (storage: Storage): Promise<void> => clearCollections(storage, QUOTA_COLLECTIONS);
