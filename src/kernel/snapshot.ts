@@ -29,8 +29,14 @@ function deepFreeze<T>(value: T): T {
   return value;
 }
 
-/** Reads every collection in one transaction (a consistent copy). @internal */
-export async function takeSnapshot(storage: Storage, service: 'dns' | 'quota', keys: CollectionKeys): Promise<ServiceSnapshot> {
+/**
+ * The rows of every collection of `keys`, read in one transaction (a consistent copy), each
+ * collection in id order. What every service's snapshot is made of. Values are copied through
+ * JSON unless `shared`: then they are handed over as stored (frozen), for a caller that builds
+ * its own plain copies from them anyway, which spares a second copy of every row.
+ * @internal
+ */
+export async function readCollections(storage: Storage, keys: CollectionKeys, shared = false): Promise<Record<string, StoredRow[]>> {
   const collections: Record<string, { id: string; value: unknown }[]> = {};
   await storage.transaction(async (tx) => {
     for (const name of Object.keys(keys)) {
@@ -38,7 +44,7 @@ export async function takeSnapshot(storage: Storage, service: 'dns' | 'quota', k
       let after: string | undefined;
       for (;;) {
         const page = await tx.scan(name, after, 1024);
-        for (const row of page) rows.push({ id: row.id, value: JSON.parse(JSON.stringify(row.value)) as unknown });
+        for (const row of page) rows.push({ id: row.id, value: shared ? row.value : (JSON.parse(JSON.stringify(row.value)) as unknown) });
         const last = page[page.length - 1];
         if (last === undefined || page.length < 1024) break;
         after = last.id;
@@ -46,7 +52,12 @@ export async function takeSnapshot(storage: Storage, service: 'dns' | 'quota', k
       collections[name] = rows;
     }
   });
-  return deepFreeze({ format: 1, service, collections });
+  return collections;
+}
+
+/** Reads every collection in one transaction (a consistent copy), frozen. @internal */
+export async function takeSnapshot(storage: Storage, service: 'dns' | 'quota', keys: CollectionKeys): Promise<ServiceSnapshot> {
+  return deepFreeze({ format: 1, service, collections: await readCollections(storage, keys) });
 }
 
 /** Empties every collection of the service, in one transaction. @internal */
@@ -62,14 +73,29 @@ export async function clearCollections(storage: Storage, keys: CollectionKeys): 
   });
 }
 
-/** Writes a snapshot into storage (replacing what the service held), rebuilding indexes. @internal */
-export async function restoreSnapshot(storage: Storage, snapshot: ServiceSnapshot, keys: CollectionKeys): Promise<void> {
+/**
+ * Replaces what the collections of `keys` hold with `collections` (rows by collection), rebuilding
+ * every index from the values; a collection `keys` does not name is skipped. The one restore of
+ * every service. Values are cloned (a caller's snapshot stays its own) unless `owned`: values the
+ * caller built for this write alone, which are only frozen.
+ * @internal
+ */
+export async function writeCollections(
+  storage: Storage,
+  collections: Readonly<Record<string, readonly StoredRow[]>>,
+  keys: CollectionKeys,
+  owned = false,
+): Promise<void> {
   await clearCollections(storage, keys);
   await storage.transaction(async (tx) => {
-    for (const [name, rows] of Object.entries(snapshot.collections)) {
+    for (const [name, rows] of Object.entries(collections)) {
       const keysOf = keys[name] as ((value: unknown) => IndexKeys) | undefined;
       if (keysOf === undefined) continue;
-      for (const row of rows) await tx.put(name, row.id, deepFreeze(structuredClone(row.value)), keysOf(row.value));
+      for (const row of rows) await tx.put(name, row.id, deepFreeze(owned ? row.value : structuredClone(row.value)), keysOf(row.value));
     }
   });
 }
+
+/** Writes a snapshot into storage (replacing what the service held), rebuilding indexes. @internal */
+export const restoreSnapshot = (storage: Storage, snapshot: ServiceSnapshot, keys: CollectionKeys): Promise<void> =>
+  writeCollections(storage, snapshot.collections, keys);

@@ -1,5 +1,6 @@
 import { err, ok, type Result } from 'neverthrow';
 import type { ApiError } from '../kernel/api-error.js';
+import { PythonFloat, pythonFloatRepr } from '../kernel/python-float.js';
 import { invalidProjectQuotas, noDataSupplied } from './quota-errors.js';
 import { QUOTA_KINDS, isQuotaKind, type QuotaKind } from './quota-values.js';
 
@@ -30,12 +31,8 @@ function reprString(s: string): string {
   return out + quote;
 }
 
-function reprNumber(n: number): string {
-  if (Number.isNaN(n)) return 'nan';
-  if (n === Infinity) return 'inf';
-  if (n === -Infinity) return '-inf';
-  return String(n);
-}
+/** A JavaScript number as the Python value a client would have sent for it: an `int` when whole, else a `float`. */
+const reprNumber = (n: number): string => (Number.isInteger(n) ? BigInt(n).toString() : pythonFloatRepr(n));
 
 /**
  * A value the way the real service's messages show it (Python's `repr`: `'abc'`, `True`, `None`,
@@ -47,6 +44,7 @@ export function pythonRepr(value: unknown, depth = 0): string {
   if (value === true) return 'True';
   if (value === false) return 'False';
   if (typeof value === 'number') return reprNumber(value);
+  if (value instanceof PythonFloat) return pythonFloatRepr(value.value);
   if (typeof value === 'bigint') return value.toString();
   if (typeof value === 'string') return reprString(value.length > MAX_REPR ? value.slice(0, MAX_REPR + 1) : value);
   if (depth > 3) return '...';
@@ -112,15 +110,17 @@ export function parseProjectQuotas(body: unknown): Result<ProjectQuotasPatch, Ap
   for (const kind of QUOTA_KINDS) {
     if (!Object.hasOwn(inner, kind)) continue;
     const value = inner[kind];
-    if (typeof value !== 'number' || !Number.isInteger(value)) {
+    // A whole float (`3.0`, `1e3`) is an integer to the real validator; the message still shows what was sent.
+    const number = value instanceof PythonFloat ? value.value : value;
+    if (typeof number !== 'bigint' && (typeof number !== 'number' || !Number.isInteger(number))) {
       return err(invalidProjectQuotas(`${pythonRepr(value)} is not of type 'integer'`, 'project_quotas'));
     }
-    if (!Number.isSafeInteger(value)) {
+    if (typeof number === 'bigint' || !Number.isSafeInteger(number)) {
       return err(
         invalidProjectQuotas(`${pythonRepr(value)} is out of the supported range (-9007199254740991..9007199254740991)`, 'project_quotas'),
       );
     }
-    patch[kind] = value === 0 ? 0 : value; // -0 is JSON's 0: never store or echo a -0
+    patch[kind] = number === 0 ? 0 : number; // never store or echo a -0 (`-0`, `-0.0`)
   }
   return ok(patch);
 }

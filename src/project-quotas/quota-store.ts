@@ -1,5 +1,6 @@
-import type { StorageTransaction } from '../ports/storage.js';
+import type { StorageTransaction, StoredRow } from '../ports/storage.js';
 import { tupleKey } from '../kernel/keys.js';
+import type { CollectionKeys } from '../kernel/snapshot.js';
 import { checked, isInteger, isString, optional, orNull, shapeCheck, type Collection, type Shape } from '../kernel/stored.js';
 import { QUOTA_KINDS, perKind, type ProjectQuotasRecord } from './quota-values.js';
 
@@ -16,7 +17,6 @@ export interface StoredRecord extends ProjectQuotasRecord {
 
 const RECORDS = 'quotas.project_quotas';
 const BY_CREATION = 'created';
-const BATCH = 1000;
 
 // A kind left out reads as null (not configured), as the service writes every kind.
 const CONFIGURED_SHAPE: Shape = Object.fromEntries(QUOTA_KINDS.map((kind) => [kind, optional(orNull(isInteger))]));
@@ -40,8 +40,18 @@ function read(id: string, raw: unknown): StoredRecord {
   return { project_id: r.project_id, project_quotas: perKind((kind) => r.project_quotas[kind] ?? null), sequence: r.sequence };
 }
 
+/** The quota service's one collection and how its index keys derive from a record, for snapshots. @internal */
+export const QUOTA_COLLECTIONS: CollectionKeys = { [RECORDS]: (r: StoredRecord) => collection.keys(r) };
+
 /** The stored project quota records, read (checked) and written only through here. @internal */
 export const quotaRecordRepository = {
+  /** Every record of a snapshot's rows, checked, in creation order (the list order). */
+  fromRows: (rows: Readonly<Record<string, readonly StoredRow[]>>): StoredRecord[] =>
+    (rows[RECORDS] ?? []).map((row) => read(row.id, row.value)).sort((a, b) => a.sequence - b.sequence),
+  /** The rows that store `records`, numbered in the order given. */
+  toRows: (records: readonly ProjectQuotasRecord[]): Record<string, StoredRow[]> => ({
+    [RECORDS]: records.map((r, sequence) => ({ id: r.project_id, value: { project_id: r.project_id, project_quotas: r.project_quotas, sequence } })),
+  }),
   /** The record of `projectId`, or undefined. */
   get: async (tx: StorageTransaction, projectId: string): Promise<StoredRecord | undefined> => {
     const raw = await tx.get(RECORDS, projectId);
@@ -61,13 +71,5 @@ export const quotaRecordRepository = {
   nextSequence: async (tx: StorageTransaction): Promise<number> => {
     const [last] = await tx.range(RECORDS, BY_CREATION, { direction: 'desc', limit: 1 });
     return last === undefined ? 0 : read(last.id, last.value).sequence + 1;
-  },
-  /** Removes every record. */
-  clear: async (tx: StorageTransaction): Promise<void> => {
-    for (;;) {
-      const batch = await tx.scan(RECORDS, undefined, BATCH);
-      if (batch.length === 0) return;
-      for (const { id } of batch) await tx.delete(RECORDS, id);
-    }
   },
 };

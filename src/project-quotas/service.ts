@@ -1,12 +1,25 @@
-import { ok, type Result } from 'neverthrow';
+import { err, ok, type Result, type ResultAsync } from 'neverthrow';
 import { memoryStorage } from '../adapters/memory/memory-storage.js';
 import type { Storage } from '../ports/storage.js';
 import type { ApiError } from '../kernel/api-error.js';
-import { runInTransaction } from '../kernel/command.js';
-import { isProjectId } from '../kernel/project-id.js';
-import { quotaCommands, trimBase, type QuotaService, type QuotaSnapshot } from './quota-commands.js';
-import { quotaRecordRepository as store } from './quota-store.js';
-import { QUOTA_KINDS, perKind, type ConfiguredQuotas, type ProjectQuotasRecord, type QuotaValues } from './quota-values.js';
+import { CorruptValue, corruptValue, storageFailure } from '../kernel/command.js';
+import type { RequestContext } from '../kernel/context.js';
+import {
+  deleteProjectQuotas,
+  effectiveQuotas,
+  enforceQuota,
+  getProjectQuotas,
+  listProjectQuotas,
+  setProjectQuotas,
+  type EffectiveQuotasBody,
+  type EnforceRequest,
+  type ProjectQuotasBody,
+  type ProjectQuotasPage,
+  type ProjectQuotasQuery,
+  type QuotaDeps,
+} from './quota-commands.js';
+import { clearQuotas, quotaSnapshotRows, restoreQuotaRows, takeQuotaSnapshot, type QuotaSnapshot } from './quota-snapshot.js';
+import { perKind, type QuotaKind, type QuotaValues } from './quota-values.js';
 
 /**
  * Options of {@link createQuotaService}.
@@ -37,11 +50,99 @@ export interface QuotaServiceOptions {
   readonly from?: QuotaSnapshot;
 }
 
-const configuredOf = (raw: Record<string, unknown>): ConfiguredQuotas =>
-  perKind((kind) => {
-    const v = raw[kind];
-    return typeof v === 'number' && Number.isSafeInteger(v) ? v : null;
-  });
+/**
+ * The `quotas.projectQuotas` command group: configured per-project quotas
+ * (`/v1/project-quotas`); every call needs the role `key-manager:service-admin`.
+ *
+ * @category Quotas
+ */
+export interface ProjectQuotaCommands {
+  /**
+   * A page of configured records in first-creation order (`GET /v1/project-quotas`).
+   *
+   * @param ctx - the caller
+   * @param query - `offset` and `limit`, normalised as the real service does
+   * @returns the page; 401/403 `forbidden`, 500 `unknown` for a repeated parameter (an array), 500 `storage_failure`
+   * @errors `unknown` 500 (a repeated parameter)
+   */
+  list(ctx: RequestContext, query?: ProjectQuotasQuery): ResultAsync<ProjectQuotasPage, ApiError>;
+  /**
+   * One project's configured quotas (`GET /v1/project-quotas/{id}`).
+   *
+   * @param ctx - the caller
+   * @param projectId - any project id (not checked for UUID form, as in the real service)
+   * @returns `{ project_quotas: {...} }` with `null` for kinds not configured; 404 `not_found`,
+   *   400 `invalid_project_id`, 401/403 `forbidden`, 500 `storage_failure`
+   * @errors `invalid_project_id` 400, `not_found` 404
+   */
+  get(ctx: RequestContext, projectId: unknown): ResultAsync<ProjectQuotasBody, ApiError>;
+  /**
+   * Configures a project's quotas (`PUT /v1/project-quotas/{id}`): kinds in the body replace
+   * what was configured, kinds left out keep it (never configured: `null`).
+   *
+   * @param ctx - the caller
+   * @param projectId - the project to configure
+   * @param body - `{ project_quotas: { secrets?, orders?, containers?, consumers?, cas? } }`, integers
+   * @returns nothing (the spec's 204); 400 `empty_request_body` / `invalid_object` /
+   *   `invalid_project_id`, 401/403 `forbidden`, 500 `storage_failure`
+   * @errors `empty_request_body` 400, `invalid_object` 400, `invalid_project_id` 400
+   */
+  set(ctx: RequestContext, projectId: unknown, body: unknown): ResultAsync<void, ApiError>;
+  /**
+   * Removes a project's configuration, so the defaults apply (`DELETE /v1/project-quotas/{id}`).
+   *
+   * @param ctx - the caller
+   * @param projectId - the project to reset
+   * @returns nothing (204); 404 `not_found`, 400 `invalid_project_id`, 401/403 `forbidden`, 500 `storage_failure`
+   * @errors `invalid_project_id` 400, `not_found` 404
+   */
+  delete(ctx: RequestContext, projectId: unknown): ResultAsync<void, ApiError>;
+}
+
+/**
+ * The secrets service's quota interface (Barbican v1 `/v1/quotas`, `/v1/project-quotas`) plus the
+ * check its create endpoints run. Every command returns a `ResultAsync` that never rejects.
+ *
+ * @category Quotas
+ */
+export interface QuotaService {
+  /**
+   * The caller's effective quotas (`GET /v1/quotas`).
+   *
+   * @param ctx - the caller; needs one of the roles reader, member, admin, observer, creator,
+   *   audit, key-manager:service-admin, and a project
+   * @returns `{ quotas: { secrets, orders, containers, consumers, cas } }`; 401
+   *   `authentication_required` / `missing_project_id`, 401/403 `forbidden`, 500 `storage_failure`
+   * @errors none of its own
+   */
+  effective(ctx: RequestContext): ResultAsync<EffectiveQuotasBody, ApiError>;
+  /** Configured per-project quotas; every call needs the role `key-manager:service-admin`. */
+  readonly projectQuotas: ProjectQuotaCommands;
+  /**
+   * Whether a project may create `requested` more of a kind, given `inUse`: what a server calls
+   * before it creates a secret, order, container, consumer or CA.
+   *
+   * @param projectId - the creating project (checked at run time like every input)
+   * @param kind - the kind created (checked at run time too: a server may pass what it parsed)
+   * @param usage - current use and the amount requested
+   * @returns Ok, or 403 `quota_exceeded` (always 403, as the real service: it is not a policy
+   *   refusal); 400 `bad_request` for an unknown kind or counts that are not non-negative
+   *   integers; 500 `storage_failure`
+   * @errors `bad_request` 400, `quota_exceeded` 403
+   */
+  enforce(projectId: string, kind: QuotaKind, usage: EnforceRequest): ResultAsync<void, ApiError>;
+  /** A frozen, JSON-serialisable copy of all state; rejects only when the storage does. */
+  snapshot(): Promise<QuotaSnapshot>;
+  /** Removes every configured record (the options are kept); rejects only when the storage does. */
+  reset(): Promise<void>;
+  /**
+   * The same service (same state and options) whose list links start with `baseUrl` instead of
+   * the configured one: what an HTTP front uses to link to the origin a client called.
+   *
+   * @param baseUrl - scheme, host and any mount prefix, e.g. `http://127.0.0.1:8080/keys`
+   */
+  withBaseUrl(baseUrl: string): QuotaService;
+}
 
 function checkInteger(name: string, value: unknown, min: number): number {
   if (typeof value !== 'number' || !Number.isSafeInteger(value) || value < min) {
@@ -50,30 +151,38 @@ function checkInteger(name: string, value: unknown, min: number): number {
   return value;
 }
 
-/** Validates a snapshot up front: restoring half of one would be worse than refusing it. */
-function checkSnapshot(snapshot: unknown): readonly ProjectQuotasRecord[] {
-  const s = snapshot as Record<string, unknown> | null;
-  const items: unknown = s?.['projectQuotas'];
-  if (s === null || typeof s !== 'object' || s['version'] !== 1 || !Array.isArray(items)) {
-    throw new TypeError('createQuotaService: `from` is not a quota snapshot (version 1)');
-  }
-  const seen = new Set<string>();
-  const records: ProjectQuotasRecord[] = [];
-  for (const item of items as readonly unknown[]) {
-    const r = item as Record<string, unknown> | null;
-    const id = r?.['project_id'];
-    const q = r?.['project_quotas'] as Record<string, unknown> | null | undefined;
-    const valid =
-      isProjectId(id) &&
-      !seen.has(id) &&
-      q !== null &&
-      typeof q === 'object' &&
-      QUOTA_KINDS.every((k) => q[k] === null || (typeof q[k] === 'number' && Number.isSafeInteger(q[k])));
-    if (!valid) throw new TypeError('createQuotaService: `from` holds a malformed or duplicate project quota record');
-    seen.add(id);
-    records.push({ project_id: id, project_quotas: configuredOf(q) });
-  }
-  return records;
+/** The base of list links as configured: without a trailing `/`. */
+const trimBase = (base: string): string => base.replace(/\/$/, '');
+
+/** A storage failure of the service's own work (restore, snapshot, reset), in the quota service's words. */
+const asApiError = (cause: unknown): ApiError => (cause instanceof CorruptValue ? corruptValue(cause, 'quota') : storageFailure(cause, 'quota'));
+
+/**
+ * Builds what every quota command needs from the service options, with a restore of
+ * `options.from` under way (`restored`). The one place where defaults are applied.
+ * @throws TypeError - for invalid options or a malformed `from` snapshot
+ * @internal
+ */
+export function createQuotaDeps(options: QuotaServiceOptions = {}): QuotaDeps {
+  const storage = options.storage ?? memoryStorage();
+  const defaultLimit = checkInteger('paging.defaultLimit', options.paging?.defaultLimit ?? 10, 1);
+  const maxLimit = checkInteger('paging.maxLimit', options.paging?.maxLimit ?? 100, 1);
+  const forbiddenStatus = options.forbiddenStatus ?? 401;
+  if (forbiddenStatus !== 401 && forbiddenStatus !== 403) throw new TypeError('createQuotaService: forbiddenStatus must be 401 or 403');
+  const defaults: QuotaValues = Object.freeze(
+    perKind((kind) => checkInteger(`defaults.${kind}`, options.defaults?.[kind] ?? -1, -Number.MAX_SAFE_INTEGER)),
+  );
+  // Checked before anything is written; restoring is asynchronous but the factory is not, so
+  // every command waits for it first.
+  const rows = options.from === undefined ? undefined : quotaSnapshotRows(options.from);
+  const restored: Promise<Result<void, ApiError>> =
+    rows === undefined
+      ? Promise.resolve(ok(undefined))
+      : restoreQuotaRows(storage, rows).then(
+          () => ok(undefined),
+          (cause: unknown) => err(asApiError(cause)),
+        );
+  return { storage, restored, dialect: 'quota', forbiddenStatus, baseUrl: trimBase(options.baseUrl ?? 'http://localhost:9311'), defaultLimit, maxLimit, defaults };
 }
 
 /**
@@ -99,33 +208,33 @@ function checkSnapshot(snapshot: unknown): readonly ProjectQuotasRecord[] {
  * @category Quotas
  */
 export function createQuotaService(options: QuotaServiceOptions = {}): QuotaService {
-  const storage = options.storage ?? memoryStorage();
-  const baseUrl = trimBase(options.baseUrl ?? 'http://localhost:9311');
-  const defaultLimit = checkInteger('paging.defaultLimit', options.paging?.defaultLimit ?? 10, 1);
-  const maxLimit = checkInteger('paging.maxLimit', options.paging?.maxLimit ?? 100, 1);
-  const forbiddenStatus = options.forbiddenStatus ?? 401;
-  if (forbiddenStatus !== 401 && forbiddenStatus !== 403) throw new TypeError('createQuotaService: forbiddenStatus must be 401 or 403');
-  const defaults: QuotaValues = Object.freeze(
-    perKind((kind) => checkInteger(`defaults.${kind}`, options.defaults?.[kind] ?? -1, -Number.MAX_SAFE_INTEGER)),
-  );
+  return serviceOver(createQuotaDeps(options));
+}
 
-  // Restoring is asynchronous but the factory is not: every call waits for it first.
-  let ready: Promise<Result<void, ApiError>> = Promise.resolve(ok(undefined));
-  if (options.from !== undefined) {
-    const records = checkSnapshot(options.from);
-    const restoring = runInTransaction(
-      storage,
-      async ({ tx }) => {
-        await store.clear(tx);
-        let sequence = 0;
-        for (const r of records) {
-          await store.put(tx, { ...r, sequence: sequence++ });
-        }
-        return ok(undefined);
-      },
-      'quota',
-    );
-    ready = (async () => await restoring)();
+/** The service's own storage work (snapshot, reset): after the restore, its failures as the service's errors. */
+async function afterRestore<T>(deps: QuotaDeps, work: () => Promise<T>): Promise<T> {
+  const restored = await deps.restored;
+  if (restored.isErr()) throw restored.error;
+  try {
+    return await work();
+  } catch (cause) {
+    throw asApiError(cause);
   }
-  return quotaCommands({ storage, ready, baseUrl, defaultLimit, maxLimit, forbiddenStatus, defaults });
+}
+
+/** The commands over one set of deps; views from `withBaseUrl` share everything but the link base. */
+function serviceOver(deps: QuotaDeps): QuotaService {
+  return {
+    effective: (ctx) => effectiveQuotas(deps, ctx),
+    projectQuotas: {
+      list: (ctx, query) => listProjectQuotas(deps, ctx, query),
+      get: (ctx, projectId) => getProjectQuotas(deps, ctx, projectId),
+      set: (ctx, projectId, body) => setProjectQuotas(deps, ctx, projectId, body),
+      delete: (ctx, projectId) => deleteProjectQuotas(deps, ctx, projectId),
+    },
+    enforce: (projectId, kind, usage) => enforceQuota(deps, projectId, kind, usage),
+    snapshot: () => afterRestore(deps, () => takeQuotaSnapshot(deps.storage)),
+    reset: () => afterRestore(deps, () => clearQuotas(deps.storage)),
+    withBaseUrl: (baseUrl) => serviceOver({ ...deps, baseUrl: trimBase(baseUrl) }),
+  };
 }

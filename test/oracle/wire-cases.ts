@@ -154,6 +154,9 @@ export function quotaCases(p: string): WireRequest[] {
     body,
   });
   const notUtf8 = new Uint8Array([...new TextEncoder().encode('{"project_quotas": {"secrets": 1}, "x": "'), 0xff, 0x22, 0x7d]);
+  const utf16le = Uint8Array.from(Buffer.from('{"project_quotas": {"secrets": 2}}', 'utf16le'));
+  const utf16 = new Uint8Array([0xff, 0xfe, ...utf16le]);
+  const utf8Bom = new Uint8Array([0xef, 0xbb, 0xbf, ...new TextEncoder().encode('{"project_quotas": {"secrets": 2}}')]);
   return [
     { method: 'GET', path: '/v1/quotas', headers: as('member') },
     { method: 'GET', path: '/v1/quotas', headers: as('reader') },
@@ -225,5 +228,39 @@ export function quotaCases(p: string): WireRequest[] {
     { method: 'DELETE', path: `/v1/project-quotas/${p}x`, headers: sa },
     { method: 'DELETE', path: `/v1/project-quotas/${p}x`, headers: sa },
     { method: 'GET', path: `/v1/project-quotas/${p}x`, headers: sa },
+    // Issue 29: numbers echoed as Python prints them (whole floats are integers to the validator).
+    ...['1.0', '-0.0', '1e16', '1E5', '1e-7', '0.000123', '1e22', '12345678901234567.5', '123456789012345678901234567890', '[1.0, -0.0, 2.5e-5]'].map((n) =>
+      put(`{"project_quotas": ${n}}`),
+    ),
+    ...['1.0', '-0.0', '1e+2', '1e-5', '2.5e-3', '1e-400'].map((n) => put(`{"project_quotas": {"orders": ${n}}}`)),
+    { method: 'GET', path: `/v1/project-quotas/${p}x`, headers: sa },
+    // Strings: a body that is itself a string is echoed unstripped, values inside are stripped.
+    put('" str "'),
+    put('[" a ", 1.0]'),
+    put('{"project_quotas": " str "}'),
+    put('{"project_quotas": {"secrets": {" k ": " v "}}}'),
+    // A body declared UTF-8 JSON that is not UTF-8 (or is UTF-16): 400 before the policy and before a 405.
+    put(notUtf8, { ...as('member'), 'content-type': 'application/json' }),
+    put(utf16, { ...as('member'), 'content-type': 'application/json' }),
+    put(utf16, { ...as('member'), 'content-type': 'application/json; charset=UTF8' }),
+    put(notUtf8, { ...as('member'), 'content-type': 'application/javascript' }),
+    put(utf16, json),
+    put(notUtf8, { ...sa, 'content-type': 'application/json; charset=latin-1' }),
+    put(notUtf8, { ...as('member'), 'content-type': 'application/json; charset=latin-1' }),
+    put(utf8Bom),
+    put(utf16le, { ...as('member'), 'content-type': 'application/json' }),
+    put(utf16le),
+    put(notUtf8, { ...as('member'), 'content-type': 'text/plain' }),
+    { method: 'DELETE', path: `/v1/project-quotas/${p}x`, headers: { ...as('member'), 'content-type': 'application/json' }, body: notUtf8 },
+    { method: 'POST', path: '/v1/quotas', headers: { ...as('member'), 'content-type': 'application/json' }, body: utf16 },
+    { method: 'PUT', path: '/v1/nope', headers: { ...sa, 'content-type': 'application/json' }, body: notUtf8 },
+    // A path segment that is not UTF-8: the real service fails (bare 500), ours says why (API.md).
+    { method: 'GET', path: '/v1/project-quotas/%FF', headers: sa },
+    { method: 'DELETE', path: '/v1/project-quotas/%C3%28', headers: sa },
+    // Roles as the middleware reads them: split on commas, empty pieces dropped before the trim, lowercased.
+    ...['', ' ', ',', ' , ', ', ,', 'ADMIN', 'Key-Manager:Service-Admin', ' key-manager:service-admin ,', 'MEMBER', 'READER,'].flatMap((roles) => [
+      { method: 'GET', path: '/v1/project-quotas', headers: as(roles) },
+      { method: 'GET', path: '/v1/quotas', headers: as(roles) },
+    ]),
   ];
 }

@@ -19,7 +19,7 @@ const commonBodies = fc.constantFrom('', 'null', '[]', '"x"', '{}', '   ', '{"a"
 
 const maybeBody = (bodies: fc.Arbitrary<string>) => fc.option(fc.oneof(bodies, commonBodies, fc.json({ maxDepth: 3 })), { nil: undefined });
 
-function request(method: string, path: string, headers: Record<string, string>, contentType: string | undefined, body: string | undefined): WireRequest {
+function request(method: string, path: string, headers: Record<string, string>, contentType: string | undefined, body: string | Uint8Array | undefined): WireRequest {
   return {
     method,
     path,
@@ -95,17 +95,53 @@ export function dnsRequest(p: string): fc.Arbitrary<WireRequest> {
   });
 }
 
+/** Numbers in every form Python's `json` reads: ints, whole and fractional floats, exponents both ways, out of range. */
+const pythonNumbers = ['5', '-1', '0', '-0', '-7', '1.0', '-0.0', '3.0', '1.5', '1e16', '1E5', '1e+2', '1e-7', '2.5e-3', '0.000123', '1e22', '1.5e300', '1e-400', '1e400', '12345678901234567890', '9007199254740993'];
+
+/** Bodies no UTF-8 reader takes: a bad byte, UTF-16 with and without its byte-order mark, a UTF-8 byte-order mark. */
+const byteBodies = (inner: fc.Arbitrary<string>): fc.Arbitrary<Uint8Array> =>
+  fc.tuple(inner, fc.constantFrom('bad byte', 'utf-16', 'utf-16le', 'utf-8 bom')).map(([text, form]) => {
+    const utf8 = new TextEncoder().encode(text);
+    if (form === 'bad byte') return new Uint8Array([...utf8.subarray(0, utf8.length >> 1), 0xff, ...utf8.subarray(utf8.length >> 1)]);
+    if (form === 'utf-8 bom') return new Uint8Array([0xef, 0xbb, 0xbf, ...utf8]);
+    const le = Uint8Array.from(Buffer.from(text, 'utf16le'));
+    return form === 'utf-16' ? new Uint8Array([0xff, 0xfe, ...le]) : le;
+  });
+
 /** Quota requests for run `p`. */
 export function quotaRequest(p: string): fc.Arbitrary<WireRequest> {
-  const value = fc.constantFrom('5', '-1', '0', '" 5 "', 'true', 'null', '1.5', '3.0', 'NaN', 'Infinity', '1e400', '"x"', '-7');
+  const value = fc.constantFrom(...pythonNumbers, '" 5 "', '"\\t5\\n"', '" str "', 'true', 'null', 'NaN', 'Infinity', '"x"', '[1.0, " a "]', '{" k ": " v "}');
   const kinds = fc.subarray(['secrets', 'orders', 'containers', 'consumers', 'cas', 'bogus'], { maxLength: 3 });
-  const quotaBody = fc
-    .tuple(kinds, fc.array(value, { minLength: 6, maxLength: 6 }), fc.boolean())
-    .map(([ks, vs, wrapped]) => {
-      const inner = `{${ks.map((k, i) => `"${k}": ${vs[i]}`).join(', ')}}`;
-      return wrapped ? `{"project_quotas": ${inner}}` : inner;
-    });
-  const roles = fc.constantFrom<string | undefined>('key-manager:service-admin', 'KEY-MANAGER:Service-Admin ', 'admin', 'member', 'reader', 'creator', '', ' , ', undefined);
+  const quotaBody = fc.oneof(
+    {
+      weight: 4,
+      arbitrary: fc.tuple(kinds, fc.array(value, { minLength: 6, maxLength: 6 }), fc.boolean()).map(([ks, vs, wrapped]) => {
+        const inner = `{${ks.map((k, i) => `"${k}": ${vs[i]}`).join(', ')}}`;
+        return wrapped ? `{"project_quotas": ${inner}}` : inner;
+      }),
+    },
+    // What stands where an object should: a number of any form, a padded string, a list of them.
+    value.map((v) => `{"project_quotas": ${v}}`),
+    value,
+    fc.array(value, { maxLength: 3 }).map((vs) => `[${vs.join(', ')}]`),
+  );
+  const roles = fc.constantFrom<string | undefined>(
+    'key-manager:service-admin',
+    'KEY-MANAGER:Service-Admin ',
+    ' key-manager:service-admin ,',
+    'admin',
+    'ADMIN',
+    'member',
+    'MEMBER',
+    'reader',
+    'creator',
+    '',
+    ' ',
+    ',',
+    ' , ',
+    ', ,',
+    undefined,
+  );
   const headers = fc.tuple(fc.constantFrom(`${p}a`, `${p}b`), roles).map(([proj, role]) => {
     const h: Record<string, string> = { 'X-Project-Id': proj };
     if (role !== undefined) h['X-Roles'] = role;
@@ -118,12 +154,19 @@ export function quotaRequest(p: string): fc.Arbitrary<WireRequest> {
     `/v1/project-quotas/${p}x`,
     `/v1/project-quotas/${p}x`,
     `/v1/project-quotas/${p}y/`,
+    '/v1/project-quotas/%FF',
+    `/v1/project-quotas/${p}%C3%28`,
     '/v1/nope',
     '/v1/Quotas',
   );
+  const quotaContentTypes = fc.oneof(
+    contentTypes,
+    fc.constantFrom('application/json; charset=UTF8', 'application/json; charset=latin-1', 'application/javascript', 'application/json', 'application/json'),
+  );
+  const body = fc.option(fc.oneof({ weight: 3, arbitrary: fc.oneof(quotaBody, commonBodies, fc.json({ maxDepth: 3 })) }, byteBodies(quotaBody)), { nil: undefined });
   const query = fc.subarray(['limit=1', 'limit=0', 'limit=x', 'offset=1', 'offset=-2', 'limit=%201%20', 'offset=%2B1'], { maxLength: 2 });
-  const method = fc.constantFrom('GET', 'GET', 'PUT', 'PUT', 'DELETE', 'POST');
+  const method = fc.constantFrom('GET', 'GET', 'PUT', 'PUT', 'PUT', 'DELETE', 'POST');
   return fc
-    .tuple(method, paths, query, headers, contentTypes, maybeBody(quotaBody))
-    .map(([m, path, q, h, ct, body]) => request(m, q.length === 0 ? path : `${path}?${q.join('&')}`, h, ct, body));
+    .tuple(method, paths, query, headers, quotaContentTypes, body)
+    .map(([m, path, q, h, ct, b]) => request(m, q.length === 0 ? path : `${path}?${q.join('&')}`, h, ct, b));
 }

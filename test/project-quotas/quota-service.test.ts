@@ -115,7 +115,7 @@ describe('projectQuotas.set', () => {
     ['1e400', JSON.parse('{"project_quotas": {"secrets": 1e400}}'), "inf is not of type 'integer'. Invalid property: 'project_quotas'"],
     ['unknown before bad value', { project_quotas: { secrets: '5', bogus: 1 } }, "Additional properties are not allowed ('bogus' was unexpected). Invalid property: 'project_quotas'"],
     ['first bad value in kind order', { project_quotas: { cas: 'b', orders: true } }, "True is not of type 'integer'. Invalid property: 'project_quotas'"],
-    ['unsafe integer (divergence)', { project_quotas: { secrets: 2 ** 63 } }, "9223372036854776000 is out of the supported range (-9007199254740991..9007199254740991). Invalid property: 'project_quotas'"],
+    ['unsafe integer (divergence)', { project_quotas: { secrets: 2 ** 63 } }, "9223372036854775808 is out of the supported range (-9007199254740991..9007199254740991). Invalid property: 'project_quotas'"],
   ])('answers 400 invalid_object for %s and stores nothing', async (_name, body, reason) => {
     const quotas = createQuotaService();
     const e = (await quotas.projectQuotas.set(serviceAdmin, 'p1', body))._unsafeUnwrapErr();

@@ -102,7 +102,7 @@ describe('a storage failure at any step of a quota command changes nothing and a
     const failing = createQuotaService({ storage: faultyStorage(inner, (op) => op === 'delete') });
     await expect(failing.reset()).rejects.toMatchObject({ status: 500, type: 'storage_failure' });
     expect(await plain.snapshot()).toEqual(before);
-    const unreadable = createQuotaService({ storage: faultyStorage(inner, (op) => op === 'range') });
+    const unreadable = createQuotaService({ storage: faultyStorage(inner, (op) => op === 'range' || op === 'scan') });
     await expect(unreadable.snapshot()).rejects.toMatchObject({ status: 500, type: 'storage_failure' });
   });
 });

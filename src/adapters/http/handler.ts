@@ -3,7 +3,7 @@ import type { QuotaService } from '../../project-quotas/index.js';
 import type { ApiError } from '../../kernel/api-error.js';
 import type { RequestContext } from '../../kernel/context.js';
 import { dnsFace, dnsRoutes, dnsVersions } from './dns-routes.js';
-import { authenticationFailed, handlerDefect, methodNotAllowed, notFound } from './http-errors.js';
+import { authenticationFailed, handlerDefect, methodNotAllowed, notFound, pathNotUtf8 } from './http-errors.js';
 import { quotaFace, quotaRoutes, quotaVersions } from './quota-routes.js';
 import { errorResponse, jsonResponse, type Answering } from './responses.js';
 import { compileRoutes, type Routed, type Router } from './router.js';
@@ -125,9 +125,19 @@ export function createHttpHandler(options: HttpHandlerOptions): HttpHandler {
       return fallbackDialect === 'dns' ? jsonResponse(x, 200, dnsVersions(base)) : jsonResponse(x, 300, quotaVersions(base));
     }
     let routed: Routed<Action> = { kind: 'not_found' };
-    if (mount !== undefined) routed = mount.router(method, segments(path.slice(mount.prefix.length)));
-    else mount = mounts.find((m) => m.dialect === fallbackDialect);
+    let undecodable = false;
+    if (mount !== undefined) {
+      const parts = segments(path.slice(mount.prefix.length));
+      undecodable = parts.undecodable;
+      routed = mount.router(method, parts.decoded);
+    } else mount = mounts.find((m) => m.dialect === fallbackDialect);
     const x = exchange(request, requestId, mount?.dialect ?? fallbackDialect, base, url.searchParams);
+    if (routed.kind !== 'not_found') {
+      const screened = await mount?.face.screen?.(x);
+      if (screened !== undefined) return errorResponse(x, screened);
+      // A quota path parameter that is not UTF-8 names no project (the real service fails with a bare 500).
+      if (undecodable && x.dialect === 'quota') return errorResponse(x, pathNotUtf8(x.dialect));
+    }
     if (routed.kind === 'action') return routed.action(x, routed.params);
     const refused = await mount?.face.gate?.(x);
     if (refused !== undefined) return errorResponse(x, refused);
@@ -177,20 +187,28 @@ function notFoundResponse(x: Answering, method: string): Response {
   return errorResponse(x, notFound(x.dialect));
 }
 
-/** Splits a path below the service prefix into decoded segments, trailing slashes dropped. */
-function segments(path: string): string[] {
+/**
+ * Splits a path below the service prefix into decoded segments, trailing slashes dropped. A
+ * segment whose percent-encoding is not UTF-8 stays as sent, and `undecodable` says so.
+ */
+function segments(path: string): { decoded: string[]; undecodable: boolean } {
   const trimmed = path.replace(/\/+$/, '');
-  if (trimmed === '') return [];
-  return trimmed
-    .slice(1)
-    .split('/')
-    .map((s) => {
-      try {
-        return decodeURIComponent(s);
-      } catch {
-        return s;
-      }
-    });
+  let undecodable = false;
+  const decoded =
+    trimmed === ''
+      ? []
+      : trimmed
+          .slice(1)
+          .split('/')
+          .map((s) => {
+            try {
+              return decodeURIComponent(s);
+            } catch {
+              undecodable = true;
+              return s;
+            }
+          });
+  return { decoded, undecodable };
 }
 
 /**

@@ -17,6 +17,10 @@ export const methodNotAllowed = (dialect: Dialect): ApiError => new ApiError(405
 /** A POST to a per-zone task without its zone id: the real service's bare 404. @internal */
 export const missingZoneId = (): ApiError => new ApiError(404, 'not_found', '', { showMessage: false });
 
+/** A path parameter whose percent-encoding is not UTF-8: it names nothing. @internal */
+export const pathNotUtf8 = (dialect: Dialect): ApiError =>
+  new ApiError(400, 'bad_request', 'The request path is not valid: a percent-encoded segment is not UTF-8.', { dialect });
+
 /** `authenticate` threw, rejected or gave no context. @internal */
 export const authenticationFailed = (dialect: Dialect): ApiError =>
   new ApiError(401, 'authentication_required', 'Authentication is required: the request could not be authenticated.', { dialect });
@@ -39,7 +43,7 @@ export const quotaNotJson = (): ApiError =>
 /** A DNS body that does not decode (UTF-8 or JSON), in the words of Python's decoder. @internal */
 export const invalidJson = (message: string): ApiError => new ApiError(400, 'invalid_json', message);
 
-/** A quota body that is not UTF-8: Barbican's bare 400. @internal */
+/** A quota body declared UTF-8 JSON that does not decode: Barbican's framework's bare 400. @internal */
 export const quotaNotUtf8 = (): ApiError => new ApiError(400, 'bad_request', '', { dialect: 'quota' });
 
 /** A quota body that is not JSON. @internal */

@@ -1,3 +1,5 @@
+import { PythonFloat } from '../../kernel/python-float.js';
+
 /**
  * A JSON reader that accepts what the real services' decoder (Python's `json`) accepts and fails
  * with its words: both services take the literals `NaN`, `Infinity` and `-Infinity` (and then
@@ -20,6 +22,14 @@ export interface JsonSyntaxError {
 }
 
 export type JsonParse = { readonly ok: true; readonly value: unknown } | { readonly ok: false; readonly error: JsonSyntaxError };
+
+/**
+ * How numbers are read: `'javascript'` as `JSON.parse` reads them; `'python'` as Python's `json`
+ * does, so that messages can echo them as the real service does: a number with a fraction or an
+ * exponent is a {@link PythonFloat}, an integer beyond 2^53 − 1 a `bigint` (exact, as Python's
+ * `int`), and `-0` is `0`.
+ */
+export type JsonNumbers = 'javascript' | 'python';
 
 const NUMBER = /-?(?:0|[1-9]\d*)(\.\d+)?([eE][-+]?\d+)?/y;
 const WHITESPACE = /[ \t\n\r]*/y;
@@ -45,9 +55,9 @@ interface Frame {
  * Parses `text` as Python's `json.loads` does (strict mode: no control characters inside strings;
  * a repeated key keeps its last value).
  */
-export function parseJson(text: string): JsonParse {
+export function parseJson(text: string, numbers: JsonNumbers = 'javascript'): JsonParse {
   try {
-    return { ok: true, value: new Reader(text).document() };
+    return { ok: true, value: new Reader(text, numbers === 'python').document() };
   } catch (e) {
     if (e instanceof Failure) return { ok: false, error: { message: e.message, index: e.index } };
     throw e;
@@ -74,7 +84,10 @@ export function describeJsonError(text: string, error: JsonSyntaxError): string 
 
 class Reader {
   #i = 0;
-  constructor(private readonly s: string) {}
+  constructor(
+    private readonly s: string,
+    private readonly python: boolean,
+  ) {}
 
   document(): unknown {
     this.#skip();
@@ -184,7 +197,10 @@ class Reader {
     const m = NUMBER.exec(s);
     if (m === null) throw new Failure('Expecting value', i);
     this.#i = NUMBER.lastIndex;
-    return Number(m[0]);
+    const n = Number(m[0]);
+    if (!this.python) return n;
+    if (m[1] !== undefined || m[2] !== undefined) return new PythonFloat(n);
+    return Number.isSafeInteger(n) ? n + 0 : BigInt(m[0]);
   }
 
   #literal(length: number, value: unknown): unknown {

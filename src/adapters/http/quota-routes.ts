@@ -1,5 +1,5 @@
 import type { QuotaService } from '../../project-quotas/index.js';
-import { quotaJsonBody } from './body.js';
+import { quotaBodyScreen, quotaJsonBody } from './body.js';
 import { jsonResponse, noContent, JSON_TYPE } from './responses.js';
 import { NOT_FOUND, type RouteTable } from './router.js';
 import { lines, type Action, type QueryRecord, type ServiceFace } from './routes.js';
@@ -23,6 +23,7 @@ export function quotaFace(view: (base: string) => QuotaService): ServiceFace<Quo
       return out;
     },
     readJson: (x) => quotaJsonBody(x.request),
+    screen: (x) => quotaBodyScreen(x.request),
   };
 }
 

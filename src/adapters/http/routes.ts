@@ -38,6 +38,11 @@ export interface ServiceFace<S> {
   readJson(x: Exchange): Promise<unknown>;
   /** Checks a request that reaches no command still must pass (the DNS service's elevations). */
   gate?(x: Exchange): Promise<ApiError | undefined>;
+  /**
+   * Checks every request the table routes (to a command or to a 405) must pass first, before
+   * the caller is looked at: what the real service's framework refuses before its handlers run.
+   */
+  screen?(x: Exchange): Promise<ApiError | undefined>;
 }
 
 type Run<S, A extends unknown[], T> = (service: S, ctx: RequestContext, ...args: A) => PromiseLike<Result<T, ApiError>>;
