@@ -3,6 +3,7 @@ import type { Storage, StorageTransaction } from '../ports/storage.js';
 import type { ApiError } from '../kernel/api-error.js';
 import { command as runCommand, CorruptValue, corruptValue, readBody, runInTransaction, storageFailure, type CommandEnv, type CommandSteps } from '../kernel/command.js';
 import { requireProject, type RequestContext } from '../kernel/context.js';
+import { linkBase } from '../kernel/list-query.js';
 import { isProjectId } from '../kernel/project-id.js';
 import { effectiveLimit, exceedsQuota } from '../kernel/quota-engine.js';
 import { normalisePage, pageLinks } from './paging.js';
@@ -201,9 +202,6 @@ export interface QuotaCommandsEnv {
   readonly defaults: QuotaValues;
 }
 
-/** The base of list links as configured: without a trailing `/`. @internal */
-export const trimBase = (base: string): string => base.replace(/\/$/, '');
-
 /**
  * The quota service's commands over a storage: every call of {@link QuotaService}, each
  * authorised by the policy, parsed, and run in one transaction once the restore is done.
@@ -340,7 +338,7 @@ export function quotaCommands({ storage, ready, baseUrl, defaultLimit, maxLimit,
       if (result.isErr()) throw result.error;
     },
 
-    withBaseUrl: (linkBase) => ({ ...service, projectQuotas: { ...service.projectQuotas, list: listAt(trimBase(linkBase)) } }),
+    withBaseUrl: (base) => ({ ...service, projectQuotas: { ...service.projectQuotas, list: listAt(linkBase(base)) } }),
   };
   return service;
 }

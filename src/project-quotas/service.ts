@@ -3,8 +3,9 @@ import { memoryStorage } from '../adapters/memory/memory-storage.js';
 import type { Storage } from '../ports/storage.js';
 import type { ApiError } from '../kernel/api-error.js';
 import { runInTransaction } from '../kernel/command.js';
+import { linkBase } from '../kernel/list-query.js';
 import { isProjectId } from '../kernel/project-id.js';
-import { quotaCommands, trimBase, type QuotaService, type QuotaSnapshot } from './quota-commands.js';
+import { quotaCommands, type QuotaService, type QuotaSnapshot } from './quota-commands.js';
 import { quotaRecordRepository as store } from './quota-store.js';
 import { QUOTA_KINDS, perKind, type ConfiguredQuotas, type ProjectQuotasRecord, type QuotaValues } from './quota-values.js';
 
@@ -100,7 +101,7 @@ function checkSnapshot(snapshot: unknown): readonly ProjectQuotasRecord[] {
  */
 export function createQuotaService(options: QuotaServiceOptions = {}): QuotaService {
   const storage = options.storage ?? memoryStorage();
-  const baseUrl = trimBase(options.baseUrl ?? 'http://localhost:9311');
+  const baseUrl = linkBase(options.baseUrl ?? 'http://localhost:9311');
   const defaultLimit = checkInteger('paging.defaultLimit', options.paging?.defaultLimit ?? 10, 1);
   const maxLimit = checkInteger('paging.maxLimit', options.paging?.maxLimit ?? 100, 1);
   const forbiddenStatus = options.forbiddenStatus ?? 401;
