@@ -7,7 +7,8 @@ import { IMPORTS, importRepository, presentImport, type ZoneImportBody } from '.
 import type { Storage, StoredRow } from '../ports/storage.js';
 import type { QuotaSnapshot, ProjectQuotasRecord } from '../project-quotas/index.js';
 import { quotaRecordRepository } from '../project-quotas/quota-store.js';
-import { checkedBlock, idAt, managedRecordsets, presentRecordset, type RecordsetBlock, type RecordsetBody } from '../dns/kernel/recordset.js';
+import { checkedBlock, idAt, type RecordsetBlock } from '../dns/kernel/recordset.js';
+import { managedRecordsets, presentRecordset, type RecordsetBody } from '../dns/kernel/recordset-body.js';
 import { checked, type Collection } from '../kernel/stored.js';
 import { TASKS, taskCollection } from '../dns/kernel/tasks.js';
 import { presentTransferAccept, TRANSFER_ACCEPTS, transferAcceptRepository, type TransferAcceptBody } from '../dns/transfers/transfer-accept.js';

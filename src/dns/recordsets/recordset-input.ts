@@ -15,7 +15,7 @@ import {
   type BodyKeys,
 } from '../../kernel/validation.js';
 import { API_RECORD_TYPES, checkRecord, isHostStyleName, isSrvOwnerName, isZoneStyleName } from './record-rules.js';
-import type { RecordsetBody } from '../kernel/recordset.js';
+import type { RecordsetBody } from '../kernel/recordset-body.js';
 
 /** What a recordset create or update body sets. @internal */
 export interface RecordsetInput {
