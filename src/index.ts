@@ -50,7 +50,7 @@ export type { ZoneList } from './dns/zones/zone-commands.js';
 export type { ZoneCreateInput, ZoneUpdateInput } from './dns/zones/zone-input.js';
 export type { ZoneLimits } from './dns/kernel/zone-rules.js';
 export type { MasterAddress, MasterPort, MasterRecord, TransferLimits } from './ports/master.js';
-export type { RecordsetBody } from './dns/kernel/recordset.js';
+export type { RecordsetBody } from './dns/kernel/recordset-body.js';
 export type { RecordsetList } from './dns/recordsets/recordset-commands.js';
 export type {
   TransferAcceptBody,

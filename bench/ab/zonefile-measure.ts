@@ -1,5 +1,5 @@
 // One measurement in this (fresh) process, for zonefile-ab.ts: <root> <parse|import> <file>.
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 const [root, kind, file] = process.argv.slice(2) as [string, string, string];
 const gc = (globalThis as { gc?: () => void }).gc ?? (() => undefined);
 const cpu = (c: NodeJS.CpuUsage) => (c.user + c.system) / 1e6;
@@ -20,8 +20,10 @@ if (kind === 'parse') {
   const writeWall = (performance.now() - t1) / 1000; const writeCpu = cpu(process.cpuUsage(c1));
   process.stdout.write(JSON.stringify({ records: zone.records.length, parseWall, parseCpu, rss, writeWall, writeCpu, bytes: out.length }));
 } else {
-  const { memoryStorage } = await import(`${root}/src/adapters/memory/memory-storage.ts`);
-  const { createDnsService } = await import(`${root}/src/dns/dns-service.ts`);
+  // Either side of the layout move: the trees name the memory storage and the DNS wiring differently.
+  const at = (...paths: string[]): string => `${root}/${paths.find((p) => existsSync(`${root}/${p}`)) ?? paths[0]!}`;
+  const { memoryStorage } = await import(at('src/adapters/memory/memory-storage.ts', 'src/adapters/memory-storage.ts'));
+  const { createDnsService } = await import(at('src/dns/service.ts', 'src/dns/dns-service.ts'));
   const ctx = { projectId: 'bench', roles: ['member'] };
   const service = () => createDnsService({ storage: memoryStorage(), limits: { maxZoneFileBytes: 1 << 30 }, quotas: { zone_recordsets: -1, zone_records: -1, recordset_records: -1, api_export_size: -1 } });
   const full = readFileSync(file, 'utf8');

@@ -5,7 +5,7 @@ import type { ListQuery } from '../kernel/list-query.js';
 import type { RequestBody } from './kernel/body.js';
 import type { NameserversBody } from './kernel/deps.js';
 import type { DnsEventListener } from './kernel/events.js';
-import type { RecordsetBody } from './kernel/recordset.js';
+import type { RecordsetBody } from './kernel/recordset-body.js';
 import type { ZoneBody } from './kernel/zone.js';
 import type { ZoneQuotaLimits } from './quotas/index.js';
 import type { RecordsetList } from './recordsets/recordset-commands.js';

@@ -39,7 +39,8 @@ import {
   ZONE_IMPORT_TASK,
   type ZoneImportCommands,
 } from './imports/index.js';
-import type { DnsDeps, PoolConfig, PoolTargetPort } from './kernel/deps.js';
+import { DEFAULT_DNS_BASE_URL, type DnsDeps, type PoolConfig, type PoolTargetPort } from './kernel/deps.js';
+import { linkBase } from '../kernel/list-query.js';
 import type { MasterPort, TransferLimits } from '../ports/master.js';
 import type { DnsEventFeed, DnsQuotaCommands, DnsTaskQueue, RecordsetCommands, ZoneCommands } from './service-groups.js';
 import { DEFAULT_TRANSFER_LIMITS, xfrZone, ZONE_XFR_TASK, zoneXfrHandler } from './secondary/xfr.js';
@@ -199,8 +200,6 @@ const realClock = (): Date => new Date();
 const getRandomValues = globalThis.crypto.getRandomValues.bind(globalThis.crypto);
 const cryptoRandom = (): number => getRandomValues(new Uint32Array(1))[0]! / 4294967296;
 
-const trimBase = (baseUrl: string): string => baseUrl.replace(/\/+$/, '');
-
 /** The DNS service's collections and how each one's index keys derive from its values. @internal */
 export const DNS_COLLECTIONS: CollectionKeys = {
   [ZONES]: (z: Zone) => zoneKeys(z),
@@ -304,7 +303,7 @@ export function createDnsDeps(options: DnsServiceOptions = {}): DnsDeps {
     storage,
     restored,
     dialect: 'dns',
-    baseUrl: trimBase(options.baseUrl ?? 'http://localhost:9001'),
+    baseUrl: linkBase(options.baseUrl ?? DEFAULT_DNS_BASE_URL),
     clock: options.clock ?? realClock,
     ids: options.ids === undefined ? uuidV4Source(getRandomValues) : checkedIds(options.ids),
     random: options.random ?? cryptoRandom,
@@ -361,12 +360,11 @@ function transferLimits(given: Partial<TransferLimits> | undefined): TransferLim
  */
 export function createDnsService(options: DnsServiceOptions = {}): DnsService {
   if (options.from !== undefined) checkSnapshot(options.from);
-  const importOptions = options.importRecordTypes === undefined ? {} : { recordTypes: options.importRecordTypes };
-  return serviceOver(createDnsDeps(options), importOptions);
+  return serviceOver(createDnsDeps(options));
 }
 
 /** The commands over one set of deps; views from `withBaseUrl` share everything but the link base. */
-function serviceOver(deps: DnsDeps, importOptions: { recordTypes?: readonly string[] }): DnsService {
+function serviceOver(deps: DnsDeps): DnsService {
   const { storage, tasks, restored } = deps;
   const quotaDeps = { ...deps, defaults: deps.quotaDefaults };
 
@@ -383,7 +381,7 @@ function serviceOver(deps: DnsDeps, importOptions: { recordTypes?: readonly stri
     },
     transferRequests: createTransferRequestCommands(deps),
     transferAccepts: createTransferAcceptCommands(deps),
-    imports: createImportCommands(deps, importOptions),
+    imports: createImportCommands(deps),
     exports: createExportCommands(deps),
     recordsets: {
       list: (ctx, zoneId, query) => listRecordsets(deps, ctx, zoneId, query),
@@ -422,6 +420,6 @@ function serviceOver(deps: DnsDeps, importOptions: { recordTypes?: readonly stri
       tasks.cleared();
     },
     authorize: (ctx) => resolveCaller(ctx, deps.forbiddenStatus).map(() => undefined),
-    withBaseUrl: (baseUrl) => serviceOver({ ...deps, baseUrl: trimBase(baseUrl) }, importOptions),
+    withBaseUrl: (baseUrl) => serviceOver({ ...deps, baseUrl: linkBase(baseUrl) }),
   };
 }

@@ -210,6 +210,13 @@ function compileFilter(value: string): Predicate {
   return (v) => v !== null && fold(v) === wanted;
 }
 
+/**
+ * A configured link base (scheme, host and any mount prefix) as the links start with it: without
+ * the trailing slashes, since every link path starts with one. Both services' one rule.
+ * @internal
+ */
+export const linkBase = (baseUrl: string): string => baseUrl.replace(/\/+$/, '');
+
 function buildLink(base: string, path: string, params: readonly (readonly [string, string])[]): string {
   if (params.length === 0) return `${base}${path}`;
   return `${base}${path}?${params.map(([k, v]) => `${encodeURIComponent(k)}=${encodeURIComponent(v)}`).join('&')}`;

@@ -272,6 +272,37 @@ export function parseAdapterObject(
   return bad.length > 0 ? err(invalidKeys(bad, resource)) : ok(undefined);
 }
 
+/**
+ * The keys of a resource's body as the real service's adapter sorts them (zones and recordsets):
+ * `editable` keys are set; `immutable` ones may be sent while unset and then only with their
+ * current value; every other `known` key is read-only and passes only with its current value.
+ * @internal
+ */
+export interface BodyKeys {
+  readonly known: ReadonlySet<string>;
+  readonly editable: ReadonlySet<string>;
+  readonly immutable: ReadonlySet<string>;
+}
+
+/**
+ * What the adapter does with one key of a body (see {@link BodyKeys}): `unknown` (noted, the walk
+ * goes on), `changed` (a read-only or immutable key with another value: noted, the walk ends),
+ * `same` (a read-only key repeating its value: passed over) or `set`.
+ *
+ * @param stored - the key's current value as the adapter compares it: undefined for an immutable
+ *   key that is unset; for a read-only key, a value no JSON value equals (any symbol) stands for a
+ *   datetime, and numbers compare as Python's `==` does (`True == 1`)
+ * @internal
+ */
+export function bodyKeyVerdict(keys: BodyKeys, key: string, value: unknown, stored: (key: string) => unknown): 'unknown' | 'changed' | 'same' | 'set' {
+  if (!keys.known.has(key)) return 'unknown';
+  if (keys.editable.has(key)) return 'set';
+  const now = stored(key);
+  if (keys.immutable.has(key)) return now !== undefined && now !== value ? 'changed' : 'set';
+  const same = typeof now === 'number' ? (typeof value === 'number' || typeof value === 'boolean') && Number(value) === now : value === now;
+  return same ? 'same' : 'changed';
+}
+
 /** A field the real service requires is missing, in its structured form. @internal */
 export const requiredProperty = (field: string): ApiError =>
   schemaErrors([{ path: `records.0.${field}`, message: `'${field}' is a required property` }]);

@@ -4,6 +4,7 @@ import type { Storage } from '../ports/storage.js';
 import type { ApiError } from '../kernel/api-error.js';
 import { CorruptValue, corruptValue, storageFailure } from '../kernel/command.js';
 import type { RequestContext } from '../kernel/context.js';
+import { linkBase } from '../kernel/list-query.js';
 import {
   deleteProjectQuotas,
   effectiveQuotas,
@@ -151,8 +152,6 @@ function checkInteger(name: string, value: unknown, min: number): number {
   return value;
 }
 
-/** The base of list links as configured: without a trailing `/`. */
-const trimBase = (base: string): string => base.replace(/\/$/, '');
 
 /** A storage failure of the service's own work (restore, snapshot, reset), in the quota service's words. */
 const asApiError = (cause: unknown): ApiError => (cause instanceof CorruptValue ? corruptValue(cause, 'quota') : storageFailure(cause, 'quota'));
@@ -182,7 +181,7 @@ export function createQuotaDeps(options: QuotaServiceOptions = {}): QuotaDeps {
           () => ok(undefined),
           (cause: unknown) => err(asApiError(cause)),
         );
-  return { storage, restored, dialect: 'quota', forbiddenStatus, baseUrl: trimBase(options.baseUrl ?? 'http://localhost:9311'), defaultLimit, maxLimit, defaults };
+  return { storage, restored, dialect: 'quota', forbiddenStatus, baseUrl: linkBase(options.baseUrl ?? 'http://localhost:9311'), defaultLimit, maxLimit, defaults };
 }
 
 /**
@@ -235,6 +234,6 @@ function serviceOver(deps: QuotaDeps): QuotaService {
     enforce: (projectId, kind, usage) => enforceQuota(deps, projectId, kind, usage),
     snapshot: () => afterRestore(deps, () => takeQuotaSnapshot(deps.storage)),
     reset: () => afterRestore(deps, () => clearQuotas(deps.storage)),
-    withBaseUrl: (baseUrl) => serviceOver({ ...deps, baseUrl: trimBase(baseUrl) }),
+    withBaseUrl: (baseUrl) => serviceOver({ ...deps, baseUrl: linkBase(baseUrl) }),
   };
 }

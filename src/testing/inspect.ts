@@ -1,4 +1,5 @@
-import type { PoolConfig } from '../dns/kernel/deps.js';
+import { DEFAULT_DNS_BASE_URL, type PoolConfig } from '../dns/kernel/deps.js';
+import { linkBase } from '../kernel/list-query.js';
 import type { ServiceSnapshot } from '../kernel/snapshot.js';
 import { effectiveZoneQuotas, storedOverrides, DEFAULT_ZONE_QUOTAS, type ZoneQuotaLimits } from '../dns/kernel/zone-quotas.js';
 import { EXPORTS, exportRepository, presentExport, type ZoneExportBody } from '../dns/exports/zone-export.js';
@@ -6,7 +7,8 @@ import { IMPORTS, importRepository, presentImport, type ZoneImportBody } from '.
 import type { Storage, StoredRow } from '../ports/storage.js';
 import type { QuotaSnapshot, ProjectQuotasRecord } from '../project-quotas/index.js';
 import { quotaRecordRepository } from '../project-quotas/quota-store.js';
-import { checkedBlock, idAt, managedRecordsets, presentRecordset, type RecordsetBlock, type RecordsetBody } from '../dns/kernel/recordset.js';
+import { checkedBlock, idAt, type RecordsetBlock } from '../dns/kernel/recordset.js';
+import { managedRecordsets, presentRecordset, type RecordsetBody } from '../dns/kernel/recordset-body.js';
 import { checked, type Collection } from '../kernel/stored.js';
 import { TASKS, taskCollection } from '../dns/kernel/tasks.js';
 import { presentTransferAccept, TRANSFER_ACCEPTS, transferAcceptRepository, type TransferAcceptBody } from '../dns/transfers/transfer-accept.js';
@@ -180,7 +182,7 @@ export function inspectDns(source: Storage | ServiceSnapshot, options: InspectDn
       throw new TypeError('inspectDns: give it a Storage or a DNS service snapshot');
     }
   }
-  const baseUrl = (options.baseUrl ?? 'http://localhost:9001').replace(/\/+$/, '');
+  const baseUrl = linkBase(options.baseUrl ?? DEFAULT_DNS_BASE_URL);
   const pools = options.pools !== undefined && options.pools.length > 0 ? options.pools : [DEFAULT_POOL];
   const defaults: ZoneQuotaLimits = { ...DEFAULT_ZONE_QUOTAS, ...options.quotas };
 

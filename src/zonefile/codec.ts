@@ -137,16 +137,51 @@ export function toBase32Hex(bytes: Uint8Array): string {
   return out;
 }
 
-/** Dotted-quad IPv4 (no leading zeros); the four octets or `null`. */
-export function parseIPv4(s: string, start: number, end: number, out?: Uint8Array, at = 0): boolean {
+/** Whether `t` is one or more ASCII digits and nothing else. */
+export function isDigits(t: string): boolean {
+  if (t.length === 0) return false;
+  for (let i = 0; i < t.length; i++) {
+    const c = t.charCodeAt(i);
+    if (c < 48 || c > 57) return false;
+  }
+  return true;
+}
+
+/**
+ * The digits of a decimal number written as the LOC and GPOS fields take it (a sign, digits, at
+ * most one dot): their count, or -1 when another character is in `t`. A count of 0 is no number.
+ */
+export function decimalDigits(t: string): number {
+  let i = t.charCodeAt(0) === 45 || t.charCodeAt(0) === 43 ? 1 : 0;
+  let digits = 0;
+  let dot = false;
+  for (; i < t.length; i++) {
+    const c = t.charCodeAt(i);
+    if (c === 46 && !dot) dot = true;
+    else if (c >= 48 && c <= 57) digits++;
+    else return -1;
+  }
+  return digits;
+}
+
+/**
+ * A dotted-quad IPv4 address (four decimal octets, no leading zeros) read from `s[start]` up to
+ * the first character that is neither a digit nor a dot, or `end`: where it stopped, or -1 when
+ * what it read is no address. The octets go to `out[at, at+4)` when given. The one IPv4 grammar of
+ * every reader: the full one takes the whole field ({@link parseIPv4}), the line reader's fast
+ * path checks what follows.
+ * @internal
+ */
+export function scanIPv4(s: string, start: number, end: number, out?: Uint8Array, at = 0): number {
   let part = 0;
   let digits = 0;
   let value = 0;
   let lead0 = false;
-  for (let i = start; i <= end; i++) {
-    const c = i < end ? s.charCodeAt(i) : 46;
+  let i = start;
+  for (; i < end; i++) {
+    const c = s.charCodeAt(i);
     if (c === 46) {
-      if (digits === 0 || part > 3 || (lead0 && digits > 1)) return false;
+      if (digits === 0 || part > 2 || (lead0 && digits > 1)) return -1;
       if (out) out[at + part] = value;
       part++;
       digits = 0;
@@ -155,12 +190,19 @@ export function parseIPv4(s: string, start: number, end: number, out?: Uint8Arra
       if (digits === 0) lead0 = c === 48;
       value = value * 10 + (c - 48);
       digits++;
-      if (value > 255) return false;
+      if (value > 255) return -1;
     } else {
-      return false;
+      break;
     }
   }
-  return part === 4;
+  if (part !== 3 || digits === 0 || (lead0 && digits > 1)) return -1;
+  if (out) out[at + 3] = value;
+  return i;
+}
+
+/** Whether `s[start, end)` is a dotted-quad IPv4 address (see {@link scanIPv4}); its octets to `out[at, at+4)`. */
+export function parseIPv4(s: string, start: number, end: number, out?: Uint8Array, at = 0): boolean {
+  return scanIPv4(s, start, end, out, at) === end;
 }
 
 /**

@@ -17,7 +17,7 @@
  * their canonical text is built from slices of the input and allocates no structured data, and
  * anything else is left to the type's full reader in rdata.ts (test/zonefile/fast-paths.test.ts).
  */
-import { IPv6Text, MAX_IPV6_TEXT, asciiText, formatIPv6, isCanonicalIPv6, parseIPv6, writeIPv6 } from './codec.js';
+import { IPv6Text, MAX_IPV6_TEXT, asciiText, formatIPv6, isCanonicalIPv6, parseIPv6, scanIPv4, writeIPv6 } from './codec.js';
 import { NO_SUFFIX, nameHash, originSuffix, type OriginSuffix } from './lexer.js';
 import { typeOfPackedKey } from './registry.js';
 import { MAX_LABEL, MAX_NAME_WIRE, isEscapedSpecial } from './names.js';
@@ -457,33 +457,13 @@ export class LineScanner {
   }
 
   private a(i: number): string | null {
-    const buf = this.buf;
     const a = this.blanks(i);
-    // Dotted quad, no leading zeros (as codec.ts parseIPv4), up to the first other character,
-    // which must end the line (a word character there would have made the word no address).
-    let part = 0;
-    let digits = 0;
-    let value = 0;
-    let lead0 = false;
-    let k = a;
-    for (;; k++) {
-      const c = buf[k]!;
-      if (c === Ch.DOT) {
-        if (digits === 0 || part > 2 || (lead0 && digits > 1)) return null;
-        part++;
-        digits = 0;
-        value = 0;
-      } else if (c >= 48 && c <= 57) {
-        if (digits === 0) lead0 = c === 48;
-        value = value * 10 + (c - 48);
-        digits++;
-        if (value > 255) return null;
-      } else {
-        break;
-      }
-    }
-    if (part !== 3 || digits === 0 || (lead0 && digits > 1) || !this.atEnd(k)) return null;
-    return this.slice(a, k);
+    // The address ends at the first other character, which must end the line (a word character
+    // there would have made the word no address).
+    const base = this.base;
+    const k = scanIPv4(this.s, a + base, this.limit);
+    if (k < 0 || !this.atEnd(k - base)) return null;
+    return this.slice(a, k - base);
   }
 
   private target(i: number, origin: string | null): string | null {

@@ -1,30 +1,22 @@
 /** LOC (RFC 1876): degrees, minutes, seconds, altitude and precisions, presented as dnspython does. */
+import { decimalDigits, isDigits } from './codec.js';
 import { atEnd, word, type RdataOut } from './rdata.js';
 
 const DEFAULT_SIZE = 100;
 const DEFAULT_HPREC = 1000000;
 const DEFAULT_VPREC = 1000;
 
-function digitsOnly(t: string): boolean {
-  if (t.length === 0) return false;
-  for (let i = 0; i < t.length; i++) {
-    const c = t.charCodeAt(i);
-    if (c < 48 || c > 57) return false;
-  }
-  return true;
-}
-
 function coordinate(o: RdataOut, what: string, max: number, positive: string, negative: string): { d: number; m: number; s: number; ms: number; h: string } {
   const lx = o.lx;
   word(o, `${what} degrees`);
-  if (!digitsOnly(lx.text())) lx.fail(`${what} degrees must be a whole number, found ${lx.describe()}`);
+  if (!isDigits(lx.text())) lx.fail(`${what} degrees must be a whole number, found ${lx.describe()}`);
   const d = Number(lx.text());
   let m = 0;
   let s = 0;
   let ms = 0;
   word(o, `${what} hemisphere`);
   let t = lx.text();
-  if (digitsOnly(t)) {
+  if (isDigits(t)) {
     m = Number(t);
     word(o, `${what} hemisphere`);
     t = lx.text();
@@ -32,13 +24,13 @@ function coordinate(o: RdataOut, what: string, max: number, positive: string, ne
     if (dot >= 0) {
       const sec = t.slice(0, dot);
       const frac = t.slice(dot + 1);
-      if (!digitsOnly(sec)) lx.fail(`${what} seconds ${lx.describe()} are not a number`);
-      if (frac.length === 0 || frac.length > 3 || !digitsOnly(frac)) lx.fail(`${what} seconds ${lx.describe()} take 1 to 3 decimals`);
+      if (!isDigits(sec)) lx.fail(`${what} seconds ${lx.describe()} are not a number`);
+      if (frac.length === 0 || frac.length > 3 || !isDigits(frac)) lx.fail(`${what} seconds ${lx.describe()} take 1 to 3 decimals`);
       s = Number(sec);
       ms = Number(frac) * (frac.length === 1 ? 100 : frac.length === 2 ? 10 : 1);
       word(o, `${what} hemisphere`);
       t = lx.text();
-    } else if (digitsOnly(t)) {
+    } else if (isDigits(t)) {
       s = Number(t);
       word(o, `${what} hemisphere`);
       t = lx.text();
@@ -58,15 +50,8 @@ function metres(o: RdataOut, what: string, min: number, max: number, wholeMetres
   word(o, what);
   let t = lx.text();
   if (t.endsWith('m')) t = t.slice(0, -1);
-  let i = t.startsWith('-') || t.startsWith('+') ? 1 : 0;
-  let digits = 0;
-  let dot = false;
-  for (; i < t.length; i++) {
-    const c = t.charCodeAt(i);
-    if (c === 46 && !dot) dot = true;
-    else if (c >= 48 && c <= 57) digits++;
-    else lx.fail(`${what} ${lx.describe()} must be a number of metres, e.g. 10m or 10.5m`);
-  }
+  const digits = decimalDigits(t);
+  if (digits < 0) lx.fail(`${what} ${lx.describe()} must be a number of metres, e.g. 10m or 10.5m`);
   if (digits === 0) lx.fail(`${what} ${lx.describe()} must be a number of metres`);
   // dnspython truncates to whole centimetres (the wire unit) before checking the range; as BIND,
   // the limit applies to the whole metres, so 90000000.01m is a size (it travels as 9e9 cm).

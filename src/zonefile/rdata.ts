@@ -4,10 +4,12 @@
  */
 import {
   chunk,
+  decimalDigits,
   formatIPv6,
   fromBase32Hex,
   fromBase64,
   fromHex,
+  isDigits,
   parseIPv4,
   parseIPv6,
   toBase32Hex,
@@ -392,9 +394,7 @@ function sigTime(o: RdataOut, what: string): number {
   word(o, what);
   const lx = o.lx;
   const t = lx.text();
-  let allDigits = t.length > 0;
-  for (let i = 0; i < t.length; i++) if (t.charCodeAt(i) < 48 || t.charCodeAt(i) > 57) allDigits = false;
-  if (!allDigits) lx.fail(`${what} must be YYYYMMDDHHmmSS or seconds since 1970, found ${lx.describe()}`);
+  if (!isDigits(t)) lx.fail(`${what} must be YYYYMMDDHHmmSS or seconds since 1970, found ${lx.describe()}`);
   if (t.length <= 10) {
     const v = Number(t);
     if (v > 4294967295) lx.fail(`${what} ${lx.describe()} is out of range`);
@@ -725,19 +725,6 @@ const nsap: RdataReader = (o) => {
   o.data = { address: toHex(b) };
 };
 
-function isFloatText(t: string): boolean {
-  let i = t.charCodeAt(0) === 45 || t.charCodeAt(0) === 43 ? 1 : 0;
-  let digits = 0;
-  let dot = false;
-  for (; i < t.length; i++) {
-    const c = t.charCodeAt(i);
-    if (c === 46 && !dot) dot = true;
-    else if (c >= 48 && c <= 57) digits++;
-    else return false;
-  }
-  return digits > 0;
-}
-
 const gpos: RdataReader = (o) => {
   const parts: string[] = [];
   const limits = [90, 180, Infinity];
@@ -745,7 +732,7 @@ const gpos: RdataReader = (o) => {
     charString(o, what);
     const t = o.str;
     const limit = limits[parts.length] ?? Infinity;
-    if (!isFloatText(t) || Math.abs(Number(t)) > limit) o.lx.fail(`${what} "${t}" is not a decimal number${limit < Infinity ? ` between -${limit} and ${limit}` : ''}`);
+    if (decimalDigits(t) <= 0 || Math.abs(Number(t)) > limit) o.lx.fail(`${what} "${t}" is not a decimal number${limit < Infinity ? ` between -${limit} and ${limit}` : ''}`);
     parts.push(t);
   }
   o.rdata = parts.join(' ');
@@ -766,7 +753,7 @@ const apl: RdataReader = (o) => {
     const family = t.slice(0, colon);
     const address = t.slice(colon + 1, slash);
     const prefixText = t.slice(slash + 1);
-    if (colon < 0 || slash < colon || (family !== '1' && family !== '2') || !isFloatText(prefixText) || prefixText.includes('.')) {
+    if (colon < 0 || slash < colon || (family !== '1' && family !== '2') || decimalDigits(prefixText) <= 0 || prefixText.includes('.')) {
       lx.fail(`APL item ${lx.describe()} must look like [!]1:192.0.2.0/24 or [!]2:2001:db8::/32`);
     }
     const prefix = Number(prefixText);

@@ -15,6 +15,172 @@ interface Collection {
 
 type Undo = { readonly collection: Collection; readonly id: string; readonly before: Row | undefined };
 
+/** The rows of every collection and their indexes, kept in step by {@link Tables.restore}. */
+class Tables {
+  private readonly collections = new Map<string, Collection>();
+
+  /** The collection, or undefined when nothing was ever written to it. */
+  find(name: string): Collection | undefined {
+    return this.collections.get(name);
+  }
+
+  /** The collection, made on first write. */
+  open(name: string): Collection {
+    let c = this.collections.get(name);
+    if (c === undefined) {
+      c = { rows: new Map(), indexes: new Map(), byId: undefined };
+      this.collections.set(name, c);
+    }
+    return c;
+  }
+
+  /**
+   * Puts a row back as it was (or removes it), keeping `rows`, indexes and `byId` in step. Only
+   * index entries whose key changed are touched: most writes (a status change, a version bump)
+   * leave every key as it was.
+   */
+  restore(c: Collection, id: string, row: Row | undefined): void {
+    const current = c.rows.get(id);
+    if (row === undefined) {
+      if (current !== undefined) {
+        for (const name in current.keys) {
+          const key = current.keys[name];
+          if (key !== undefined) c.indexes.get(name)?.delete(key, id);
+        }
+      }
+      c.rows.delete(id);
+      c.byId?.delete('', id);
+      return;
+    }
+    if (current === undefined) {
+      for (const name in row.keys) {
+        const key = row.keys[name];
+        if (key !== undefined) indexOf(c, name).insert(key, id);
+      }
+      c.byId?.insert('', id);
+    } else {
+      for (const name in current.keys) {
+        const before = current.keys[name];
+        if (before !== undefined && before !== row.keys[name]) c.indexes.get(name)?.delete(before, id);
+      }
+      for (const name in row.keys) {
+        const after = row.keys[name];
+        if (after !== undefined && after !== current.keys[name]) indexOf(c, name).insert(after, id);
+      }
+    }
+    c.rows.set(id, row);
+  }
+}
+
+/** A collection's index, made on first use. */
+function indexOf(c: Collection, name: string): OrderedIndex {
+  let i = c.indexes.get(name);
+  if (i === undefined) {
+    i = new OrderedIndex();
+    c.indexes.set(name, i);
+  }
+  return i;
+}
+
+/** A collection's ids in order, for `scan`: built on the first scan, since only snapshots scan. */
+function idIndex(c: Collection): OrderedIndex {
+  if (c.byId === undefined) {
+    c.byId = new OrderedIndex();
+    for (const id of c.rows.keys()) c.byId.insert('', id);
+  }
+  return c.byId;
+}
+
+/** What one transaction wrote, newest last, to undo in reverse when it fails. */
+type UndoLog = Undo[];
+
+/**
+ * The operations of one transaction over `tables`, each write logged in `undo` first. An object of
+ * its own methods (not a class instance), so that a caller may spread it to wrap one operation.
+ * Every call after the transaction ended (`isOpen()` false) throws.
+ */
+function transactionOver(tables: Tables, undo: UndoLog, isOpen: () => boolean): StorageTransaction {
+  const check = (): void => {
+    if (!isOpen()) throw new Error('storage transaction used after it ended');
+  };
+  const write = (c: Collection, id: string, before: Row | undefined, row: Row | undefined): void => {
+    undo.push({ collection: c, id, before });
+    tables.restore(c, id, row);
+  };
+  return {
+    get(name, id) {
+      check();
+      return Promise.resolve(tables.find(name)?.rows.get(id)?.value);
+    },
+    put(name, id, value, keys) {
+      check();
+      const c = tables.open(name);
+      write(c, id, c.rows.get(id), { value, keys });
+      return Promise.resolve();
+    },
+    insert(name, id, value, keys) {
+      check();
+      const c = tables.open(name);
+      if (c.rows.has(id)) return Promise.resolve(false);
+      write(c, id, undefined, { value, keys });
+      return Promise.resolve(true);
+    },
+    delete(name, id) {
+      check();
+      const c = tables.find(name);
+      const before = c?.rows.get(id);
+      if (c === undefined || before === undefined) return Promise.resolve(false);
+      write(c, id, before, undefined);
+      return Promise.resolve(true);
+    },
+    range(name, indexName, query = {}) {
+      check();
+      return Promise.resolve(rangeOf(tables, name, indexName, query));
+    },
+    rangeMany(requests) {
+      check();
+      return Promise.resolve(requests.map((r) => rangeOf(tables, r.collection, r.index, r.query ?? {})));
+    },
+    count(name, indexName, prefix = '') {
+      check();
+      const i = tables.find(name)?.indexes.get(indexName);
+      if (i === undefined) return Promise.resolve(0);
+      const { start, end } = i.prefixBounds(prefix);
+      return Promise.resolve(end - start);
+    },
+    scan(name, after, limit) {
+      check();
+      const c = tables.find(name);
+      if (c === undefined) return Promise.resolve([]);
+      const byId = idIndex(c);
+      const out: { id: string; value: unknown }[] = [];
+      const start = after === undefined ? 0 : byId.upperBound('', after);
+      byId.forEach(start, byId.size, 'asc', (_key, id) => {
+        out.push({ id, value: c.rows.get(id)?.value });
+        return out.length < limit;
+      });
+      return Promise.resolve(out);
+    },
+  };
+}
+
+/** Runs `work` in one transaction: its writes stay when it resolves, and are undone when it rejects. */
+async function runTransaction<T>(tables: Tables, work: (tx: StorageTransaction) => Promise<T>): Promise<T> {
+  const undo: UndoLog = [];
+  let open = true;
+  try {
+    return await work(transactionOver(tables, undo, () => open));
+  } catch (error) {
+    for (let k = undo.length - 1; k >= 0; k--) {
+      const u = undo[k]!;
+      tables.restore(u.collection, u.id, u.before);
+    }
+    throw error;
+  } finally {
+    open = false;
+  }
+}
+
 /**
  * The default storage adapter: everything in this process's memory.
  *
@@ -33,163 +199,11 @@ type Undo = { readonly collection: Collection; readonly id: string; readonly bef
  * @category Ports
  */
 export function memoryStorage(): Storage {
-  const collections = new Map<string, Collection>();
+  const tables = new Tables();
   let tail: Promise<unknown> = Promise.resolve();
-
-  const collection = (name: string): Collection => {
-    let c = collections.get(name);
-    if (c === undefined) {
-      c = { rows: new Map(), indexes: new Map(), byId: undefined };
-      collections.set(name, c);
-    }
-    return c;
-  };
-
-  const index = (c: Collection, name: string): OrderedIndex => {
-    let i = c.indexes.get(name);
-    if (i === undefined) {
-      i = new OrderedIndex();
-      c.indexes.set(name, i);
-    }
-    return i;
-  };
-
-  const unlink = (c: Collection, id: string, row: Row): void => {
-    for (const name in row.keys) {
-      const key = row.keys[name];
-      if (key !== undefined) c.indexes.get(name)?.delete(key, id);
-    }
-  };
-
-  const link = (c: Collection, id: string, row: Row): void => {
-    for (const name in row.keys) {
-      const key = row.keys[name];
-      if (key !== undefined) index(c, name).insert(key, id);
-    }
-  };
-
-  /**
-   * Puts a row back as it was (or removes it), keeping `rows`, indexes and `byId` in step. Only
-   * index entries whose key changed are touched: most writes (a status change, a version bump)
-   * leave every key as it was.
-   */
-  const restore = (c: Collection, id: string, row: Row | undefined): void => {
-    const current = c.rows.get(id);
-    if (row === undefined) {
-      if (current !== undefined) unlink(c, id, current);
-      c.rows.delete(id);
-      c.byId?.delete('', id);
-      return;
-    }
-    if (current === undefined) {
-      link(c, id, row);
-      c.byId?.insert('', id);
-    } else {
-      for (const name in current.keys) {
-        const before = current.keys[name];
-        if (before !== undefined && before !== row.keys[name]) c.indexes.get(name)?.delete(before, id);
-      }
-      for (const name in row.keys) {
-        const after = row.keys[name];
-        if (after !== undefined && after !== current.keys[name]) index(c, name).insert(after, id);
-      }
-    }
-    c.rows.set(id, row);
-  };
-
-  const run = async <T>(work: (tx: StorageTransaction) => Promise<T>): Promise<T> => {
-    const undo: Undo[] = [];
-    let open = true;
-    const check = (): void => {
-      if (!open) throw new Error('storage transaction used after it ended');
-    };
-    const tx: StorageTransaction = {
-      get(name, id) {
-        check();
-        return Promise.resolve(collections.get(name)?.rows.get(id)?.value);
-      },
-      put(name, id, value, keys) {
-        check();
-        const c = collection(name);
-        undo.push({ collection: c, id, before: c.rows.get(id) });
-        restore(c, id, { value, keys });
-        return Promise.resolve();
-      },
-      insert(name, id, value, keys) {
-        check();
-        const c = collection(name);
-        if (c.rows.has(id)) return Promise.resolve(false);
-        undo.push({ collection: c, id, before: undefined });
-        restore(c, id, { value, keys });
-        return Promise.resolve(true);
-      },
-      delete(name, id) {
-        check();
-        const c = collections.get(name);
-        const before = c?.rows.get(id);
-        if (c === undefined || before === undefined) return Promise.resolve(false);
-        undo.push({ collection: c, id, before });
-        restore(c, id, undefined);
-        return Promise.resolve(true);
-      },
-      range(name, indexName, query = {}) {
-        check();
-        const c = collections.get(name);
-        const i = c?.indexes.get(indexName);
-        if (c === undefined || i === undefined) return Promise.resolve([]);
-        return Promise.resolve(readRange(c, i, query));
-      },
-      rangeMany(requests) {
-        check();
-        return Promise.resolve(
-          requests.map((r) => {
-            const c = collections.get(r.collection);
-            const i = c?.indexes.get(r.index);
-            return c === undefined || i === undefined ? [] : readRange(c, i, r.query ?? {});
-          }),
-        );
-      },
-      count(name, indexName, prefix = '') {
-        check();
-        const i = collections.get(name)?.indexes.get(indexName);
-        if (i === undefined) return Promise.resolve(0);
-        const { start, end } = i.prefixBounds(prefix);
-        return Promise.resolve(end - start);
-      },
-      scan(name, after, limit) {
-        check();
-        const c = collections.get(name);
-        if (c === undefined) return Promise.resolve([]);
-        if (c.byId === undefined) {
-          c.byId = new OrderedIndex();
-          for (const id of c.rows.keys()) c.byId.insert('', id);
-        }
-        const out: { id: string; value: unknown }[] = [];
-        const start = after === undefined ? 0 : c.byId.upperBound('', after);
-        c.byId.forEach(start, c.byId.size, 'asc', (_key, id) => {
-          out.push({ id, value: c.rows.get(id)?.value });
-          return out.length < limit;
-        });
-        return Promise.resolve(out);
-      },
-    };
-    try {
-      const result = await work(tx);
-      return result;
-    } catch (error) {
-      for (let k = undo.length - 1; k >= 0; k--) {
-        const u = undo[k]!;
-        restore(u.collection, u.id, u.before);
-      }
-      throw error;
-    } finally {
-      open = false;
-    }
-  };
-
   return {
     transaction<T>(work: (tx: StorageTransaction) => Promise<T>): Promise<T> {
-      const result = tail.then(() => run(work));
+      const result = tail.then(() => runTransaction(tables, work));
       tail = result.then(
         () => undefined,
         () => undefined,
@@ -197,6 +211,13 @@ export function memoryStorage(): Storage {
       return result;
     },
   };
+}
+
+/** A range read of an index, empty when the collection or the index was never written. */
+function rangeOf(tables: Tables, name: string, indexName: string, query: RangeQuery): StoredEntry[] {
+  const c = tables.find(name);
+  const i = c?.indexes.get(indexName);
+  return c === undefined || i === undefined ? [] : readRange(c, i, query);
 }
 
 function readRange(c: Collection, i: OrderedIndex, query: RangeQuery): StoredEntry[] {

@@ -10,7 +10,6 @@ import type { CollectionKeys } from '../../kernel/snapshot.js';
 import type { ApiError } from '../../kernel/api-error.js';
 import type { RequestContext } from '../../kernel/context.js';
 import type { ListQuery } from '../../kernel/list-query.js';
-import type { ZoneImportOptions } from '../kernel/import-plan.js';
 import { createImport, deleteImport, getImport, listImports, type ZoneImportList } from './import-commands.js';
 import { IMPORTS, importRepository, type StoredImport, type ZoneImportBody } from './zone-import.js';
 
@@ -57,12 +56,11 @@ export interface ZoneImportCommands {
  * Builds the `dns.imports` commands over the service's dependencies. The processing itself is
  * {@link importTaskHandler}, to be registered under {@link ZONE_IMPORT_TASK}.
  *
- * @param deps - the service's dependencies
- * @param _options - accepted for symmetry with {@link importTaskHandler} (the record types are applied by the task)
+ * @param deps - the service's dependencies (the record types an import may hold are the task's)
  * @returns the command group
  * @category Imports
  */
-export function createImportCommands(deps: DnsDeps, _options: ZoneImportOptions = {}): ZoneImportCommands {
+export function createImportCommands(deps: DnsDeps): ZoneImportCommands {
   return {
     create: (ctx, text, contentType) => createImport(deps, ctx, text, contentType),
     get: (ctx, id) => getImport(deps, ctx, id),

@@ -62,6 +62,9 @@ export interface NameserversBody {
   readonly nameservers: readonly Nameserver[];
 }
 
+/** The DNS service's link base when none is given. @internal */
+export const DEFAULT_DNS_BASE_URL = 'http://localhost:9001';
+
 /** Everything a DNS command needs, injected once per service. @internal */
 export interface DnsDeps extends CommandEnv {
   readonly baseUrl: string;

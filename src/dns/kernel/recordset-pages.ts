@@ -7,7 +7,9 @@ import type { IndexPosition, StorageTransaction } from '../../ports/storage.js';
 import type { DnsDeps } from './deps.js';
 import type { Zone } from './zone.js';
 import { zoneRepository as zones } from './zone-store.js';
-import { BLOCK_INDEXES, findId, IMPORTED_ZONES, RECORDSET_ZONES, checkedBlock, checkedImportedZone, idAt, isWritten, managedCount, managedRecordsets, presentRecordset, RECORDSETS, typeAt, writesPending, writtenKey, type RecordsetBlock, type RecordsetBody } from './recordset.js';
+import { BLOCK_INDEXES, findId, IMPORTED_ZONES, RECORDSET_ZONES, checkedBlock, checkedImportedZone, idAt, isWritten, RECORDSETS, typeAt, writtenKey, type RecordsetBlock } from './recordset.js';
+import { managedCount, managedRecordsets, presentRecordset, type RecordsetBody } from './recordset-body.js';
+import { writesPending } from './recordset-status.js';
 import { blockAt, findRecordset } from './recordset-store.js';
 
 /** Imported blocks read per range call while filling a page (a block may hold a single recordset). */

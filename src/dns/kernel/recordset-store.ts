@@ -7,6 +7,7 @@ import {
   blockKeys,
   blockRowId,
   checkedBlock,
+  checkedImportedZone,
   findId,
   idAt,
   importedZoneKeys,
@@ -16,7 +17,6 @@ import {
   RECORDSETS,
   typeAt,
   writtenRowId,
-  zoneBlocks,
   type ImportedZone,
   type RecordsetBlock,
   type RecordsetMeta,
@@ -153,4 +153,37 @@ export async function removeRecordsets(tx: StorageTransaction, zoneId: string): 
   for (const id of ids) await tx.delete(RECORDSETS, id);
   await dropOwnerRows(tx, zoneId);
   await tx.delete(RECORDSET_ZONES, zoneId);
+}
+
+/** Every block of a zone, imported ones (in id order) then written ones (in id order), a batch at a time. @internal */
+export async function* zoneBlocks(tx: StorageTransaction, zoneId: string): AsyncGenerator<{ readonly id: string; readonly block: RecordsetBlock }> {
+  for (const index of [BLOCK_INDEXES.imported, BLOCK_INDEXES.written]) {
+    let after: { key: string; id: string } | undefined;
+    for (;;) {
+      const batch = await tx.range(RECORDSETS, index, { prefix: tupleKey(zoneId), limit: 256, ...(after === undefined ? {} : { after }) });
+      for (const e of batch) yield { id: e.id, block: checkedBlock(e.id, e.value, zoneId) };
+      const last = batch[batch.length - 1];
+      if (last === undefined || batch.length < 256) break;
+      after = { key: last.key, id: last.id };
+    }
+  }
+}
+
+/**
+ * Moves a zone's stored recordsets to the project that accepted the zone (a transfer): their
+ * blocks name the project for the cross-zone list, so each is rewritten (its zone index keys
+ * unchanged). O(blocks of the zone).
+ * @internal
+ */
+export async function moveRecordsets(tx: StorageTransaction, zoneId: string, projectId: string): Promise<void> {
+  for await (const { id, block } of zoneBlocks(tx, zoneId)) {
+    const moved: RecordsetBlock = Object.freeze({ ...block, projectId });
+    await tx.put(RECORDSETS, id, moved, blockKeys(moved));
+  }
+  const stored = await tx.get(RECORDSET_ZONES, zoneId);
+  const row = stored === undefined ? undefined : checkedImportedZone(zoneId, stored);
+  if (row !== undefined) {
+    const movedRow: ImportedZone = Object.freeze({ ...row, projectId });
+    await tx.put(RECORDSET_ZONES, zoneId, movedRow, importedZoneKeys(movedRow));
+  }
 }

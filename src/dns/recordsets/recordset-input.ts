@@ -1,6 +1,7 @@
 import { err, ok, type Result } from 'neverthrow';
 import { ApiError, type FieldError } from '../../kernel/api-error.js';
 import {
+  bodyKeyVerdict,
   coerceString,
   intField,
   invalidKeys,
@@ -11,9 +12,10 @@ import {
   pyText,
   pyTypeName,
   schemaErrors,
+  type BodyKeys,
 } from '../../kernel/validation.js';
 import { API_RECORD_TYPES, checkRecord, isHostStyleName, isSrvOwnerName, isZoneStyleName } from './record-rules.js';
-import type { RecordsetBody } from '../kernel/recordset.js';
+import type { RecordsetBody } from '../kernel/recordset-body.js';
 
 /** What a recordset create or update body sets. @internal */
 export interface RecordsetInput {
@@ -29,39 +31,46 @@ const MAX_TTL = 2147483647;
 const MAX_DESCRIPTION = 160;
 const MAX_NAME = 255;
 
-/** Keys the real service's adapter knows; of these only the editable ones may differ from the stored value. */
-const KNOWN = new Set([
-  'id',
-  'zone_id',
-  'project_id',
-  'name',
-  'zone_name',
-  'type',
-  'records',
-  'description',
-  'ttl',
-  'status',
-  'action',
-  'version',
-  'created_at',
-  'updated_at',
-]);
-const EDITABLE = new Set(['records', 'description', 'ttl']);
-const IMMUTABLE = new Set(['name', 'type']);
+/**
+ * The keys the real service's recordset adapter knows (any other key is refused): `name` and
+ * `type` are set once, then only to the same value; `records`, `description` and `ttl` may
+ * change; every other one is read-only.
+ */
+const RECORDSET_KEYS: BodyKeys = {
+  known: new Set([
+    'id',
+    'zone_id',
+    'project_id',
+    'name',
+    'zone_name',
+    'type',
+    'records',
+    'description',
+    'ttl',
+    'status',
+    'action',
+    'version',
+    'created_at',
+    'updated_at',
+  ]),
+  editable: new Set(['records', 'description', 'ttl']),
+  immutable: new Set(['name', 'type']),
+};
 /** Read-only keys that are computed, not stored: equal values reach a setter that does not exist. */
 const COMPUTED = new Set(['status', 'action']);
 
-/** The stored value of a read-only key as the adapter compares it (on create: unset, None). */
-function currentValue(key: string, current: RecordsetBody | undefined): unknown {
-  if (current === undefined) return key === 'status' ? 'ACTIVE' : key === 'action' ? 'NONE' : null;
+/**
+ * The current value of a key as the adapter compares it: on create, immutable keys are unset and
+ * read-only ones None, but for the computed status and action.
+ */
+function storedValue(key: string, current: RecordsetBody | undefined): unknown {
+  if (current === undefined) return key === 'name' || key === 'type' ? undefined : key === 'status' ? 'ACTIVE' : key === 'action' ? 'NONE' : null;
   // Timestamps are datetimes there: no JSON value equals one.
-  if (key === 'created_at') return Symbol('datetime');
-  if (key === 'updated_at') return current.updated_at === null ? null : Symbol('datetime');
+  if (key === 'created_at') return DATETIME;
+  if (key === 'updated_at') return current.updated_at === null ? null : DATETIME;
   return current[key as keyof RecordsetBody];
 }
-
-const pyEquals = (value: unknown, stored: unknown): boolean =>
-  typeof stored === 'number' ? (typeof value === 'number' || typeof value === 'boolean') && Number(value) === stored : value === stored;
+const DATETIME = Symbol('datetime');
 
 /** The owner name's field rules (the real service's host-name field). */
 function parseName(value: unknown): Result<string | null, ApiError> {
@@ -111,21 +120,16 @@ export function parseRecordsetBody(body: unknown, current: RecordsetBody | undef
   const refused: string[] = [];
   for (const key of Object.keys(fields)) {
     const value = fields[key];
-    if (!KNOWN.has(key)) {
+    const verdict = bodyKeyVerdict(RECORDSET_KEYS, key, value, (k) => storedValue(k, current));
+    if (verdict === 'unknown') {
       refused.push(key);
       continue;
     }
-    if (IMMUTABLE.has(key)) {
-      const now = current?.[key as 'name' | 'type'];
-      if (now !== undefined && now !== value) {
-        refused.push(key);
-        break;
-      }
-    } else if (!EDITABLE.has(key)) {
-      if (!pyEquals(value, currentValue(key, current))) {
-        refused.push(key);
-        break;
-      }
+    if (verdict === 'changed') {
+      refused.push(key);
+      break;
+    }
+    if (verdict === 'same') {
       if (COMPUTED.has(key)) {
         return err(invalidValue('AttributeError', `Designate object 'RecordSet' has noattribute '${key}'`));
       }

@@ -15,7 +15,7 @@ import { visibleZone } from '../kernel/zone-operations.js';
 import type { Zone } from '../kernel/zone.js';
 import { zoneNotFound } from '../kernel/zone-errors.js';
 import { transferred } from '../kernel/zone-lifecycle.js';
-import { moveRecordsets } from '../kernel/recordset.js';
+import { moveRecordsets } from '../kernel/recordset-store.js';
 import { zoneRepository as zones } from '../kernel/zone-store.js';
 import {
   parseTransferAcceptBody,

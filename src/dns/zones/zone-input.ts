@@ -2,6 +2,7 @@ import { err, ok, type Result } from 'neverthrow';
 import type { ApiError, FieldError } from '../../kernel/api-error.js';
 import {
   coerceString,
+  bodyKeyVerdict,
   intField,
   invalidKeys,
   invalidValue,
@@ -12,6 +13,7 @@ import {
   pyTypeName,
   schemaErrors,
   stringField,
+  type BodyKeys,
 } from '../../kernel/validation.js';
 import type { Zone, ZoneType } from '../kernel/zone.js';
 import { checkNameSyntax, emailProblem, type ZoneLimits } from '../kernel/zone-rules.js';
@@ -91,32 +93,35 @@ function parseAttributes(value: unknown): Result<Readonly<Record<string, string>
   return ok(Object.freeze(out));
 }
 
-/** The keys the real service's zone adapter knows; any other key is refused. */
-const KNOWN_KEYS = new Set([
-  'id',
-  'pool_id',
-  'project_id',
-  'name',
-  'email',
-  'description',
-  'ttl',
-  'serial',
-  'status',
-  'action',
-  'version',
-  'attributes',
-  'type',
-  'masters',
-  'created_at',
-  'updated_at',
-  'transferred_at',
-]);
-/** Set once, then only to the same value. */
-const IMMUTABLE = new Set(['name', 'type']);
-/** What a body may change; every other known key is read-only. */
-const EDITABLE = new Set(['email', 'description', 'ttl']);
+/**
+ * The keys the real service's zone adapter knows (any other key is refused): `name` and `type`
+ * are set once, then only to the same value; `email`, `description` and `ttl` may change; every
+ * other one is read-only.
+ */
+const ZONE_KEYS: BodyKeys = {
+  known: new Set([
+    'id',
+    'pool_id',
+    'project_id',
+    'name',
+    'email',
+    'description',
+    'ttl',
+    'serial',
+    'status',
+    'action',
+    'version',
+    'attributes',
+    'type',
+    'masters',
+    'created_at',
+    'updated_at',
+    'transferred_at',
+  ]),
+  editable: new Set(['email', 'description', 'ttl']),
+  immutable: new Set(['name', 'type']),
+};
 
-/** The fields a create or update body sets. @internal */
 /**
  * What `zones.create` accepts (the typed form of its body; `unknown` is accepted too and checked
  * at run time). Read-only keys of {@link ZoneBody} are refused with `invalid_object`.
@@ -162,6 +167,7 @@ export interface ZoneUpdateInput {
   readonly type?: 'PRIMARY' | 'SECONDARY';
 }
 
+/** The fields a create or update body sets. @internal */
 export interface ZoneInput {
   name?: string;
   email?: string;
@@ -208,22 +214,17 @@ export function parseZoneBody(body: unknown, current: Zone | undefined, limits: 
   const refused: string[] = [];
   for (const key of Object.keys(fields)) {
     if (key === 'masters' || key === 'attributes') continue;
-    if (!KNOWN_KEYS.has(key)) {
+    const value = fields[key];
+    const verdict = bodyKeyVerdict(ZONE_KEYS, key, value, (k) => storedValue(k, current));
+    if (verdict === 'unknown') {
       refused.push(key);
       continue;
     }
-    const value = fields[key];
-    if (IMMUTABLE.has(key)) {
-      const now = current === undefined ? undefined : key === 'name' ? current.name : current.type;
-      if (now !== undefined && now !== value) {
-        refused.push(key);
-        break;
-      }
-    } else if (!EDITABLE.has(key)) {
-      if (!pyEquals(value, readOnlyValue(key, current))) {
-        refused.push(key);
-        break;
-      }
+    if (verdict === 'changed') {
+      refused.push(key);
+      break;
+    }
+    if (verdict === 'same') {
       // The real service's schema lets the zone's own project id through, and central then
       // refuses the body as a move (see {@link ZoneInput.projectId}).
       if (key === 'project_id' && current !== undefined) input.projectId = current.projectId;
@@ -287,10 +288,17 @@ function setField(input: ZoneInput, key: string, value: unknown, limits: ZoneLim
 /** A timestamp the zone holds: no JSON value equals it (the real service compares a datetime). */
 const TIMESTAMP = Symbol('timestamp');
 
-/** The current value of a read-only key, as the adapter compares it: unset (None) on create. */
-function readOnlyValue(key: string, z: Zone | undefined): string | number | null | typeof TIMESTAMP {
-  if (z === undefined) return null;
+/**
+ * The current value of a key, as the adapter compares it: on create, immutable keys are unset and
+ * read-only ones None.
+ */
+function storedValue(key: string, z: Zone | undefined): string | number | null | undefined | typeof TIMESTAMP {
+  if (z === undefined) return key === 'name' || key === 'type' ? undefined : null;
   switch (key) {
+    case 'name':
+      return z.name;
+    case 'type':
+      return z.type;
     case 'id':
       return z.id;
     case 'pool_id':
@@ -312,12 +320,6 @@ function readOnlyValue(key: string, z: Zone | undefined): string | number | null
     default:
       return TIMESTAMP;
   }
-}
-
-/** Python's `==` between a JSON value and a stored one: numbers and booleans by value (`True == 1`). */
-function pyEquals(value: unknown, stored: string | number | null | typeof TIMESTAMP): boolean {
-  if (typeof stored === 'number') return (typeof value === 'number' || typeof value === 'boolean') && Number(value) === stored;
-  return value === stored;
 }
 
 /**

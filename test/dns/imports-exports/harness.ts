@@ -45,7 +45,7 @@ export function harness(options: HarnessOptions = {}) {
     deps,
     events,
     tasks,
-    imports: createImportCommands(deps, options.imports),
+    imports: createImportCommands(deps),
     exports: createExportCommands(deps),
     zones: {
       create: (ctx: unknown, body: unknown) => createZone(deps, ctx, body),

@@ -12,7 +12,7 @@ import { createExportCommands } from '../../../src/dns/exports/index.js';
 import { createImportCommands } from '../../../src/dns/imports/index.js';
 import { BLOCK_RECORDS, BLOCK_RECORDSETS, drawSortedIds } from '../../../src/dns/kernel/blocks.js';
 import { getRecordset, listRecordsets } from '../../../src/dns/recordsets/recordset-commands.js';
-import type { RecordsetBody } from '../../../src/dns/kernel/recordset.js';
+import type { RecordsetBody } from '../../../src/dns/kernel/recordset-body.js';
 import { inspectDns, manualClock, seededRandom, sequentialIds } from '../../../src/testing/index.js';
 import { deleteZone } from '../../../src/dns/zones/zone-commands.js';
 import { countingStorage } from '../recordsets/counting-storage.js';
