@@ -52,8 +52,13 @@ function rowsOf(checker: ts.TypeChecker, service: ts.Type, prefix: string, known
   return rows;
 }
 
-/** The Markdown of docs/errors.md. */
-export function errorTable(): string {
+interface Services {
+  readonly dns: Row[];
+  readonly quotas: Row[];
+}
+
+/** Every command of both services with its documented errors, read from the service interfaces. */
+function services(): Services {
   const program = ts.createProgram([join(root, 'src', 'index.ts')], { strict: true, module: ts.ModuleKind.ESNext, moduleResolution: ts.ModuleResolutionKind.Bundler, target: ts.ScriptTarget.ES2022, noEmit: true });
   const checker = program.getTypeChecker();
   const index = program.getSourceFile(join(root, 'src', 'index.ts'));
@@ -66,9 +71,29 @@ export function errorTable(): string {
   };
   const union = exported('ErrorType');
   const known = new Set((union.isUnion() ? union.types : [union]).filter((t) => t.isStringLiteral()).map((t) => (t).value));
+  const found = { dns: rowsOf(checker, exported('DnsService'), 'dns', known), quotas: rowsOf(checker, exported('QuotaService'), 'quotas', known) };
+  // A command whose errors nobody listed would make the catalogue silently partial.
+  const unlisted = [...found.dns, ...found.quotas].filter((r) => r.errors === undefined).map((r) => r.command);
+  if (unlisted.length > 0) throw new Error(`no @errors tag on: ${unlisted.join(', ')} (write \`@errors none of its own\` where that is so)`);
+  return found;
+}
+
+/**
+ * The documented errors of every command (`dns.zones.create`, `quotas.projectQuotas.list`, ...):
+ * each type with the statuses its tag names. What test/proof/bad-input.test.ts holds the
+ * commands' real answers to.
+ */
+export function documentedErrors(): ReadonlyMap<string, ReadonlyMap<string, readonly number[]>> {
+  const { dns, quotas } = services();
+  return new Map([...dns, ...quotas].map((r) => [r.command, new Map(r.errors!.map((e) => [e.code, e.status.split('/').map(Number)]))]));
+}
+
+/** The Markdown of docs/errors.md. */
+export function errorTable(): string {
+  const { dns, quotas } = services();
   const render = (rows: readonly Row[]): string[] =>
     rows.map((r) => {
-      const errors = r.errors === undefined ? '*not listed yet*' : r.errors.length === 0 ? '—' : r.errors.map((e) => `\`${e.code}\` ${e.status}`).join(', ');
+      const errors = r.errors!.length === 0 ? '—' : r.errors!.map((e) => `\`${e.code}\` ${e.status}`).join(', ');
       return `| \`${r.command}\` | ${r.route === '' ? '' : `\`${r.route}\``} | ${errors} |`;
     });
   const head = ['| command | HTTP | its own errors (type and status) |', '| --- | --- | --- |'];
@@ -89,12 +114,12 @@ export function errorTable(): string {
     '## DNS service (`createDnsService`)',
     '',
     ...head,
-    ...render(rowsOf(checker, exported('DnsService'), 'dns', known)),
+    ...render(dns),
     '',
     '## Quota service (`createQuotaService`)',
     '',
     ...head,
-    ...render(rowsOf(checker, exported('QuotaService'), 'quotas', known)),
+    ...render(quotas),
     '',
   ].join('\n');
 }

@@ -127,9 +127,9 @@ export interface QuotaService {
    * @param kind - the kind created (checked at run time too: a server may pass what it parsed)
    * @param usage - current use and the amount requested
    * @returns Ok, or 403 `quota_exceeded` (always 403, as the real service: it is not a policy
-   *   refusal); 400 `bad_request` for an unknown kind or counts that are not non-negative
-   *   integers; 500 `storage_failure`
-   * @errors `bad_request` 400, `quota_exceeded` 403
+   *   refusal); 400 `invalid_project_id` for a project id that is not one, 400 `bad_request` for
+   *   an unknown kind or counts that are not non-negative integers; 500 `storage_failure`
+   * @errors `invalid_project_id` 400, `bad_request` 400, `quota_exceeded` 403
    */
   enforce(projectId: string, kind: QuotaKind, usage: EnforceRequest): ResultAsync<void, ApiError>;
   /** A frozen, JSON-serialisable copy of all state; rejects only when the storage does. */

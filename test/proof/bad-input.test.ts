@@ -22,6 +22,7 @@ import {
 } from '../../src/index.js';
 import { manualClock, seededRandom, sequentialIds } from '../../src/testing/index.js';
 import { admin, alice, bob, quotaAdmin } from './dns-fixture.js';
+import { documentedErrors } from '../../scripts/error-table.js';
 
 const FILE = `$ORIGIN imp.com.
 $TTL 300
@@ -182,6 +183,15 @@ async function call(run: () => ResultAsync<unknown, ApiError>): Promise<Outcome 
   }
 }
 
+/** Every error a command answered during the proof, held against its `@errors` tag below. */
+const answered: { command: string; label: string; type: string; status: number }[] = [];
+
+/**
+ * What any command may answer besides its own errors (docs/errors.md's preamble): the caller's
+ * authentication and policy, and a storage failure; and the documented 500s of `acceptedError`.
+ */
+const ANY_COMMAND = new Set(['authentication_required', 'missing_project_id', 'forbidden', 'storage_failure', 'unknown']);
+
 interface Finding {
   readonly command: string;
   readonly label: string;
@@ -214,6 +224,7 @@ async function prove<S>(
       }
       if (outcome.isErr()) {
         const e = outcome.error;
+        answered.push({ command: c.command, label: v.label, type: e.type, status: e.status });
         if ((e.status < 400 || e.status > 499) && acceptedError(c, v.label, e) === undefined) problem(`answered ${e.status} ${e.type}`);
         if (typeof e.message !== 'string' || e.message.trim() === '') problem('error without a message');
         if (JSON.stringify(await snapshot(service)) !== JSON.stringify(before)) problem('an error changed the state');
@@ -415,3 +426,20 @@ describe('bad input to every quota command: a 4xx with a message, no throw, no s
 const KNOWN_DNS: Finding[] = [];
 const KNOWN_QUOTA: Finding[] = [];
 
+
+describe('docs/errors.md holds: every error a command answered above is one its @errors tag lists', () => {
+  it('no command answers an error type (or status) its documentation does not name', () => {
+    if (process.env['BAD_DEBUG'] !== undefined) for (const a of new Set(answered.map((x) => `${x.command} ${x.type} ${x.status}`))) console.log(`ANSWERED ${a}`);
+    const documented = documentedErrors();
+    const undocumented = new Set<string>();
+    for (const a of answered) {
+      if (ANY_COMMAND.has(a.type)) continue;
+      const path = a.command.startsWith('projectQuotas.') || a.command === 'effective' || a.command === 'enforce' ? `quotas.${a.command}` : `dns.${a.command}`;
+      const statuses = documented.get(path)?.get(a.type);
+      if (statuses === undefined || !statuses.includes(a.status)) undocumented.add(`${path}: ${a.type} ${a.status} (first seen for ${a.label})`);
+    }
+    // Ran after the proofs above (vitest runs a file's tests in order); without them it proves nothing.
+    expect(answered.length).toBeGreaterThan(1000);
+    expect([...undocumented].sort()).toEqual([]);
+  }, 120_000);
+});

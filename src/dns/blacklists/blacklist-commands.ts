@@ -71,15 +71,30 @@ export interface BlacklistList {
  * @category TLDs and blacklists
  */
 export interface BlacklistCommands {
-  /** `POST /v2/blacklists` (201): 409 `duplicate_blacklist` for a pattern already held. */
+  /**
+   * `POST /v2/blacklists` (201): 409 `duplicate_blacklist` for a pattern already held.
+   * @errors `empty_request_body` 400, `invalid_object` 400, `duplicate_blacklist` 409
+   */
   create(ctx: unknown, body: unknown): ResultAsync<BlacklistBody, ApiError>;
-  /** `GET /v2/blacklists/{id}`: 404 `blacklist_not_found`. */
+  /**
+   * `GET /v2/blacklists/{id}`: 404 `blacklist_not_found`.
+   * @errors `invalid_uuid` 400, `blacklist_not_found` 404
+   */
   get(ctx: unknown, id: unknown): ResultAsync<BlacklistBody, ApiError>;
-  /** `GET /v2/blacklists`: `limit`, `marker`, `sort_key` (`created_at`, `id`, `updated_at`, `pattern`), `sort_dir`, filter `pattern`. */
+  /**
+   * `GET /v2/blacklists`: `limit`, `marker`, `sort_key` (`created_at`, `id`, `updated_at`, `pattern`), `sort_dir`, filter `pattern`.
+   * @errors `bad_request` 400, `invalid_limit` 400, `invalid_marker` 400, `marker_not_found` 400, `invalid_sort_key` 400, `invalid_sort_dir` 400
+   */
   list(ctx: unknown, query?: ListQuery): ResultAsync<BlacklistList, ApiError>;
-  /** `PATCH /v2/blacklists/{id}`: `pattern`, `description`. */
+  /**
+   * `PATCH /v2/blacklists/{id}`: `pattern`, `description`.
+   * @errors `invalid_uuid` 400, `empty_request_body` 400, `invalid_object` 400, `blacklist_not_found` 404, `duplicate_blacklist` 409
+   */
   update(ctx: unknown, id: unknown, body: unknown): ResultAsync<BlacklistBody, ApiError>;
-  /** `DELETE /v2/blacklists/{id}` (204). */
+  /**
+   * `DELETE /v2/blacklists/{id}` (204).
+   * @errors `invalid_uuid` 400, `blacklist_not_found` 404
+   */
   delete(ctx: unknown, id: unknown): ResultAsync<void, ApiError>;
 }
 

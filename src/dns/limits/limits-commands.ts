@@ -37,7 +37,10 @@ export interface LimitsBody {
  * @category Limits
  */
 export interface LimitsCommands {
-  /** `GET /v2/limits`: the caller's project's quotas and the service's field and page limits. */
+  /**
+   * `GET /v2/limits`: the caller's project's quotas and the service's field and page limits.
+   * @errors none of its own
+   */
   get(ctx: RequestContext): ResultAsync<LimitsBody, ApiError>;
 }
 

@@ -31,15 +31,30 @@ export type PoolList = Omit<ListEnvelope<'pools', PoolBody>, 'metadata'>;
  * @category Pools
  */
 export interface PoolCommands {
-  /** `GET /v2/pools/{id}`: 404 `pool_not_found`. */
+  /**
+   * `GET /v2/pools/{id}`: 404 `pool_not_found`.
+   * @errors `invalid_uuid` 400, `pool_not_found` 404
+   */
   get(ctx: RequestContext, id: string): ResultAsync<PoolBody, ApiError>;
-  /** `GET /v2/pools`: filter `name`; sort keys `created_at`, `id`, `updated_at`, `name`. */
+  /**
+   * `GET /v2/pools`: filter `name`; sort keys `created_at`, `id`, `updated_at`, `name`.
+   * @errors `bad_request` 400, `invalid_limit` 400, `invalid_marker` 400, `marker_not_found` 400, `invalid_sort_key` 400, `invalid_sort_dir` 400
+   */
   list(ctx: RequestContext, query?: ListQuery): ResultAsync<PoolList, ApiError>;
-  /** `POST /v2/pools` (201): `name` required; 409 `duplicate_pool` for a name in use. */
+  /**
+   * `POST /v2/pools` (201): `name` required; 409 `duplicate_pool` for a name in use.
+   * @errors `empty_request_body` 400, `invalid_object` 400, `duplicate_pool` 409
+   */
   create<B = unknown>(ctx: RequestContext, body: RequestBody<PoolInput, B>): ResultAsync<PoolBody, ApiError>;
-  /** `PATCH /v2/pools/{id}` (HTTP 202, as the real service). */
+  /**
+   * `PATCH /v2/pools/{id}` (HTTP 202, as the real service).
+   * @errors `invalid_uuid` 400, `empty_request_body` 400, `invalid_object` 400, `pool_not_found` 404, `duplicate_pool` 409
+   */
   update<B = unknown>(ctx: RequestContext, id: string, body: RequestBody<PoolInput, B>): ResultAsync<PoolBody, ApiError>;
-  /** `DELETE /v2/pools/{id}` (204): 400 `invalid_operation` while zones are in the pool. */
+  /**
+   * `DELETE /v2/pools/{id}` (204): 400 `invalid_operation` while zones are in the pool.
+   * @errors `invalid_uuid` 400, `invalid_operation` 400, `pool_not_found` 404
+   */
   delete(ctx: RequestContext, id: string): ResultAsync<void, ApiError>;
 }
 

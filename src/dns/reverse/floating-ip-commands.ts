@@ -30,11 +30,20 @@ export interface FloatingIpList {
  * @category Reverse DNS
  */
 export interface FloatingIpCommands {
-  /** `GET /v2/reverse/floatingips`: no floating IPs. */
+  /**
+   * `GET /v2/reverse/floatingips`: no floating IPs.
+   * @errors none of its own
+   */
   list(ctx: RequestContext): ResultAsync<FloatingIpList, ApiError>;
-  /** `GET /v2/reverse/floatingips/{region}:{id}`: 400 for a malformed key, else 404. */
+  /**
+   * `GET /v2/reverse/floatingips/{region}:{id}`: 400 for a malformed key, else 404.
+   * @errors `bad_request` 400, `not_found` 404
+   */
   get(ctx: RequestContext, key: string): ResultAsync<never, ApiError>;
-  /** `PATCH /v2/reverse/floatingips/{region}:{id}`: 400 for a malformed key or body, else 404. */
+  /**
+   * `PATCH /v2/reverse/floatingips/{region}:{id}`: 400 for a malformed key or body, else 404.
+   * @errors `bad_request` 400, `invalid_object` 400, `not_found` 404
+   */
   set(ctx: RequestContext, key: string, body: unknown): ResultAsync<never, ApiError>;
 }
 

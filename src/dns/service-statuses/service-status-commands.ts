@@ -64,9 +64,15 @@ export interface ServiceStatusList {
  * @category Service statuses
  */
 export interface ServiceStatusCommands {
-  /** `GET /v2/service_statuses/{id}`: 404 `service_status_not_found`. */
+  /**
+   * `GET /v2/service_statuses/{id}`: 404 `service_status_not_found`.
+   * @errors `invalid_uuid` 400, `service_status_not_found` 404
+   */
   get(ctx: RequestContext, id: string): ResultAsync<ServiceStatusBody, ApiError>;
-  /** `GET /v2/service_statuses`: filters `hostname`, `service_name`, `status`. */
+  /**
+   * `GET /v2/service_statuses`: filters `hostname`, `service_name`, `status`.
+   * @errors `bad_request` 400, `invalid_limit` 400, `invalid_marker` 400, `marker_not_found` 400, `invalid_sort_key` 400, `invalid_sort_dir` 400
+   */
   list(ctx: RequestContext, query?: ListQuery): ResultAsync<ServiceStatusList, ApiError>;
 }
 

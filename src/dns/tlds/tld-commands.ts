@@ -64,15 +64,30 @@ export interface TldList {
  * @category TLDs and blacklists
  */
 export interface TldCommands {
-  /** `POST /v2/tlds` (201): 409 `duplicate_tld` for a name already held (case-sensitively). */
+  /**
+   * `POST /v2/tlds` (201): 409 `duplicate_tld` for a name already held (case-sensitively).
+   * @errors `empty_request_body` 400, `invalid_object` 400, `duplicate_tld` 409
+   */
   create(ctx: unknown, body: unknown): ResultAsync<TldBody, ApiError>;
-  /** `GET /v2/tlds/{id}`: 404 `tld_not_found`. */
+  /**
+   * `GET /v2/tlds/{id}`: 404 `tld_not_found`.
+   * @errors `invalid_uuid` 400, `tld_not_found` 404
+   */
   get(ctx: unknown, id: unknown): ResultAsync<TldBody, ApiError>;
-  /** `GET /v2/tlds`: `limit`, `marker`, `sort_key` (`created_at`, `id`, `updated_at`, `name`), `sort_dir`, filter `name`. */
+  /**
+   * `GET /v2/tlds`: `limit`, `marker`, `sort_key` (`created_at`, `id`, `updated_at`, `name`), `sort_dir`, filter `name`.
+   * @errors `bad_request` 400, `invalid_limit` 400, `invalid_marker` 400, `marker_not_found` 400, `invalid_sort_key` 400, `invalid_sort_dir` 400
+   */
   list(ctx: unknown, query?: ListQuery): ResultAsync<TldList, ApiError>;
-  /** `PATCH /v2/tlds/{id}`: `name`, `description`; any update (even `{}`) sets `updated_at`. */
+  /**
+   * `PATCH /v2/tlds/{id}`: `name`, `description`; any update (even `{}`) sets `updated_at`.
+   * @errors `invalid_uuid` 400, `empty_request_body` 400, `invalid_object` 400, `tld_not_found` 404, `duplicate_tld` 409
+   */
   update(ctx: unknown, id: unknown, body: unknown): ResultAsync<TldBody, ApiError>;
-  /** `DELETE /v2/tlds/{id}` (204). */
+  /**
+   * `DELETE /v2/tlds/{id}` (204).
+   * @errors `invalid_uuid` 400, `tld_not_found` 404
+   */
   delete(ctx: unknown, id: unknown): ResultAsync<void, ApiError>;
 }
 

@@ -93,15 +93,30 @@ export interface TransferAcceptList {
  * @category Transfers
  */
 export interface TransferRequestCommands {
-  /** `POST /v2/zones/{zone_id}/tasks/transfer_requests` (201): owner view with the key; a missing body is `{}`. */
+  /**
+   * `POST /v2/zones/{zone_id}/tasks/transfer_requests` (201): owner view with the key; a missing body is `{}`.
+   * @errors `invalid_uuid` 400, `invalid_object` 400, `bad_request` 400, `zone_not_found` 404, `duplicate_zone_transfer_request` 409
+   */
   create<B = unknown>(ctx: RequestContext, zoneId: string, body?: RequestBody<TransferRequestInput, B>): ResultAsync<TransferRequestBody, ApiError>;
-  /** `GET /v2/zones/tasks/transfer_requests/{id}`: any project for an untargeted request (reduced view). */
+  /**
+   * `GET /v2/zones/tasks/transfer_requests/{id}`: any project for an untargeted request (reduced view).
+   * @errors `invalid_uuid` 400, `zone_transfer_request_not_found` 404
+   */
   get(ctx: RequestContext, id: string): ResultAsync<TransferRequestBody, ApiError>;
-  /** `GET /v2/zones/tasks/transfer_requests`: requests the caller created or is targeted by. */
+  /**
+   * `GET /v2/zones/tasks/transfer_requests`: requests the caller created or is targeted by.
+   * @errors `bad_request` 400, `invalid_limit` 400, `invalid_marker` 400, `marker_not_found` 400, `invalid_sort_key` 400, `invalid_sort_dir` 400
+   */
   list(ctx: RequestContext, query?: ListQuery): ResultAsync<TransferRequestList, ApiError>;
-  /** `PATCH /v2/zones/tasks/transfer_requests/{id}` (200): description, and the target while unset. */
+  /**
+   * `PATCH /v2/zones/tasks/transfer_requests/{id}` (200): description, and the target while unset.
+   * @errors `invalid_uuid` 400, `invalid_object` 400, `invalid_operation` 400, `zone_transfer_request_not_found` 404
+   */
   update<B = unknown>(ctx: RequestContext, id: string, body: RequestBody<TransferRequestInput, B>): ResultAsync<TransferRequestBody, ApiError>;
-  /** `DELETE /v2/zones/tasks/transfer_requests/{id}` (204): creator or admin; the target gets 403. */
+  /**
+   * `DELETE /v2/zones/tasks/transfer_requests/{id}` (204): creator or admin; the target gets 403.
+   * @errors `invalid_uuid` 400, `zone_transfer_request_not_found` 404
+   */
   delete(ctx: RequestContext, id: string): ResultAsync<void, ApiError>;
 }
 
@@ -111,11 +126,20 @@ export interface TransferRequestCommands {
  * @category Transfers
  */
 export interface TransferAcceptCommands {
-  /** `POST /v2/zones/tasks/transfer_accepts` (201): moves the zone, closes the request, all or nothing. */
+  /**
+   * `POST /v2/zones/tasks/transfer_accepts` (201): moves the zone, closes the request, all or nothing.
+   * @errors `empty_request_body` 400, `invalid_object` 400, `invalid_zone_transfer_request` 400, `bad_request` 400, `invalid_key` 401/403, `zone_transfer_request_not_found` 404, `zone_not_found` 404
+   */
   create<B = unknown>(ctx: RequestContext, body: RequestBody<TransferAcceptInput, B>): ResultAsync<TransferAcceptBody, ApiError>;
-  /** `GET /v2/zones/tasks/transfer_accepts/{id}`: the accepting project's own (others 404); `key` null. */
+  /**
+   * `GET /v2/zones/tasks/transfer_accepts/{id}`: the accepting project's own (others 404); `key` null.
+   * @errors `invalid_uuid` 400, `zone_transfer_accept_not_found` 404
+   */
   get(ctx: RequestContext, id: string): ResultAsync<TransferAcceptBody, ApiError>;
-  /** `GET /v2/zones/tasks/transfer_accepts`: admin only; without all-projects only the admin's project. */
+  /**
+   * `GET /v2/zones/tasks/transfer_accepts`: admin only; without all-projects only the admin's project.
+   * @errors `bad_request` 400, `invalid_limit` 400, `invalid_marker` 400, `marker_not_found` 400, `invalid_sort_key` 400, `invalid_sort_dir` 400
+   */
   list(ctx: RequestContext, query?: ListQuery): ResultAsync<TransferAcceptList, ApiError>;
 }
 

@@ -28,15 +28,30 @@ export type TsigkeyList = Omit<ListEnvelope<'tsigkeys', TsigkeyBody>, 'metadata'
  * @category TSIG keys
  */
 export interface TsigkeyCommands {
-  /** `POST /v2/tsigkeys` (201): all five fields; 409 `duplicate_tsigkey` for a name in use. */
+  /**
+   * `POST /v2/tsigkeys` (201): all five fields; 409 `duplicate_tsigkey` for a name in use.
+   * @errors `empty_request_body` 400, `invalid_object` 400, `duplicate_tsigkey` 409
+   */
   create<B = unknown>(ctx: RequestContext, body: RequestBody<TsigkeyInput, B>): ResultAsync<TsigkeyBody, ApiError>;
-  /** `GET /v2/tsigkeys/{id}`: 404 `tsigkey_not_found`. */
+  /**
+   * `GET /v2/tsigkeys/{id}`: 404 `tsigkey_not_found`.
+   * @errors `invalid_uuid` 400, `tsigkey_not_found` 404
+   */
   get(ctx: RequestContext, id: string): ResultAsync<TsigkeyBody, ApiError>;
-  /** `GET /v2/tsigkeys`: filters `name`, `algorithm`, `scope`; sort keys `created_at`, `id`, `updated_at`, `name`. */
+  /**
+   * `GET /v2/tsigkeys`: filters `name`, `algorithm`, `scope`; sort keys `created_at`, `id`, `updated_at`, `name`.
+   * @errors `bad_request` 400, `invalid_limit` 400, `invalid_marker` 400, `marker_not_found` 400, `invalid_sort_key` 400, `invalid_sort_dir` 400
+   */
   list(ctx: RequestContext, query?: ListQuery): ResultAsync<TsigkeyList, ApiError>;
-  /** `PATCH /v2/tsigkeys/{id}` (200): any of the five fields; every update, even `{}`, sets `updated_at`. */
+  /**
+   * `PATCH /v2/tsigkeys/{id}` (200): any of the five fields; every update, even `{}`, sets `updated_at`.
+   * @errors `invalid_uuid` 400, `empty_request_body` 400, `invalid_object` 400, `tsigkey_not_found` 404, `duplicate_tsigkey` 409
+   */
   update<B = unknown>(ctx: RequestContext, id: string, body: RequestBody<TsigkeyInput, B>): ResultAsync<TsigkeyBody, ApiError>;
-  /** `DELETE /v2/tsigkeys/{id}` (204). */
+  /**
+   * `DELETE /v2/tsigkeys/{id}` (204).
+   * @errors `invalid_uuid` 400, `tsigkey_not_found` 404
+   */
   delete(ctx: RequestContext, id: string): ResultAsync<void, ApiError>;
 }
 
