@@ -24,7 +24,6 @@ export interface QuotaSnapshot {
   readonly projectQuotas: readonly ProjectQuotasRecord[];
 }
 
-
 const configuredOf = (raw: Record<string, unknown>): ConfiguredQuotas =>
   perKind((kind) => {
     const v = raw[kind];
