@@ -3,6 +3,8 @@
  * one zone is updated, one deleted, one abandoned by an admin; a zone file is imported, the zone
  * given to another project, a record set added to it and the zone exported. Each call is printed
  * with a short answer (the commands answer the documented JSON bodies, which the tour abbreviates).
+ * Last, the rest of the v2 API an admin runs: TLDs and blacklists (and what they refuse), a TSIG
+ * key, the pools, the limits and the service statuses.
  */
 import { createDnsService, type RequestContext } from '../src/index.js';
 import { manualClock, seededRandom, sequentialIds } from '../src/testing/index.js';
@@ -18,14 +20,16 @@ const admin: RequestContext = { projectId: 'ops', roles: ['admin'], allProjects:
 function summary(body: unknown): string {
   if (body === undefined || body === null) return 'done (no body)';
   const b = body as Record<string, unknown>;
-  const list = ['zones', 'recordsets'].find((k) => Array.isArray(b[k]));
+  const list = ['zones', 'recordsets', 'pools', 'service_statuses'].find((k) => Array.isArray(b[k]));
   if (list !== undefined) {
     const items = b[list] as Record<string, unknown>[];
-    const names = items.map((i) => (list === 'zones' ? String(i['name']) : `${String(i['name'])} ${String(i['type'])}`));
+    const names = items.map((i) =>
+      list === 'recordsets' ? `${String(i['name'])} ${String(i['type'])}` : list === 'service_statuses' ? `${String(i['service_name'])} ${String(i['status'])}` : String(i['name']),
+    );
     return `${items.length} ${list}${names.length > 0 ? `: ${names.join(', ')}` : ''}`;
   }
   const parts: string[] = [];
-  for (const k of ['status', 'action', 'name', 'type', 'serial', 'ttl', 'records', 'zone_name', 'key', 'zone_id', 'message']) {
+  for (const k of ['status', 'action', 'name', 'pattern', 'type', 'serial', 'ttl', 'records', 'zone_name', 'key', 'zone_id', 'algorithm', 'scope', 'message']) {
     const v = b[k];
     if (v !== undefined && v !== null && v !== 'NONE') parts.push(`${k} ${Array.isArray(v) ? v.join(' ') : typeof v === 'string' ? v : JSON.stringify(v)}`);
   }
@@ -93,3 +97,22 @@ if (imported.isOk()) {
     console.log(`dns.exports.create(bob, zoneId); await dns.tasks.settle(); dns.exports.file(bob, exportId)\n${text.isOk() ? text.value.replace(/^/gm, '    ') : JSON.stringify(text.error.toJSON())}`);
   }
 }
+
+say('The rest of the v2 API: TLDs, blacklists, TSIG keys, pools, limits, service statuses (admin only)');
+show("dns.tlds.create(alice, { name: 'test' })", await dns.tlds.create(alice, { name: 'test' }), 'admin only');
+show("dns.tlds.create(admin, { name: 'test' })", await dns.tlds.create(admin, { name: 'test' }));
+show("dns.zones.create(alice, { name: 'shop.example.net.', … })", await dns.zones.create(alice, { name: 'shop.example.net.', email: 'a@example.com' }), 'once a TLD exists, a zone must be under one');
+show("dns.zones.create(alice, { name: 'shop.test.', … })", await dns.zones.create(alice, { name: 'shop.test.', email: 'a@example.com' }));
+show("dns.blacklists.create(admin, { pattern: '^db\\.', description: 'no database zones' })", await dns.blacklists.create(admin, { pattern: '^db\\.', description: 'no database zones' }));
+show("dns.zones.create(alice, { name: 'db.test.', … })", await dns.zones.create(alice, { name: 'db.test.', email: 'a@example.com' }), 'a Python regular expression, searched');
+show("dns.zones.create(admin, { name: 'db.test.', … })", await dns.zones.create(admin, { name: 'db.test.', email: 'a@example.com' }), 'the policy lets an admin through');
+const pools = await dns.pools.list(admin);
+show('dns.pools.list(admin)', pools);
+const poolId = pools.isOk() ? ((pools.value as { pools: { id: string }[] }).pools[0]?.id ?? '') : '';
+show(
+  "dns.tsigkeys.create(admin, { name: 'xfr', algorithm: 'hmac-sha256', secret, scope: 'POOL', resource_id: poolId })",
+  await dns.tsigkeys.create(admin, { name: 'xfr', algorithm: 'hmac-sha256', secret: 'c2VjcmV0LWtleQ==', scope: 'POOL', resource_id: poolId }),
+);
+const limits = await dns.limits.get(alice);
+console.log(`dns.limits.get(alice)\n    → ${limits.isOk() ? Object.entries(limits.value).map(([k, v]) => `${k} ${String(v)}`).join(', ') : limits.error.type}`);
+show('dns.serviceStatuses.list(admin)', await dns.serviceStatuses.list(admin));
