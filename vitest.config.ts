@@ -3,7 +3,7 @@ import { defineConfig } from 'vitest/config';
 // The command suites, unchanged, over a real PostgreSQL server: every `memoryStorage()` they (or
 // the services, by default) create is an isolated storage over the cluster of
 // scripts/pg-test-cluster.sh. Only when ZONEWARD_PG_URL is set; see docs/postgres.md.
-const POSTGRES_SUITES = ['test/dns/zones', 'test/dns/transfers', 'test/dns/imports-exports', 'test/dns/quotas', 'test/project-quotas', 'test/dns/recordsets'];
+const POSTGRES_SUITES = ['test/dns/zones', 'test/dns/transfers', 'test/dns/imports-exports', 'test/dns/quotas', 'test/project-quotas', 'test/dns/recordsets', 'test/dns/secondary'];
 
 const memory = {
   include: ['test/**/*.test.ts', 'src/**/*.test.ts'],

@@ -5,7 +5,8 @@
  * and the refusals of xfr. The real side is test/oracle/secondary_oracle.py (the designate
  * oracle with the worker's real GetZoneSerial and ZoneXfr tasks).
  */
-import { spawnSync } from 'node:child_process';
+import { spawn } from 'node:child_process';
+import { createServer, type AddressInfo, type Server } from 'node:net';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, expect, it } from 'vitest';
@@ -47,6 +48,7 @@ interface Real {
   recordsets: Recordset[];
   xfr_primary: { error_type: string; code: number; message: string };
   xfr_other_project: { error_type: string; code: number };
+  failures: { label: string; zone: Step['zone']; events: string[] }[];
 }
 
 const SCRIPT = join(dirname(fileURLToPath(import.meta.url)), 'secondary_oracle.py');
@@ -59,13 +61,31 @@ const comparable = (rs: readonly Recordset[]) => rs.map(maskRefresh).map((r) => 
 describeWith([nsdRequirement, oracleRequirement()], 'SECONDARY zones: zoneward and the real service, one real master', () => {
   let nsd: RunningNsd;
   let real: Real;
+  // Two hostile masters: one accepts and never answers, one answers a framed message of garbage.
+  const silent = createServer(() => undefined);
+  const garbage = createServer((socket) => socket.end(Buffer.from([0, 5, 1, 2, 3, 4, 5])));
+  const portOf = (server: Server) => new Promise<number>((resolve) => server.listen(0, '127.0.0.1', () => resolve((server.address() as AddressInfo).port)));
+  let ports: [number, number];
   beforeAll(async () => {
     nsd = await startNsd('example.com.', ZONE);
-    const run = spawnSync('/usr/bin/python3', [SCRIPT, oracleDir(), String(nsd.port)], { encoding: 'utf8', timeout: 120_000 });
+    ports = [await portOf(silent), await portOf(garbage)];
+    // spawn, not spawnSync: the hostile masters answer from this process's event loop.
+    const run = await new Promise<{ status: number | null; stdout: string; stderr: string }>((resolve) => {
+      const child = spawn('/usr/bin/python3', [SCRIPT, oracleDir(), String(nsd.port), String(ports[0]), String(ports[1])], { timeout: 150_000 });
+      let stdout = '';
+      let stderr = '';
+      child.stdout.on('data', (d: Buffer) => (stdout += d.toString('utf8')));
+      child.stderr.on('data', (d: Buffer) => (stderr += d.toString('utf8')));
+      child.on('close', (status) => resolve({ status, stdout, stderr }));
+    });
     if (run.status !== 0) throw new Error(`secondary_oracle.py: ${run.stderr.slice(-2000)}`);
     real = JSON.parse(run.stdout.trim().split('\n').at(-1)!) as Real;
-  }, 150_000);
-  afterAll(() => nsd?.stop());
+  }, 180_000);
+  afterAll(async () => {
+    silent.close();
+    garbage.close();
+    await nsd?.stop();
+  });
 
   it('answers every step, event and recordset as the real service does', async () => {
     const dns = createDnsService({ masters: axfrMasters({ timeoutMs: 5000 }), tasks: 'manual' });
@@ -107,5 +127,25 @@ describeWith([nsdRequirement, oracleRequirement()], 'SECONDARY zones: zoneward a
     expect({ error_type: e.type, code: e.status, message: e.message }).toEqual({ error_type: real.xfr_primary.error_type, code: real.xfr_primary.code, message: real.xfr_primary.message });
     const hidden = (await dns.zones.xfr(p2, zone.id))._unsafeUnwrapErr();
     expect({ error_type: hidden.type, code: hidden.status }).toEqual({ error_type: real.xfr_other_project.error_type, code: real.xfr_other_project.code });
+  });
+
+  it('leaves what the real service leaves after a failed transfer: the zone as it was, no event', async () => {
+    const dns = createDnsService({ masters: axfrMasters({ timeoutMs: 2000 }), tasks: 'manual' });
+    const events: string[] = [];
+    dns.events.subscribe((e) => {
+      if (/^dns\.(domain|zone)\./.test(e.type)) events.push(e.type);
+    });
+    const failures: Real['failures'] = [];
+    for (const [label, port] of [['refused', nsd.port], ['silent', ports[0]], ['garbage', ports[1]]] as const) {
+      const zone = (await dns.zones.create(p1, { name: `${label}.example.net.`, type: 'SECONDARY', masters: [`127.0.0.1:${port}`] }))._unsafeUnwrap();
+      expect(await dns.tasks.runNext()).toBe(true); // the push
+      events.length = 0;
+      expect(await dns.tasks.runNext()).toBe(true); // the transfer, which fails
+      await dns.tasks.settle();
+      const z = (await dns.zones.get(p1, zone.id))._unsafeUnwrap();
+      failures.push({ label, zone: { status: z.status, action: z.action, version: z.version, serial: z.serial, transferred_at: z.transferred_at }, events: events.splice(0) });
+    }
+    expect(real.failures).toHaveLength(3);
+    expect(failures).toEqual(real.failures);
   });
 });

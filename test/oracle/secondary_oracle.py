@@ -6,9 +6,11 @@ service in-process) with the real worker tasks that the fake message bus would o
 GetZoneSerial (the SOA query of xfr_zone) and ZoneXfr (the AXFR, dnspython over TCP). The worker's
 pool pushes are played by settle_all, as in the other oracle tests.
 
-    secondary_oracle.py <oracle dir> <master port>
+    secondary_oracle.py <oracle dir> <master port> [<silent port> <garbage port>]
 
-prints one JSON object: the zone after each step, the event types of each step, the recordsets.
+prints one JSON object: the zone after each step, the event types of each step, the recordsets,
+and, with the two more ports, what a failed transfer leaves: a zone the master refuses (the NSD
+serves only example.com.), a master that accepts and never answers, one that sends garbage.
 """
 import json
 import os
@@ -66,6 +68,25 @@ step('xfr with the same serial', zone.id)
 out['xfr_primary'] = harness._guard(o.svc.xfr_zone)(ctx, o.create_zone('p1', 'p.org.', 'a@p.org')['id'])
 o.notifications()
 out['xfr_other_project'] = harness._guard(o.svc.xfr_zone)(o.ctx('p2'), zone.id)
+out['failures'] = []
+if len(sys.argv) > 4:
+    for label, host in (('refused', master), ('silent', '127.0.0.1:%s' % sys.argv[3]),
+                        ('garbage', '127.0.0.1:%s' % sys.argv[4])):
+        body = o._parse({'name': '%s.example.net.' % label, 'type': 'SECONDARY', 'masters': [host]},
+                        objects.Zone())
+        body.email = 'hostmaster@example.net'
+        failing = o.svc.create_zone(ctx, body)
+        o.settle_all()
+        o.notifications()
+        XFRS.clear()
+        # The worker task logs the failure and returns; anything it raised would reach the worker's log too.
+        try:
+            worker_tasks.ZoneXfr(None, admin, o.storage.get_zone(admin, failing.id))()
+        except Exception:  # noqa: BLE001
+            pass
+        o.settle_all()
+        out['failures'].append({'label': label, 'zone': zone_state(failing.id),
+                                'events': [n['event_type'] for n in o.notifications()]})
 sys.stdout.write(json.dumps(out) + '\n')
 sys.stdout.flush()
 serve._cleanup_and_exit(o.db)
