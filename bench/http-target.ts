@@ -1,34 +1,65 @@
 /**
  * A server for bench/http.bench.ts, in its own process so the load generator does not share its
- * event loop: `zoneward` (the handler on node:http through examples/http-server.ts, one zone
- * created) or `bare` (node:http answering that zone's JSON body, fixed). Prints
- * `{"port","path","headers"}` on stdout once it listens.
+ * event loop. `bare`: node:http answering a fixed zone JSON (GET) and reading a body then
+ * answering a fixed 201 (POST); `zoneward`: `createServer(toNodeListener(handle))`; `fastify`:
+ * fastify routing to `dns.zones.get`/`create` by hand, as a user wiring zoneward into it would.
+ * Prints `{"port","path","headers"}` on stdout once it listens.
  */
-import { createServer } from 'node:http';
-import { createDnsService } from '../src/index.js';
-import { createHttpHandler, trustedHeaders } from '../src/adapters/http/index.js';
+import { createServer, type Server } from 'node:http';
+import { createDnsService, type RequestContext } from '../src/index.js';
+import { createHttpHandler, toNodeListener, trustedHeaders } from '../src/adapters/http/index.js';
 import { manualClock, sequentialIds } from '../src/testing/index.js';
-import { serve } from '../examples/http-server.js';
 
 const kind = process.argv[2];
 const headers = { 'X-Auth-Project-ID': 'p1', 'X-Roles': 'member' };
-const dns = createDnsService({ clock: manualClock('2026-01-01T00:00:00Z'), ids: sequentialIds(), tasks: 'inline' });
+const dns = createDnsService({ clock: manualClock('2026-01-01T00:00:00Z'), ids: sequentialIds(), tasks: 'inline', quotas: { zones: -1 } });
 const zone = (await dns.zones.create({ projectId: 'p1', roles: ['member'] }, { name: 'example.com.', email: 'hostmaster@example.com' }))._unsafeUnwrap();
 const path = `/v2/zones/${zone.id}`;
 
-const server =
-  kind === 'bare'
-    ? (() => {
-        const fixed = Buffer.from(JSON.stringify(zone));
-        return createServer((_req, res) => {
-          res.writeHead(200, { 'content-type': 'application/json' });
+async function server(): Promise<{ listen: (port: number, host: string, cb: () => void) => unknown; server: Server }> {
+  if (kind === 'bare') {
+    const fixed = Buffer.from(JSON.stringify(zone));
+    const s = createServer((req, res) => {
+      if (req.method === 'POST') {
+        const chunks: Buffer[] = [];
+        req.on('data', (c: Buffer) => chunks.push(c));
+        req.on('end', () => {
+          JSON.parse(Buffer.concat(chunks).toString());
+          res.writeHead(201, { 'content-type': 'application/json', 'content-length': fixed.length });
           res.end(fixed);
         });
-      })()
-    : serve(createHttpHandler({ dns, authenticate: trustedHeaders() }));
+        return;
+      }
+      res.writeHead(200, { 'content-type': 'application/json', 'content-length': fixed.length });
+      res.end(fixed);
+    });
+    return { listen: (p, h, cb) => s.listen(p, h, cb), server: s };
+  }
+  if (kind === 'fastify') {
+    const { default: Fastify } = await import('fastify');
+    const app = Fastify();
+    const ctxOf = (h: Record<string, string | string[] | undefined>): RequestContext => ({
+      projectId: String(h['x-auth-project-id'] ?? 'noauth-project'),
+      roles: String(h['x-roles'] ?? 'admin').split(','),
+    });
+    app.get<{ Params: { id: string } }>('/v2/zones/:id', async (request, reply) => {
+      const r = await dns.zones.get(ctxOf(request.headers), request.params.id);
+      return r.isOk() ? r.value : reply.code(r.error.status).send(r.error.toJSON());
+    });
+    app.post('/v2/zones', async (request, reply) => {
+      const r = await dns.zones.create(ctxOf(request.headers), request.body);
+      return r.isOk() ? reply.code(201).header('location', r.value.links.self).send(r.value) : reply.code(r.error.status).send(r.error.toJSON());
+    });
+    await app.ready();
+    return { listen: (p, h, cb) => app.listen({ port: p, host: h }).then(cb), server: app.server };
+  }
+  const s = createServer(toNodeListener(createHttpHandler({ dns, authenticate: trustedHeaders() })));
+  return { listen: (p, h, cb) => s.listen(p, h, cb), server: s };
+}
 
-server.listen(0, '127.0.0.1', () => {
-  const address = server.address();
+const { listen, server: s } = await server();
+listen(0, '127.0.0.1', () => {
+  const address = s.address();
   const port = typeof address === 'object' && address !== null ? address.port : 0;
   process.stdout.write(`${JSON.stringify({ port, path, headers })}\n`);
 });
