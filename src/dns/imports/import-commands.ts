@@ -28,6 +28,7 @@ import {
   unsupportedContentType,
 } from './import-errors.js';
 import { DEFAULT_IMPORT_RECORD_TYPES, IMPORT_MESSAGES, planImport, undefinedError, type ZoneImportOptions } from '../kernel/import-plan.js';
+import { drawOwnerKey } from '../kernel/owner-index.js';
 import { importRepository as imports, presentImport, type StoredImport, type ZoneImportBody } from './zone-import.js';
 
 /** Task kind that processes a zone import. @category Imports */
@@ -212,7 +213,7 @@ export function importTaskHandler(deps: DnsDeps, options: ZoneImportOptions = {}
     // A task queued by a version that did not draw it: drawn when the zone is created.
     const refresh = task.data['refresh'];
     // Parsing needs no storage; an import deleted before its task ran is noticed inside the transactions.
-    const plan = planImport(text, deps.limits.maxZoneFileBytes, allowed);
+    const plan = planImport(text, deps.limits.maxZoneFileBytes, allowed, drawOwnerKey(deps.random));
 
     const finish = (uow: UnitOfWork, current: StoredImport, status: 'COMPLETE' | 'ERROR', message: string, zoneId: string | null) => {
       const next: StoredImport = Object.freeze({
@@ -289,7 +290,7 @@ export function importTaskHandler(deps: DnsDeps, options: ZoneImportOptions = {}
       if (perSet >= 0 && p.largestRecordset > perSet) return err(failure(IMPORT_MESSAGES.quota));
       const ids = managedFirst(zone, drawSortedIds(p.recordsetCount, deps.ids));
       const blocks = buildBlocks(zone.id, zone.projectId, zone.createdAt, ids.imported, p.blocks);
-      await storeImported(tx, zone, zone.createdAt, blocks, p.ownerHashes);
+      await storeImported(tx, zone, zone.createdAt, blocks, p.ownerHashes, p.ownerKey);
       const counted: Zone = Object.freeze({ ...withImportedCounts(zone, p.recordsetCount, p.recordCount), ...ids.managed });
       await zoneRepository.put(tx, counted);
       await finish(uow, current, 'COMPLETE', `${zone.name} imported`, zone.id);

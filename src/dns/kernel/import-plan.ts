@@ -1,4 +1,5 @@
 import { blockBounds, type RecordsetColumns } from './blocks.js';
+import { keyedHash, type OwnerKey } from './owner-index.js';
 import { TYPE_CODE_BASE } from './recordset.js';
 import { COLUMN_MASK, COLUMN_SHIFT, type RecordColumns } from '../../zonefile/columns.js';
 import { parseIPv6 } from '../../zonefile/codec.js';
@@ -64,9 +65,6 @@ const addressOf = (data: string): string => {
 const UNSEEN = -2;
 const REFUSED = -1;
 
-/** FNV-1a's offset basis as an int32, as the owner table stores hashes (the origin itself hashes no character). */
-const FNV_BASIS = 0x811c9dc5 | 0;
-
 /** Turns a block's type codes into its `typeCodes` string. */
 const CODES = new TextDecoder('utf-16le');
 
@@ -89,6 +87,8 @@ export interface ImportPlan {
    * computed (`ownerNameHash` in owner-index.ts), which the owner index reuses.
    */
   readonly ownerHashes: Uint32Array;
+  /** The key those hashes were made with (`drawOwnerKey`); the owner index keeps it. */
+  readonly ownerKey: OwnerKey;
   readonly recordsetCount: number;
   readonly recordCount: number;
   /** Records in the largest recordset (for the per-recordset quota). */
@@ -151,18 +151,24 @@ export function lineOfRecord(text: string, maxBytes: number, index: number): num
  * is only ever changed by the tests.
  * @internal
  */
-export function planImport(text: string, maxBytes: number, allowed: ReadonlySet<string>, read: ImportReader = readColumns): { ok: ImportPlan } | { error: string } {
+export function planImport(
+  text: string,
+  maxBytes: number,
+  allowed: ReadonlySet<string>,
+  key: OwnerKey,
+  read: ImportReader = readColumns,
+): { ok: ImportPlan } | { error: string } {
   const parsed = read(text, maxBytes);
   if (parsed === 'origin') return { error: IMPORT_MESSAGES.origin };
   if (parsed === 'malformed') return { error: IMPORT_MESSAGES.malformed };
-  return planColumns(parsed.origin, parsed.columns, allowed, (index) => lineOfRecord(text, maxBytes, index));
+  return planColumns(parsed.origin, parsed.columns, allowed, key, (index) => lineOfRecord(text, maxBytes, index));
 }
 
 /**
  * Owners of an import's records, the first stage of {@link planColumns}: each name inside the zone
  * gets a number from the {@link OwnerTable} (the same for every spelling in any case; the table's
  * own fallback keeps names made to collide linear), names outside get -1. The key is the name in
- * lower case, the hash FNV-1a of the part before the zone's suffix, which every owner shares.
+ * lower case, the hash `keyedHash` of the part before the zone's suffix, which every owner shares.
  */
 class ImportOwners implements OwnerKeys {
   /** The owner name of the last look-up in lower case. */
@@ -181,6 +187,7 @@ class ImportOwners implements OwnerKeys {
   private readonly mixedCase = new Map<number, string>();
   /** The owner table's hash of the last name looked up (see `ownerNameHash`), for the owner index. */
   hash = 0;
+  private readonly key: OwnerKey;
   private readonly lowerOrigin: string;
   private readonly suffix: string;
   // The previous look-up, as written and as found: runs of one owner (the usual layout, and every
@@ -188,8 +195,9 @@ class ImportOwners implements OwnerKeys {
   private prevName: string | undefined;
   private prevOwner = -1;
 
-  /** `lowerOrigin`: the zone's name in lower case; `records`: how many look-ups at most. */
-  constructor(lowerOrigin: string, records: number, counter: ProbeCounter | undefined) {
+  /** `lowerOrigin`: the zone's name in lower case; `records`: how many look-ups at most; `key`: the hashes'. */
+  constructor(lowerOrigin: string, records: number, key: OwnerKey, counter: ProbeCounter | undefined) {
+    this.key = key;
     this.lowerOrigin = lowerOrigin;
     this.suffix = lowerOrigin === '.' ? '.' : `.${lowerOrigin}`;
     this.table = new OwnerTable(this, records, false, counter);
@@ -230,24 +238,18 @@ class ImportOwners implements OwnerKeys {
     // before it is its own lower-case form: the usual case, with no `toLowerCase` copy.
     let inZone = name === lowerOrigin || name.endsWith(suffix);
     let end = name.length - suffix.length;
-    let h = FNV_BASIS;
     for (let i = 0; inZone && i < end; i++) {
       const c = name.charCodeAt(i);
-      if (c >= 65 && (c <= 90 || c > 127)) {
-        inZone = false;
-        break;
-      }
-      h = Math.imul(h ^ c, 16777619);
+      if (c >= 65 && (c <= 90 || c > 127)) inZone = false;
     }
     if (!inZone) {
       lower = name.toLowerCase();
       inZone = lower === lowerOrigin || lower.endsWith(suffix);
       end = lower.length - suffix.length;
-      h = FNV_BASIS;
-      for (let i = 0; inZone && i < end; i++) h = Math.imul(h ^ lower.charCodeAt(i), 16777619);
     }
     this.lower = lower;
     if (inZone) {
+      const h = keyedHash(lower, end, this.key) | 0;
       const fresh = this.table.count;
       owner = this.table.lookup(0, h, true);
       if (owner === fresh) {
@@ -501,7 +503,7 @@ function recordsetBlocks(sets: ImportRecordsets, owners: ImportOwners): { blocks
 /**
  * The conversion of a parsed import file: each record's owner (the owner stage), the import's rules
  * and the recordsets (the recordset stage), then the storage's blocks (the block stage). `origin`
- * is the zone's; `lineOf` gives a record's line, for error messages; `counter` counts the owner
+ * is the zone's; `key` the owner hashes' (`drawOwnerKey`); `lineOf` gives a record's line, for error messages; `counter` counts the owner
  * table's probes (for tests).
  * @internal
  */
@@ -509,13 +511,14 @@ export function planColumns(
   origin: string,
   columns: RecordColumns,
   allowed: ReadonlySet<string>,
+  key: OwnerKey,
   lineOf: (index: number) => number,
   counter?: ProbeCounter,
 ): { ok: ImportPlan } | { error: string } {
   const lowerOrigin = origin.toLowerCase();
   const { owners: ownerChunks, ttls, types } = columns;
   const total = columns.count;
-  const owners = new ImportOwners(lowerOrigin, total, counter);
+  const owners = new ImportOwners(lowerOrigin, total, key, counter);
   const cnames = new CnameRule(total);
   const sets = new ImportRecordsets(columns, allowed);
   let soa = -1; // the last SOA at the apex: dnspython's SOA is a singleton, each one replaces the one before
@@ -570,6 +573,7 @@ export function planColumns(
       expire: Number(fields[5]),
       blocks,
       ownerHashes: hashes,
+      ownerKey: key,
       recordsetCount: sets.count,
       recordCount: sets.recordCount,
       largestRecordset: largest,

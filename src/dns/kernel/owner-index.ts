@@ -77,16 +77,71 @@ function zoneSeed(zoneId: string): number {
 }
 
 /**
- * The hash an import's owner table gives an owner name of zone `zoneName` (`ImportOwners.of` in
- * domain/convert.ts, which computes it inline as it reads each record): FNV-1a of the name in
- * lower case without the zone's suffix, which every owner of the zone shares. Names that differ
- * only in case or in the spelling of that suffix hash alike; the block read tells them apart.
+ * The key of a zone's owner hashes: two 32-bit words (HalfSipHash's 64-bit key), drawn per zone
+ * from the injected random source and stored with the zone's index, so that restoring a
+ * snapshot or reading the zone back from PostgreSQL hashes names as the import did.
  * @internal
  */
-export function ownerNameHash(name: string, zoneName: string): number {
+export type OwnerKey = readonly [number, number];
+
+/** A fresh {@link OwnerKey} from `random` (the service's injected source). @internal */
+export const drawOwnerKey = (random: () => number): OwnerKey => [Math.floor(random() * 2 ** 32) >>> 0, Math.floor(random() * 2 ** 32) >>> 0];
+
+/**
+ * HalfSipHash-1-3 (Aumasson's 32-bit SipHash, the keyed hash Linux uses for its hash tables)
+ * of `s`'s first `end` UTF-16 code units, read as their little-endian bytes: a PRF, so names
+ * made to collide under one key (or found colliding offline) collide under a random other one
+ * no more often than any names. Unkeyed FNV-1a, which the index used before, let anyone build
+ * thousands of names of one hash in a second, making every later write in such a zone read
+ * every block holding one of them.
+ * @internal
+ */
+export function keyedHash(s: string, end: number, key: OwnerKey): number {
+  let v0 = key[0] | 0;
+  let v1 = key[1] | 0;
+  let v2 = 0x6c796765 ^ v0;
+  let v3 = 0x74656462 ^ v1;
+  const words = end >> 1;
+  // One SipRound per message word (two code units), the length word last; then 0xff into v2 and three more rounds.
+  for (let w = 0; w <= words + 3; w++) {
+    let m = 0;
+    if (w < words) m = s.charCodeAt(2 * w) | (s.charCodeAt(2 * w + 1) << 16);
+    else if (w === words) m = (end << 25) | ((end & 1) === 1 ? s.charCodeAt(end - 1) : 0);
+    else if (w === words + 1) v2 ^= 0xff;
+    v3 ^= m;
+    v0 = (v0 + v1) | 0;
+    v1 = (v1 << 5) | (v1 >>> 27);
+    v1 ^= v0;
+    v0 = (v0 << 16) | (v0 >>> 16);
+    v2 = (v2 + v3) | 0;
+    v3 = (v3 << 8) | (v3 >>> 24);
+    v3 ^= v2;
+    v0 = (v0 + v3) | 0;
+    v3 = (v3 << 7) | (v3 >>> 25);
+    v3 ^= v0;
+    v2 = (v2 + v1) | 0;
+    v1 = (v1 << 13) | (v1 >>> 19);
+    v1 ^= v2;
+    v2 = (v2 << 16) | (v2 >>> 16);
+    v0 ^= m;
+  }
+  return (v1 ^ v3) >>> 0;
+}
+
+/**
+ * The hash an import's owner table gives an owner name of zone `zoneName` (`ImportOwners.of` in
+ * import-plan.ts, which hashes the name as it reads each record): {@link keyedHash} under the
+ * zone's `key` of the name in lower case without the zone's suffix, which every owner of the
+ * zone shares. Names that differ only in case or in the spelling of that suffix hash alike; the
+ * block read tells them apart. An index stored without a key (before there was one) was made
+ * with FNV-1a, which is what it is read with.
+ * @internal
+ */
+export function ownerNameHash(name: string, zoneName: string, key: OwnerKey | undefined): number {
   const lower = name.toLowerCase();
   const origin = zoneName.toLowerCase();
   const end = lower.length - (origin === '.' ? 1 : origin.length + 1);
+  if (key !== undefined) return keyedHash(lower, end, key);
   let h = 0x811c9dc5;
   for (let i = 0; i < end; i++) h = Math.imul(h ^ lower.charCodeAt(i), 16777619);
   return h >>> 0;
@@ -197,8 +252,8 @@ export async function dropOwnerRows(tx: StorageTransaction, zoneId: string): Pro
 export async function blocksNamed(tx: StorageTransaction, zone: Zone, name: string): Promise<number[]> {
   const stored = await tx.get(RECORDSET_ZONES, zone.id);
   if (stored === undefined) return [];
-  const { ownerBits } = checkedImportedZone(zone.id, stored);
-  const hash = entryHash(zoneSeed(zone.id), ownerNameHash(name, zone.name));
+  const { ownerBits, ownerKey } = checkedImportedZone(zone.id, stored);
+  const hash = entryHash(zoneSeed(zone.id), ownerNameHash(name, zone.name, ownerKey));
   const rowId = ownerRowId(zone.id, ownerBits === 0 ? 0 : hash >>> (32 - ownerBits));
   const value = await tx.get(RECORDSET_OWNERS, rowId);
   if (value === undefined) return [];

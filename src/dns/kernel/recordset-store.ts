@@ -1,7 +1,7 @@
 import type { IndexPosition, StorageTransaction } from '../../ports/storage.js';
 import { tupleKey } from '../../kernel/keys.js';
 import type { Zone } from './zone.js';
-import { dropOwnerRows, putOwnerRows } from './owner-index.js';
+import { dropOwnerRows, putOwnerRows, type OwnerKey } from './owner-index.js';
 import {
   BLOCK_INDEXES,
   blockKeys,
@@ -129,7 +129,7 @@ export async function removeRecordset(tx: StorageTransaction, placed: PlacedBloc
 
 /**
  * Stores the blocks an import or a transfer from a master made for a zone (which holds no other
- * imported ones), their owner index (from `ownerHashes`, the plan's), and the zone's row for the
+ * imported ones), their owner index (from `ownerHashes`, the plan's, made under `ownerKey`), and the zone's row for the
  * cross-zone list.
  * @internal
  */
@@ -139,10 +139,11 @@ export async function storeImported(
   createdAt: number,
   blocks: readonly RecordsetBlock[],
   ownerHashes: Uint32Array,
+  ownerKey: OwnerKey,
 ): Promise<void> {
   for (let n = 0; n < blocks.length; n++) await tx.put(RECORDSETS, blockRowId(zone.id, n), blocks[n]!, blockKeys(blocks[n]!));
   const ownerBits = await putOwnerRows(tx, zone, blocks, ownerHashes);
-  const row: ImportedZone = Object.freeze({ zoneId: zone.id, projectId: zone.projectId, createdAt, ownerBits });
+  const row: ImportedZone = Object.freeze({ zoneId: zone.id, projectId: zone.projectId, createdAt, ownerBits, ownerKey });
   await tx.put(RECORDSET_ZONES, zone.id, row, importedZoneKeys(row));
 }
 

@@ -1,6 +1,6 @@
 import { CorruptValue } from '../../kernel/command.js';
 import { tupleKey } from '../../kernel/keys.js';
-import { isInteger, isPlainObject, isString, isStringArray, oneOf, orNull, shapeCheck } from '../../kernel/stored.js';
+import { isInteger, isPlainObject, isString, isStringArray, oneOf, optional, orNull, shapeCheck } from '../../kernel/stored.js';
 import type { RecordsetColumns } from './blocks.js';
 
 /**
@@ -131,6 +131,8 @@ export interface ImportedZone {
   readonly createdAt: number;
   /** The prefix bits of the zone's owner index (`owner-index.ts`): it has up to 2^ownerBits rows. */
   readonly ownerBits: number;
+  /** The key of the index's owner hashes (`ownerNameHash`); absent in rows stored before there was one (then FNV-1a). */
+  readonly ownerKey?: readonly [number, number];
 }
 
 /** Index keys of an {@link ImportedZone} row. @internal */
@@ -301,7 +303,10 @@ export function checkedBlock(rowId: string, value: unknown, zoneId?: string): Re
   return b;
 }
 
-const importedZoneProblem = shapeCheck({ zoneId: isString, projectId: isString, createdAt: isInteger, ownerBits: isInteger });
+/** Two unsigned 32-bit integers, as `drawOwnerKey` makes them. */
+const isOwnerKey = (v: unknown): boolean => Array.isArray(v) && v.length === 2 && v.every((w) => Number.isInteger(w) && w >= 0 && w < 2 ** 32);
+
+const importedZoneProblem = shapeCheck({ zoneId: isString, projectId: isString, createdAt: isInteger, ownerBits: isInteger, ownerKey: optional(isOwnerKey) });
 
 /**
  * An {@link ImportedZone} row read back under `zoneId`, checked: its fields, and filed under the

@@ -1,5 +1,5 @@
 import { IMPORT_READING, planColumns, type ImportPlan } from '../kernel/import-plan.js';
-import { ownerNameHash } from '../kernel/owner-index.js';
+import { ownerNameHash, type OwnerKey } from '../kernel/owner-index.js';
 import { packTypes, TYPE_CODE_BASE } from '../kernel/recordset.js';
 import { blockBounds, type RecordsetColumns } from '../kernel/blocks.js';
 import { COLUMN_MASK, COLUMN_SHIFT } from '../../zonefile/columns.js';
@@ -95,9 +95,9 @@ export class TransferCollector {
    * Reads the collected records with the import's parser and rules and plans the recordsets:
    * every record inside the zone, exactly one SOA (at the apex), the record types the service
    * stores, the CNAME rule; the SOA and apex NS recordsets are kept, as the real service stores
-   * a transferred zone.
+   * a transferred zone. `key`: the owner hashes' (`drawOwnerKey`).
    */
-  finish(allowed: ReadonlySet<string>): { ok: TransferPlan } | { error: string } {
+  finish(allowed: ReadonlySet<string>, key: OwnerKey): { ok: TransferPlan } | { error: string } {
     const text = this.#parts.join('');
     this.#parts.length = 0;
     const parsed = parseColumns(text, { maxBytes: this.#limits.maxBytes * 3 + 64, ...IMPORT_READING });
@@ -122,7 +122,7 @@ export class TransferCollector {
     }
     if (soa < 0) return { error: 'no SOA record' };
     // Line 1 is the $ORIGIN, then one line per record.
-    const planned = planColumns(this.#origin, columns, allowed, (index) => index + 2);
+    const planned = planColumns(this.#origin, columns, allowed, key, (index) => index + 2);
     if ('error' in planned) return planned;
     const plan = planned.ok;
     const dataAt = (k: number): string => columns.rdata[k >>> COLUMN_SHIFT]![k & COLUMN_MASK]!;
@@ -155,7 +155,7 @@ export class TransferCollector {
       ok: {
         ...plan,
         blocks: [apexBlock, ...plan.blocks],
-        ownerHashes: Uint32Array.from([...names.map((n) => ownerNameHash(n, this.#origin)), ...plan.ownerHashes]),
+        ownerHashes: Uint32Array.from([...names.map((n) => ownerNameHash(n, this.#origin, key)), ...plan.ownerHashes]),
         recordsetCount: plan.recordsetCount + names.length,
         recordCount: plan.recordCount + data.length,
         largestRecordset: Math.max(plan.largestRecordset, data.length - 1),

@@ -1,6 +1,7 @@
 import { err, ok, safeTry, type ResultAsync } from 'neverthrow';
 import type { DnsDeps } from '../kernel/deps.js';
 import { DEFAULT_IMPORT_RECORD_TYPES, type ZoneImportOptions } from '../kernel/import-plan.js';
+import { drawOwnerKey, type OwnerKey } from '../kernel/owner-index.js';
 import { buildBlocks, drawSortedIds } from '../kernel/blocks.js';
 import type { ApiError } from '../../kernel/api-error.js';
 import { command, runInTransaction } from '../../kernel/command.js';
@@ -62,6 +63,7 @@ async function transferFrom(
   zoneName: string,
   limits: TransferLimits,
   allowed: ReadonlySet<string>,
+  key: OwnerKey,
 ): Promise<{ ok: TransferPlan } | { error: string }> {
   const collector = new TransferCollector(zoneName, limits);
   try {
@@ -72,7 +74,7 @@ async function transferFrom(
   } catch (e) {
     return { error: `the master failed: ${e instanceof Error ? e.message : String(e)}` };
   }
-  return collector.finish(allowed);
+  return collector.finish(allowed, key);
 }
 
 /**
@@ -156,7 +158,7 @@ export function zoneXfrHandler(deps: DnsDeps, options: ZoneImportOptions = {}, l
     }
     let plan: TransferPlan | undefined;
     for (const master of shuffled(masters, deps.random)) {
-      const got = await transferFrom(port, master, zone.name, limits, allowed);
+      const got = await transferFrom(port, master, zone.name, limits, allowed, drawOwnerKey(deps.random));
       if ('ok' in got) {
         plan = got.ok;
         break;
@@ -175,7 +177,7 @@ export function zoneXfrHandler(deps: DnsDeps, options: ZoneImportOptions = {}, l
         const createdAt = before === undefined ? toMicros(now) : checkedImportedZone(current.id, before).createdAt;
         await removeRecordsets(tx, current.id);
         const blocks = buildBlocks(current.id, current.projectId, createdAt, placed.ids, placed.blocks);
-        await storeImported(tx, current, createdAt, blocks, placed.ownerHashes);
+        await storeImported(tx, current, createdAt, blocks, placed.ownerHashes, p.ownerKey);
         const next = transferred(deps, current, p, now);
         await saveAndPush(deps, uow, next, 'update', 'UPDATE');
       }

@@ -1,11 +1,13 @@
 import { fc, test } from '@fast-check/vitest';
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_IMPORT_RECORD_TYPES, IMPORT_MESSAGES, lineOfRecord, planColumns, planImport, readColumns } from '../../../src/dns/kernel/import-plan.js';
+import type { OwnerKey } from '../../../src/dns/kernel/owner-index.js';
 import type { ProbeCounter } from '../../../src/zonefile/owners.js';
 import type { RecordColumns } from '../../../src/zonefile/columns.js';
 import { parse, parseColumns } from '../../../src/zonefile/parse.js';
 import { typeToText } from '../../../src/zonefile/registry.js';
 import { generatedZone } from './harness.js';
+import { collidingOwners, unkeyedHash } from '../../support/colliding-names.js';
 import { IMPORT_RULES, readRecords, referencePlan } from './plan-reference.js';
 
 /**
@@ -57,6 +59,9 @@ function sameColumns(text: string): void {
   }
 }
 
+/** A key for the owner hashes, as an import draws one per zone. */
+const KEY: OwnerKey = [0x5eed, 0xc0ffee];
+
 /**
  * The import plan (or error) through the columnar reader, through the reference reader (the same
  * planning code), and from the plain planner of plan-reference.ts, for two allow-lists.
@@ -65,10 +70,10 @@ function samePlan(text: string): ReturnType<typeof planImport> {
   let first: ReturnType<typeof planImport> | undefined;
   const parsed = parse(text, { maxBytes: MAX, ...IMPORT_RULES });
   for (const allowed of [DEFAULT_TYPES, WIDE_TYPES]) {
-    const got = planImport(text, MAX, allowed, readColumns);
-    expect(got).toEqual(planImport(text, MAX, allowed, readRecords));
+    const got = planImport(text, MAX, allowed, KEY, readColumns);
+    expect(got).toEqual(planImport(text, MAX, allowed, KEY, readRecords));
     if (!('error' in got && got.error === IMPORT_MESSAGES.origin)) {
-      expect(got).toEqual(parsed.isErr() ? { error: IMPORT_MESSAGES.malformed } : referencePlan(parsed.value, allowed, (index) => lineOfRecord(text, MAX, index)));
+      expect(got).toEqual(parsed.isErr() ? { error: IMPORT_MESSAGES.malformed } : referencePlan(parsed.value, allowed, KEY, (index) => lineOfRecord(text, MAX, index)));
     }
     first ??= got;
   }
@@ -212,46 +217,6 @@ describe('columnar import = import of parseZoneFile records (fast-check zone fil
   });
 });
 
-/**
- * 2^k owner names (relative to the origin) with one FNV-1a hash, the owner table's: k blocks,
- * each a pair of 5-character labels that collide from the state the blocks before leave (a
- * birthday search of about 80,000 tries a block), so every choice of one label per block gives
- * the same hash. Anyone can make these in a fraction of a second.
- */
-function collidingOwners(k: number): string[] {
-  const chars = 'abcdefghijklmnopqrstuvwxyz0123456789';
-  // Candidate n is the label of digits (in base 36) of n times an odd constant prime to 36, mod
-  // 36^5: labels spread over all five characters (FNV-1a does not collide on short inputs that
-  // differ in a few characters only).
-  const digits = (n: number): number[] => {
-    const out: number[] = [];
-    for (let i = 0, x = (n * 2654435761) % 60466176; i < 5; i++, x = Math.floor(x / 36)) out.push(x % 36);
-    return out;
-  };
-  const candidates = 1 << 18; // a 32-bit collision among them is all but certain (about 8 expected)
-  const keys = new Float64Array(candidates);
-  let state = 0x811c9dc5 | 0;
-  let names = [''];
-  for (let b = 0; b < k; b++) {
-    const lead = b === 0 ? '' : '.';
-    const start = lead === '' ? state : Math.imul(state ^ 46, 16777619);
-    for (let n = 0; n < candidates; n++) {
-      let h = start;
-      for (const d of digits(n)) h = Math.imul(h ^ chars.charCodeAt(d), 16777619);
-      keys[n] = (h >>> 0) * candidates + n;
-    }
-    keys.sort();
-    let i = 1;
-    while (i < candidates && Math.floor(keys[i]! / candidates) !== Math.floor(keys[i - 1]! / candidates)) i++;
-    if (i === candidates) throw new Error('no collision among the candidates');
-    const label = (key: number): string => lead + digits(key % candidates).map((d) => chars[d]).join('');
-    const [a, c] = [label(keys[i - 1]!), label(keys[i]!)];
-    names = names.flatMap((name) => [name + a, name + c]);
-    state = Math.floor(keys[i]! / candidates) | 0;
-  }
-  return names;
-}
-
 describe('columnar import: owners made to collide in its hash table', () => {
   const owners = collidingOwners(15);
   const zone = (names: readonly string[]): string => `${HEAD}${names.map((o, i) => `${o} A 10.0.${i >> 8}.${i & 255}\n`).join('')}${names[7]} A 192.0.2.1\n`;
@@ -263,23 +228,24 @@ describe('columnar import: owners made to collide in its hash table', () => {
     expect('ok' in plan && plan.ok.recordCount).toBe(32769);
   });
 
-  // Quadratic in the table alone, they planned several hundred times slower than as many names
-  // that do not collide (13 s against 20 ms); past the probe budget the owner table moves them to
-  // a Map. Counted (the table's probes), not timed, so that a busy machine cannot decide.
-  it('plan them within the owner table\'s probe bound, as names that do not collide do', () => {
+  // Under the unkeyed FNV-1a the import hashed with, they planned several hundred times slower
+  // than as many names that do not collide (13 s against 20 ms) until the table's probe budget
+  // moved them to a Map, and still spent that budget (about 10 probes a record). Under a key the
+  // file cannot know they spread as any names do. Counted (the table's probes), not timed, so
+  // that a busy machine cannot decide.
+  it('plan them with the probes of names that do not collide: the owner hash is keyed', () => {
+    expect(new Set(owners.map(unkeyedHash)).size).toBe(1);
     const probes = (text: string): number => {
       const counter: ProbeCounter = { probes: 0 };
       const read = readColumns(text, MAX);
       if (typeof read === 'string') throw new Error(read);
-      const plan = planColumns(read.origin, read.columns, DEFAULT_TYPES, () => 0, counter);
+      const plan = planColumns(read.origin, read.columns, DEFAULT_TYPES, KEY, () => 0, counter);
       expect('ok' in plan).toBe(true);
       return counter.probes;
     };
     const records = owners.length + 2; // and the SOA
-    // One probe a look-up (at most one a record), the budget (8 a record + 1024) and one move to a Map.
-    const bound = records + 9 * records + 1025;
-    expect(probes(zone(owners))).toBeLessThanOrEqual(bound);
-    // The same labels in the opposite order: names as long, whose hashes do not collide.
+    expect(probes(zone(owners))).toBeLessThan(2.5 * records);
+    // The same labels in the opposite order: names as long, which never collided.
     expect(probes(zone(owners.map((o) => o.split('.').reverse().join('.'))))).toBeLessThan(2.5 * records);
   });
 });

@@ -7,7 +7,7 @@
 import { emailFromRname, IMPORT_MESSAGES, IMPORT_READING, undefinedError, type ImportPlan, type ImportReader } from '../../../src/dns/kernel/import-plan.js';
 import { SocketAddress } from 'node:net';
 import { blockBounds, type RecordsetColumns } from '../../../src/dns/kernel/blocks.js';
-import { ownerNameHash } from '../../../src/dns/kernel/owner-index.js';
+import { ownerNameHash, type OwnerKey } from '../../../src/dns/kernel/owner-index.js';
 import { packTypes } from '../../../src/dns/kernel/recordset.js';
 import { RecordColumns } from '../../../src/zonefile/columns.js';
 import type { ParsedZone, ZoneRecord } from '../../../src/zonefile/index.js';
@@ -42,7 +42,7 @@ const address = (data: string): string => new SocketAddress({ address: data, fam
  * The plan of `parsed` (from `parse(text, IMPORT_RULES)`), or the import's error. `lineOf` gives
  * a record's line (the records carry none; the import's own tests check the lines it gives).
  */
-export function referencePlan(parsed: ParsedZone, allowed: ReadonlySet<string>, lineOf: (index: number) => number): { ok: ImportPlan } | { error: string } {
+export function referencePlan(parsed: ParsedZone, allowed: ReadonlySet<string>, key: OwnerKey, lineOf: (index: number) => number): { ok: ImportPlan } | { error: string } {
   const origin = parsed.origin.toLowerCase();
   const inZone = (lower: string): boolean => lower === origin || lower.endsWith(origin === '.' ? '.' : `.${origin}`);
   const flags = new Map<string, { cname: boolean; other: boolean }>();
@@ -117,7 +117,8 @@ export function referencePlan(parsed: ParsedZone, allowed: ReadonlySet<string>, 
       retry: Number(fields[4]),
       expire: Number(fields[5]),
       blocks,
-      ownerHashes: Uint32Array.from(all, (set) => ownerNameHash(set.name, parsed.origin)),
+      ownerHashes: Uint32Array.from(all, (set) => ownerNameHash(set.name, parsed.origin, key)),
+      ownerKey: key,
       recordsetCount: all.length,
       recordCount: all.reduce((n, s) => n + s.data.length, 0),
       largestRecordset: all.reduce((n, s) => Math.max(n, s.data.length), 0),
