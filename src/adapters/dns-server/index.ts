@@ -5,7 +5,7 @@
  * secondaries (BIND, Knot) through that catalog. With `zoneward/axfr`, the only modules of
  * zoneward that open sockets.
  *
- * @packageDocumentation
+ * @module zoneward/dns-server
  */
 import { createSocket, type Socket as UdpSocket } from 'node:dgram';
 import { createServer, type Server as TcpServer, type Socket } from 'node:net';

@@ -184,6 +184,9 @@ export function dnsRoutes(face: ServiceFace<DnsService>): RouteTable<Action> {
     ...crud('pools', (d) => d.pools, 202),
     'GET /service_statuses': list((d, ctx, query) => d.serviceStatuses.list(ctx, q(query))),
     'GET /service_statuses/{id}': show((d, ctx, [id]) => d.serviceStatuses.get(ctx, id!)),
+    // The singular path an old API reference printed, which the real service still routes.
+    'GET /service_status': list((d, ctx, query) => d.serviceStatuses.list(ctx, q(query))),
+    'GET /service_status/{id}': show((d, ctx, [id]) => d.serviceStatuses.get(ctx, id!)),
     'GET /limits': show((d, ctx) => d.limits.get(ctx)),
     'GET /reverse/floatingips': show((d, ctx) => d.floatingIps.list(ctx)),
     'GET /reverse/floatingips/{key}': show((d, ctx, [key]) => widen(d.floatingIps.get(ctx, key!))),

@@ -47,6 +47,10 @@ describe('the admin resources on the wire', () => {
     expect((await call('PATCH', `/v2/pools/${pools[0]!.id}`, { description: 'd' })).status).toBe(202);
     const statuses = (await call('GET', '/v2/service_statuses')).json()['service_statuses'] as { service_name: string; status: string }[];
     expect(statuses.every((s) => s.status === 'UP')).toBe(true);
+    // The singular alias the real root controller keeps for an old API reference's path.
+    const alias = (await call('GET', '/v2/service_status')).json()['service_statuses'] as { id: string }[];
+    expect(alias.map((s) => s.id)).toEqual(statuses.map((s) => (s as unknown as { id: string }).id));
+    expect((await call('GET', `/v2/service_status/${alias[0]!.id}`)).status).toBe(200);
     expect((await call('GET', '/v2/limits', undefined, 'member')).json()).toHaveProperty('max_zone_name_length');
   });
 
