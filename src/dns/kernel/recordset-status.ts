@@ -6,7 +6,7 @@ import type { Zone } from './zone.js';
 // row and updates the rows as the zone changes.
 
 const status = (zone: Zone): { status: string; action: string } => ({
-  status: zone.status === 'DELETED' ? 'DELETED' : zone.status,
+  status: zone.status,
   action: zone.action,
 });
 
