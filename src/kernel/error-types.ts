@@ -67,7 +67,7 @@ export type ImportErrorType = 'zone_import_not_found' | 'unsupported_content_typ
 /** Zone-file exports. @category Errors */
 export type ExportErrorType = 'zone_export_not_found' | 'unsupported_accept';
 /** Pools. @category Errors */
-export type PoolErrorType = 'pool_not_found' | 'duplicate_pool' | 'invalid_operation';
+export type PoolErrorType = 'pool_not_found' | 'duplicate_pool' | 'invalid_operation' | 'last_server_delete_not_allowed';
 /** TSIG keys. @category Errors */
 export type TsigkeyErrorType = 'tsigkey_not_found' | 'duplicate_tsigkey';
 /** TLDs. @category Errors */

@@ -1,4 +1,4 @@
-import { DEFAULT_DNS_BASE_URL, type PoolConfig } from '../dns/kernel/deps.js';
+import { DEFAULT_DNS_BASE_URL, zonePool, type PoolConfig } from '../dns/kernel/deps.js';
 import { linkBase } from '../kernel/list-query.js';
 import type { ServiceSnapshot } from '../kernel/snapshot.js';
 import { effectiveZoneQuotas, storedOverrides, DEFAULT_ZONE_QUOTAS, type ZoneQuotaLimits } from '../dns/kernel/zone-quotas.js';
@@ -198,7 +198,7 @@ export function inspectDns(source: Storage | ServiceSnapshot, options: InspectDn
     const out: RecordsetBody[] = [];
     for (const zone of values(rows, zoneRepository.collection)) {
       if (zoneId !== undefined && zone.id !== zoneId) continue;
-      const pool = pools.find((p) => p.id === zone.poolId) ?? pools[0]!;
+      const pool = zonePool({ pools, defaultPool: pools[0]! }, zone);
       out.push(...managedRecordsets(zone, pool, baseUrl));
       // Blocks partition the zone's id order, which is its creation order.
       const blocks = (byZone.get(zone.id) ?? []).map((b) => ({ b, first: idAt(b, 0) })).sort((x, y) => (x.first < y.first ? -1 : x.first > y.first ? 1 : 0)).map((x) => x.b);

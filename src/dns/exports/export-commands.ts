@@ -1,5 +1,5 @@
 import { err, ok, safeTry, type Result, type ResultAsync } from 'neverthrow';
-import type { DnsDeps } from '../kernel/deps.js';
+import { zonePool, type DnsDeps } from '../kernel/deps.js';
 import { listOwned, type ListEnvelope } from '../../kernel/list-command.js';
 import { checkZoneQuota, readZoneQuotas } from '../kernel/zone-quotas.js';
 import type { StorageTransaction } from '../../ports/storage.js';
@@ -135,7 +135,7 @@ function acceptsZoneFile(accept: unknown): boolean {
  * @internal
  */
 export async function renderZoneFile(deps: DnsDeps, tx: StorageTransaction, zone: Zone): Promise<string> {
-  const pool = deps.pools.find((p) => p.id === zone.poolId) ?? deps.defaultPool;
+  const pool = zonePool(deps, zone);
   const parts: string[] = [`$ORIGIN ${zone.name}\n$TTL ${zone.ttl}\n\n`];
   for (const r of managedRecordsets(zone, pool, deps.baseUrl)) {
     const head = `${r.name} ${r.ttl === null || r.ttl === 0 ? '' : r.ttl} IN ${r.type} `;

@@ -88,3 +88,13 @@ export interface DnsDeps extends CommandEnv {
   readonly instantTargets: boolean;
 }
 
+
+/**
+ * The pool a zone is served from, with the NS records the zone holds: a zone keeps its own copy
+ * once its pool's `ns_records` were changed through the API (see `pools.update`).
+ * @internal
+ */
+export function zonePool(deps: Pick<DnsDeps, 'pools' | 'defaultPool'>, zone: { readonly poolId: string; readonly nameservers?: readonly Nameserver[] }): PoolConfig {
+  const pool = deps.pools.find((p) => p.id === zone.poolId) ?? deps.defaultPool;
+  return zone.nameservers === undefined ? pool : { ...pool, nameservers: zone.nameservers };
+}

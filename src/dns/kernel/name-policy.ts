@@ -1,14 +1,16 @@
 import type { StorageTransaction } from '../../ports/storage.js';
 import { CorruptValue } from '../../kernel/command.js';
 import { tupleKey } from '../../kernel/keys.js';
-import { isInteger, isString, orNull, repository, shapeCheck, type Collection, type Repository } from '../../kernel/stored.js';
+import { isInteger, isPlainObject, isString, orNull, repository, shapeCheck, type Collection, type Repository } from '../../kernel/stored.js';
+import type { Nameserver } from './deps.js';
 import type { ListScope } from '../../kernel/list-query.js';
 import { anyPattern, compilePattern, type CompiledPattern } from './pattern.js';
 
 /**
- * The stored rules on zone names every zone create reads (TLDs and blacklist patterns): their
+ * What every zone create reads that admins change through the API: the rules on zone names (TLDs
+ * and blacklist patterns) and the pools' nameservers as changed through `/v2/pools`. Their
  * records and repositories live here, in the kernel, because the zone create path needs them
- * and the `tlds` and `blacklists` concepts, which write them, may not be imported by it.
+ * and the `tlds`, `blacklists` and `pools` concepts, which write them, may not be imported by it.
  */
 
 /** A TLD as stored. @internal */
@@ -42,8 +44,10 @@ const BY_CREATED = 'created';
 const BY_NAME = 'name';
 
 const META = 'dns.meta';
-/** The row whose token changes with every write to either collection. */
+/** The row whose token changes with every write to either collection or to the pools' nameservers. */
 const POLICY_TOKEN = 'name-policy';
+/** The row of the nameservers of each pool whose `ns_records` were changed through the API. */
+const POOL_NAMESERVERS = 'pool-nameservers';
 
 type Named = { readonly id: string; readonly createdAt: number };
 
@@ -96,11 +100,17 @@ export const tldRepository = nameRuleRepository(tldCollection);
 /** The blacklist. @internal */
 export const blacklistRepository = nameRuleRepository(blacklistCollection);
 
-/** What a zone name is checked against: the TLDs (configured and stored) and the blacklist. @internal */
+/**
+ * What a zone name is checked against: the TLDs (configured and stored) and the blacklist; and
+ * the nameservers a new zone of a pool takes where they were changed through the API.
+ * @internal
+ */
 export interface NamePolicy {
   readonly tlds: ReadonlySet<string>;
   /** Every pattern (configured and stored) as one automaton: one pass over a name for all. */
   readonly blacklist: CompiledPattern;
+  /** By pool id; a pool absent here has its configured nameservers. */
+  readonly nameservers: ReadonlyMap<string, readonly Nameserver[]>;
 }
 
 /**
@@ -166,16 +176,49 @@ export async function readNamePolicy(
   // (a snapshot holding rules without it is refused on restore: see `rulesWithoutToken`).
   const token = (await readToken(tx)) ?? NO_RULES;
   if (cache.token === token && cache.policy !== undefined) return cache.policy;
-  const [tlds, stored] = token === NO_RULES ? [[], []] : [await tldRepository.all(tx), await blacklistRepository.all(tx)];
+  const [tlds, stored, nameservers] =
+    token === NO_RULES ? [[], [], new Map<string, readonly Nameserver[]>()] : [await tldRepository.all(tx), await blacklistRepository.all(tx), await readPoolNameservers(tx)];
   if (cache.configured?.from !== configured.blacklist) {
     cache.configured = { from: configured.blacklist, patterns: usablePatterns(configured.blacklist) };
   }
   const patterns = [...cache.configured.patterns];
   for (const b of stored) patterns.push(compilePattern(b.pattern).unwrapOr(EVERYTHING));
-  const policy: NamePolicy = { tlds: new Set([...configured.tlds, ...tlds.map((t) => t.name)]), blacklist: anyPattern(patterns) };
+  const policy: NamePolicy = { tlds: new Set([...configured.tlds, ...tlds.map((t) => t.name)]), blacklist: anyPattern(patterns), nameservers };
   cache.token = token;
   cache.policy = policy;
   return policy;
+}
+
+const poolNameserversProblem = shapeCheck({ pools: isPlainObject });
+
+async function readPoolNameservers(tx: StorageTransaction): Promise<Map<string, readonly Nameserver[]>> {
+  const row = await tx.get(META, POOL_NAMESERVERS);
+  const out = new Map<string, readonly Nameserver[]>();
+  if (row === undefined) return out;
+  const problem = poolNameserversProblem(row);
+  if (problem !== undefined) throw new CorruptValue(META, POOL_NAMESERVERS, problem);
+  for (const [id, list] of Object.entries((row as { readonly pools: Readonly<Record<string, unknown>> }).pools)) {
+    if (!isNameserverList(list)) throw new CorruptValue(META, POOL_NAMESERVERS, `pools.${id}: not a list of nameservers`);
+    out.set(id, list);
+  }
+  return out;
+}
+
+/**
+ * Records a pool's nameservers as changed through the API, inside the transaction that changed
+ * them, so that zones created in the pool from then on take them.
+ * @internal
+ */
+export async function writePoolNameservers(tx: StorageTransaction, poolId: string, nameservers: readonly Nameserver[], tokenId: string): Promise<void> {
+  const pools = Object.fromEntries(await readPoolNameservers(tx));
+  pools[poolId] = nameservers.map((n) => Object.freeze({ hostname: n.hostname, priority: n.priority }));
+  await tx.put(META, POOL_NAMESERVERS, Object.freeze({ pools }), {});
+  await touchNamePolicy(tx, tokenId);
+}
+
+/** A list of nameservers as a row holds them: host names with integer priorities. @internal */
+export function isNameserverList(v: unknown): v is readonly Nameserver[] {
+  return Array.isArray(v) && v.every((n) => isPlainObject(n) && typeof n.hostname === 'string' && Number.isSafeInteger(n.priority));
 }
 
 /** The token of a storage where no rule was ever written (a written token is never empty). */

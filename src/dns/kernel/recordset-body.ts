@@ -138,14 +138,15 @@ export function managedRecordsets(zone: Zone, pool: PoolConfig, baseUrl: string)
     links: { self: `${baseUrl}/v2/zones/${zone.id}/recordsets/${zone.soaRecordsetId}` },
   };
   if (zone.nsRecordsetId === null) return [reorder(soa)];
+  const w = zone.nsWrite;
   const ns: RecordsetBody = {
     id: zone.nsRecordsetId,
     ...common,
-    ...createdWithZone(zone),
+    ...(w === undefined ? createdWithZone(zone) : writtenState({ createdAt: zone.createdAt, updatedAt: w.updatedAt, version: w.version, description: null, action: 'UPDATE', serial: w.serial }, zone)),
     type: 'NS',
     records: pool.nameservers.map((ns) => ns.hostname),
-    version: 1,
-    updated_at: null,
+    version: w?.version ?? 1,
+    updated_at: w === undefined ? null : formatTimestamp(w.updatedAt),
     links: { self: `${baseUrl}/v2/zones/${zone.id}/recordsets/${zone.nsRecordsetId}` },
   };
   return [reorder(soa), reorder(ns)];

@@ -4,7 +4,7 @@ import { markerNotFound } from '../../kernel/errors.js';
 import { tupleKey } from '../../kernel/keys.js';
 import { compareValues, listOrder, type FieldValue, type ListSpec, type ParsedListQuery } from '../../kernel/list-query.js';
 import type { IndexPosition, StorageTransaction } from '../../ports/storage.js';
-import type { DnsDeps } from './deps.js';
+import { zonePool, type DnsDeps } from './deps.js';
 import type { Zone } from './zone.js';
 import { zoneRepository as zones } from './zone-store.js';
 import { BLOCK_INDEXES, findId, IMPORTED_ZONES, RECORDSET_ZONES, checkedBlock, checkedImportedZone, idAt, isWritten, RECORDSETS, typeAt, writtenKey, type RecordsetBlock } from './recordset.js';
@@ -212,7 +212,7 @@ export async function zonePage(
   q: ParsedListQuery,
   spec: ListSpec<RecordsetBody>,
 ): Promise<Result<RecordsetBody[], ApiError>> {
-  const pool = deps.pools.find((p) => p.id === zone.poolId) ?? deps.defaultPool;
+  const pool = zonePool(deps, zone);
   const managed = managedRecordsets(zone, pool, deps.baseUrl);
   let marker: RecordsetBody | undefined;
   let markerImported = false;
@@ -313,7 +313,7 @@ async function managedAll(deps: DnsDeps, tx: StorageTransaction, scope: ListScop
       const zone = e.value;
       if (out.length >= q.limit && zone.createdAt !== last) return out;
       last = zone.createdAt;
-      const pool = deps.pools.find((p) => p.id === zone.poolId) ?? deps.defaultPool;
+      const pool = zonePool(deps, zone);
       for (const r of managedRecordsets(zone, pool, deps.baseUrl)) if (marker === undefined || order(r, marker) > 0) out.push(r);
     }
     const end = batch[batch.length - 1];
@@ -390,7 +390,7 @@ export async function recordsetInScope(
   const wz = written === undefined ? undefined : await zoneOf(written.zoneId);
   if (written !== undefined && inScope(wz)) return presentRecordset(written, 0, wz, deps.baseUrl);
   for (const z of scoped ?? (await zones.owned(tx, scope.project))) {
-    const pool = deps.pools.find((p) => p.id === z.poolId) ?? deps.defaultPool;
+    const pool = zonePool(deps, z);
     const managed = managedRecordsets(z, pool, deps.baseUrl).find((r) => r.id === id);
     if (managed !== undefined) return managed;
     if (z.recordsetCount > 0) {

@@ -127,14 +127,17 @@ export async function insertZone(
     const zq = checkZoneQuota(quotas, 'zones', counted + 1);
     if (zq.isErr()) return err(zq.error);
   }
-  const named = checkZoneName(input.name, deps.limits, caller.isAdmin, await readNamePolicy(tx, deps.namePolicy, deps.limits));
+  const policy = await readNamePolicy(tx, deps.namePolicy, deps.limits);
+  const named = checkZoneName(input.name, deps.limits, caller.isAdmin, policy);
   if (named.isErr()) return err(named.error);
   if (input.type === 'PRIMARY' && input.ttl !== null) {
     const ttl = checkTtlFloor(input.ttl, deps.limits, caller.isAdmin);
     if (ttl.isErr()) return err(ttl.error);
   }
 
-  const pool = deps.defaultPool;
+  // A pool whose nameservers were changed through the API gives a new zone those.
+  const nameservers = policy.nameservers.get(deps.defaultPool.id);
+  const pool = nameservers === undefined ? deps.defaultPool : { ...deps.defaultPool, nameservers };
   const owned = nameAcrossProjects(input.projectId, { same, ancestors, below }, deps.forbiddenStatus);
   if (owned.isErr()) return err(owned.error);
   if (same.some((z) => z.poolId === pool.id)) return err(duplicateZone());
@@ -173,6 +176,7 @@ export async function insertZone(
     parentZoneId: ancestors.find((z) => z.poolId === pool.id)?.id ?? null,
     // A SECONDARY zone too gets the service's own SOA until its first transfer (the real one does).
     ...managedIds(deps, primary),
+    ...(nameservers === undefined ? {} : { nameservers }),
     recordsetCount: 0,
     recordCount: 0,
   });

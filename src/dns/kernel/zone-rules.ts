@@ -107,7 +107,7 @@ export function emailProblem(email: string): string | undefined {
  * and may not be one), blacklist (the `use_blacklisted_zone` rule: admins may bypass it).
  * @internal
  */
-export function checkZoneName(name: string, limits: ZoneLimits, isAdmin: boolean, policy: NamePolicy): Result<void, ApiError> {
+export function checkZoneName(name: string, limits: ZoneLimits, isAdmin: boolean, policy: Pick<NamePolicy, 'tlds' | 'blacklist'>): Result<void, ApiError> {
   if (name.length > limits.maxZoneNameLength) return err(invalidZoneName('Name too long'));
   const bare = name.slice(0, -1);
   if (!bare.includes('.')) return err(invalidZoneName('More than one label is required'));

@@ -18,6 +18,7 @@ import {
   type Shape,
 } from '../../kernel/stored.js';
 import type { Zone } from './zone.js';
+import { isNameserverList } from './name-policy.js';
 
 /**
  * The zone repository: the only code that knows the zones collection, its indexes and their
@@ -93,12 +94,20 @@ export const ZONE_SHAPE: Shape = {
   nsRecordsetId: orNull(isString),
   soaVersion: optional(isInteger),
   soaUpdatedAt: optional(isInteger),
+  nameservers: optional(isNameserverList),
+  nsWrite: optional(isNsWrite),
   servedSerial: optional(isInteger),
   recordsetCount: isInteger,
   recordCount: isInteger,
 };
 
 const str = (v: unknown): boolean => typeof v === 'string';
+
+/** The NS recordset's last rewrite: three integers. */
+function isNsWrite(v: unknown): boolean {
+  return isPlainObject(v) && Number.isSafeInteger(v.version) && Number.isSafeInteger(v.updatedAt) && Number.isSafeInteger(v.serial);
+}
+
 const strOrNull = (v: unknown): boolean => v === null || typeof v === 'string';
 const int = (v: unknown): boolean => Number.isSafeInteger(v);
 const intOrNull = (v: unknown): boolean => v === null || Number.isSafeInteger(v);
@@ -136,6 +145,8 @@ function isZone(value: unknown): boolean {
     strOrNull(z.nsRecordsetId) &&
     (z.soaVersion === undefined || int(z.soaVersion)) &&
     (z.soaUpdatedAt === undefined || int(z.soaUpdatedAt)) &&
+    (z.nameservers === undefined || isNameserverList(z.nameservers)) &&
+    (z.nsWrite === undefined || isNsWrite(z.nsWrite)) &&
     (z.servedSerial === undefined || int(z.servedSerial)) &&
     int(z.recordsetCount) &&
     int(z.recordCount)

@@ -1,3 +1,4 @@
+import type { Nameserver } from './deps.js';
 import { formatTimestamp } from './time.js';
 
 /**
@@ -99,6 +100,18 @@ export interface Zone {
   readonly soaVersion?: number;
   /** When the managed SOA recordset was last rewritten (a serial raise); absent while never. */
   readonly soaUpdatedAt?: number;
+  /**
+   * The pool's NS records as last written into this zone: set when the zone was created after,
+   * or was in its pool during, a change of the pool's `ns_records` through the API; absent, the
+   * configured pool's.
+   */
+  readonly nameservers?: readonly Nameserver[];
+  /**
+   * The last rewrite of the managed NS recordset by a change of its pool's nameservers: its
+   * version (1, plus one per nameserver added or removed), when, and the serial that rewrite
+   * made (served once the zone is); absent while never rewritten.
+   */
+  readonly nsWrite?: { readonly version: number; readonly updatedAt: number; readonly serial: number };
   /**
    * The serial the pool targets last reported served (absent before the first success): a
    * recordset written at or below it stays served while a later change waits, as the real

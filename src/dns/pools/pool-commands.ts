@@ -12,6 +12,7 @@ import type { DnsDeps } from '../kernel/deps.js';
 import { toMicros } from '../kernel/time.js';
 import { zoneRepository } from '../kernel/zone-store.js';
 import { duplicatePool, poolHasZones, poolNotFound } from './pool-errors.js';
+import { rewriteZoneNameservers } from './pool-zones.js';
 import { configuredPool, parsePoolBody, poolIdNull, poolRepository as stored, presentPool, type PoolBody, type PoolInput, type StoredPool } from './pool.js';
 
 /**
@@ -47,8 +48,10 @@ export interface PoolCommands {
    */
   create<B = unknown>(ctx: RequestContext, body: RequestBody<PoolInput, B>): ResultAsync<PoolBody, ApiError>;
   /**
-   * `PATCH /v2/pools/{id}` (HTTP 202, as the real service).
-   * @errors `invalid_uuid` 400, `empty_request_body` 400, `invalid_object` 400, `pool_not_found` 404, `duplicate_pool` 409
+   * `PATCH /v2/pools/{id}` (HTTP 202, as the real service). A change of `ns_records` rewrites
+   * the NS recordset and SOA of every zone in the pool (serial raised, `UPDATE`/`PENDING` until
+   * served) and gives zones created later the new list; dropping every nameserver is refused.
+   * @errors `invalid_uuid` 400, `empty_request_body` 400, `invalid_object` 400, `pool_not_found` 404, `duplicate_pool` 409, `last_server_delete_not_allowed` 400
    */
   update<B = unknown>(ctx: RequestContext, id: string, body: RequestBody<PoolInput, B>): ResultAsync<PoolBody, ApiError>;
   /**
@@ -163,6 +166,8 @@ export function createPoolCommands(deps: DnsDeps): PoolCommands {
           if (await nameTaken(deps, uow.tx, name, pid)) return err(duplicatePool());
           const pool: StoredPool = { ...current, projectId, name, description, attributes, nsRecords, updatedAt: toMicros(deps.clock()) };
           await stored.put(uow.tx, pool);
+          const zones = await rewriteZoneNameservers(deps, uow, pid, current.nsRecords, nsRecords);
+          if (zones.isErr()) return err(zones.error);
           const shown = presentPool(pool, deps.baseUrl);
           uow.afterCommit(emit('dns.pool.update', shown));
           return ok(shown);

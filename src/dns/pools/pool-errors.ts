@@ -14,3 +14,6 @@ export const duplicatePool = (): ApiError => new ApiError(409, 'duplicate_pool',
 
 /** Deleting a pool that zones are in. @internal */
 export const poolHasZones = (): ApiError => new ApiError(400, 'invalid_operation', 'pool must not contain zones');
+
+/** A pool update that would leave the pool, and so its zones, without a nameserver. @internal */
+export const lastServerDeleteNotAllowed = (): ApiError => new ApiError(400, 'last_server_delete_not_allowed', 'Not allowed to delete last of servers');

@@ -1,5 +1,5 @@
 import { err, ok, safeTry, type Result, type ResultAsync } from 'neverthrow';
-import type { DnsDeps } from '../kernel/deps.js';
+import { zonePool, type DnsDeps } from '../kernel/deps.js';
 import type { ListEnvelope } from '../../kernel/list-command.js';
 import type { StorageTransaction } from '../../ports/storage.js';
 import type { ApiError } from '../../kernel/api-error.js';
@@ -18,7 +18,7 @@ import { recordsetNotFound } from './recordset-errors.js';
 
 /** Every recordset of a zone, managed ones first, then stored ones in creation order. @internal */
 export async function zoneRecordsets(deps: DnsDeps, tx: StorageTransaction, zone: Zone): Promise<RecordsetBody[]> {
-  const pool = deps.pools.find((p) => p.id === zone.poolId) ?? deps.defaultPool;
+  const pool = zonePool(deps, zone);
   const out = managedRecordsets(zone, pool, deps.baseUrl);
   for await (const { block: b } of zoneBlocks(tx, zone.id)) {
     for (let i = 0; i < b.names.length; i++) out.push(presentRecordset(b, i, zone, deps.baseUrl));
@@ -99,7 +99,7 @@ export function getRecordset(deps: DnsDeps, ctx: unknown, zoneId: unknown, id: u
       safeTry(async function* () {
         const z = yield* await targetZone(tx, caller, zid);
         if (rid === z.soaRecordsetId || rid === z.nsRecordsetId) {
-          const pool = deps.pools.find((p) => p.id === z.poolId) ?? deps.defaultPool;
+          const pool = zonePool(deps, z);
           const found = managedRecordsets(z, pool, deps.baseUrl).find((r) => r.id === rid);
           return found === undefined ? err(recordsetNotFound()) : ok(found);
         }

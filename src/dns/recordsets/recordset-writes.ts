@@ -1,5 +1,5 @@
 import { err, ok, type Result, type ResultAsync } from 'neverthrow';
-import type { DnsDeps } from '../kernel/deps.js';
+import { zonePool, type DnsDeps } from '../kernel/deps.js';
 import { listCaller } from '../../kernel/list-command.js';
 import { checkZoneQuota, readZoneQuotas } from '../kernel/zone-quotas.js';
 import type { StorageTransaction } from '../../ports/storage.js';
@@ -181,7 +181,7 @@ type Named =
 
 async function namedRecordset(deps: DnsDeps, tx: StorageTransaction, zone: Zone, id: string): Promise<Named | undefined> {
   if (id === zone.soaRecordsetId || id === zone.nsRecordsetId) {
-    const pool = deps.pools.find((p) => p.id === zone.poolId) ?? deps.defaultPool;
+    const pool = zonePool(deps, zone);
     const body = managedRecordsets(zone, pool, deps.baseUrl).find((r) => r.id === id);
     return body === undefined ? undefined : { managed: true, body };
   }

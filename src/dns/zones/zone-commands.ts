@@ -1,5 +1,5 @@
 import { err, ok, safeTry, type Result, type ResultAsync } from 'neverthrow';
-import type { DnsDeps, NameserversBody } from '../kernel/deps.js';
+import { zonePool, type DnsDeps, type NameserversBody } from '../kernel/deps.js';
 import { listOwned, type ListEnvelope } from '../../kernel/list-command.js';
 import type { ApiError } from '../../kernel/api-error.js';
 import { command } from '../../kernel/command.js';
@@ -82,7 +82,7 @@ export function zoneNameservers(deps: DnsDeps, ctx: unknown, id: unknown): Resul
     parse: () => zoneIdParam(id),
     transaction: async ({ tx }, caller, zoneId) =>
       (await visibleZone(tx, caller, zoneId)).map((z) => {
-        const pool = deps.pools.find((p) => p.id === z.poolId) ?? deps.defaultPool;
+        const pool = zonePool(deps, z);
         return { nameservers: pool.nameservers.map((ns) => ({ hostname: ns.hostname, priority: ns.priority })) };
       }),
   });

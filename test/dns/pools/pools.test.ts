@@ -92,4 +92,84 @@ describe('dns.pools', () => {
     expect((await dns.pools.create(member, { name: 'x' }))._unsafeUnwrapErr().type).toBe('forbidden');
     expect((await dns.pools.delete(member, DEFAULT))._unsafeUnwrapErr().type).toBe('forbidden');
   });
+
+  describe('a change of ns_records rewrites the zones of the pool, as the real central does', () => {
+    const ns = (...names: string[]) => names.map((hostname, i) => ({ hostname, priority: i + 1 }));
+    const managed = async (dns: ReturnType<typeof service>['dns'], zoneId: string) => {
+      const sets = (await dns.recordsets.list(member, zoneId))._unsafeUnwrap().recordsets;
+      const pick = (type: string) => sets.find((r) => r.type === type)!;
+      return { soa: pick('SOA'), ns: pick('NS') };
+    };
+
+    it('adds and drops host names in every zone: serial raised per name, SOA and NS rewritten, pending until served', async () => {
+      const { dns, clock } = service({ tasks: 'manual' });
+      const zone = (await dns.zones.create(member, { name: 'example.com.', email: 'a@example.com' }))._unsafeUnwrap();
+      await dns.tasks.settle();
+      const before = await managed(dns, zone.id);
+      expect(before.ns).toMatchObject({ records: ['ns1.example.org.'], version: 1, updated_at: null });
+
+      clock.advance(1000);
+      expect((await dns.pools.update(admin, DEFAULT, { ns_records: ns('ns1.example.org.', 'ns2.example.org.') })).isOk()).toBe(true);
+      const added = (await dns.zones.get(member, zone.id))._unsafeUnwrap();
+      expect(added).toMatchObject({ status: 'PENDING', action: 'UPDATE', version: zone.version + 2 });
+      expect(added.serial).toBeGreaterThan(zone.serial);
+      const mid = await managed(dns, zone.id);
+      expect(mid.ns).toMatchObject({ records: ['ns1.example.org.', 'ns2.example.org.'], version: 2, status: 'PENDING', action: 'UPDATE', updated_at: '2026-01-01T00:00:01.000000' });
+      expect(mid.soa.version).toBe(before.soa.version + 1);
+      expect(mid.soa.records[0]).toMatch(/^ns1\.example\.org\. /);
+
+      await dns.tasks.settle();
+      expect((await dns.zones.get(member, zone.id))._unsafeUnwrap().status).toBe('ACTIVE');
+      expect((await managed(dns, zone.id)).ns).toMatchObject({ status: 'ACTIVE', action: 'NONE' });
+
+      // Dropping ns1 and adding ns3 are two steps: two serial raises; the SOA's MNAME is the first left.
+      clock.advance(1000);
+      await dns.pools.update(admin, DEFAULT, { ns_records: ns('ns2.example.org.', 'ns3.example.org.') });
+      const after = await managed(dns, zone.id);
+      expect(after.ns).toMatchObject({ records: ['ns2.example.org.', 'ns3.example.org.'], version: 4 });
+      expect(after.soa.records[0]).toMatch(/^ns2\.example\.org\. /);
+      expect((await dns.zones.nameservers(member, zone.id))._unsafeUnwrap().nameservers.map((n) => n.hostname)).toEqual(['ns2.example.org.', 'ns3.example.org.']);
+
+      // Zones made after the change take the pool's new list.
+      const later = (await dns.zones.create(member, { name: 'later.com.', email: 'a@later.com' }))._unsafeUnwrap();
+      expect((await managed(dns, later.id)).ns).toMatchObject({ records: ['ns2.example.org.', 'ns3.example.org.'], version: 1 });
+    });
+
+    it('a change of priority only, or of other fields, rewrites no zone', async () => {
+      const { dns } = service();
+      const zone = (await dns.zones.create(member, { name: 'example.com.', email: 'a@example.com' }))._unsafeUnwrap();
+      await dns.tasks.settle();
+      const settled = (await dns.zones.get(member, zone.id))._unsafeUnwrap();
+      await dns.pools.update(admin, DEFAULT, { ns_records: [{ hostname: 'ns1.example.org.', priority: 5 }] });
+      await dns.pools.update(admin, DEFAULT, { description: 'x' });
+      expect((await dns.zones.get(member, zone.id))._unsafeUnwrap()).toEqual(settled);
+    });
+
+    it('refuses to drop the last nameserver and writes nothing', async () => {
+      const { dns, events } = service();
+      const zone = (await dns.zones.create(member, { name: 'example.com.', email: 'a@example.com' }))._unsafeUnwrap();
+      await dns.tasks.settle();
+      const settled = (await dns.zones.get(member, zone.id))._unsafeUnwrap();
+      const seen = events.length;
+      expect((await dns.pools.update(admin, DEFAULT, { ns_records: [] }))._unsafeUnwrapErr()).toMatchObject({
+        status: 400,
+        type: 'last_server_delete_not_allowed',
+        message: 'Not allowed to delete last of servers',
+      });
+      expect((await dns.pools.get(admin, DEFAULT))._unsafeUnwrap().ns_records).toEqual([{ priority: 1, hostname: 'ns1.example.org.' }]);
+      expect((await dns.zones.get(member, zone.id))._unsafeUnwrap()).toEqual(settled);
+      expect(events.length).toBe(seen);
+    });
+
+    it('survives a snapshot and is undone by reset()', async () => {
+      const { dns } = service();
+      await dns.pools.update(admin, DEFAULT, { ns_records: ns('ns9.example.org.') });
+      const copy = createDnsService({ ids: sequentialIds(), baseUrl: 'http://dns.test', from: await dns.snapshot() });
+      const zone = (await copy.zones.create(member, { name: 'example.com.', email: 'a@example.com' }))._unsafeUnwrap();
+      expect((await copy.zones.nameservers(member, zone.id))._unsafeUnwrap().nameservers.map((n) => n.hostname)).toEqual(['ns9.example.org.']);
+      await copy.reset();
+      const fresh = (await copy.zones.create(member, { name: 'example.com.', email: 'a@example.com' }))._unsafeUnwrap();
+      expect((await copy.zones.nameservers(member, fresh.id))._unsafeUnwrap().nameservers.map((n) => n.hostname)).toEqual(['ns1.example.org.']);
+    });
+  });
 });
