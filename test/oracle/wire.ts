@@ -114,3 +114,33 @@ export function oursSide(origin: string): Side & { readonly dns: DnsService; rea
 
 /** What the comparison looks at. */
 export const comparable = (a: WireAnswer) => ({ status: a.status, mediaType: a.mediaType, error: a.error, location: a.location });
+
+/** The structure of a JSON value: keys and value types; a time (`*_at`) is any value, since when things happened differs between the sides. */
+function shapeOf(v: unknown): unknown {
+  if (v === null) return 'null';
+  if (Array.isArray(v)) return [...new Set(v.map((x) => JSON.stringify(shapeOf(x))))].sort();
+  if (typeof v === 'object') {
+    const o = v as Record<string, unknown>;
+    return Object.fromEntries(Object.keys(o).sort().map((k) => [k, k.endsWith('_at') ? 'time' : shapeOf(o[k])]));
+  }
+  return typeof v;
+}
+
+/** The values a body states that both sides must agree on: a status, an import's message, a list's count and names. */
+function factsOf(body: unknown): Record<string, unknown> {
+  if (body === null || typeof body !== 'object' || Array.isArray(body)) return {};
+  const b = body as Record<string, unknown>;
+  const out: Record<string, unknown> = {};
+  if (typeof b['status'] === 'string') out['status'] = b['status'];
+  if (b['status'] === 'ERROR') out['message'] = b['message'];
+  const meta = b['metadata'] as Record<string, unknown> | undefined;
+  if (meta !== undefined && meta !== null) out['total_count'] = meta['total_count'];
+  for (const [k, v] of Object.entries(b)) {
+    if (!Array.isArray(v)) continue;
+    out[k] = v.map((e: Record<string, unknown>) => e?.['name'] ?? e?.['pattern'] ?? '').sort();
+  }
+  return out;
+}
+
+/** {@link comparable}, and the shape of a success's body and the facts it states: for resources whose bodies the comparison checks too. */
+export const comparableBody = (a: WireAnswer) => ({ ...comparable(a), shape: a.status < 300 ? shapeOf(a.body) : undefined, facts: factsOf(a.body) });
