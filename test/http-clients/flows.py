@@ -520,6 +520,57 @@ def cli_flow():
         'zone list -c name --sort-column name -f json',
         'zone import list -c status --sort-column status -f json',
     ], errors=1)
+    cli_admin_resources()
+
+
+def cli_admin_resources():
+    """TLDs, blacklists, TSIG keys and service statuses through the CLI (it has no pool commands).
+    TLDs and patterns are global: the step deletes what it made, and runs after every zone flow."""
+    pool = '794ccc2c-d751-44fe-b57f-8894c9f5c842'
+    made = cli_step('cli tld, blacklist, tsigkey create', ADMIN, 'admin', [
+        'tld create --name clitld --description cli -c id -c name -c description -f json',
+        'tld create --name clitld -f json',                                   # a duplicate: fails
+        'zone blacklist create --pattern "^bad\\." --description cli -c id -c pattern -c description -f json',
+        'tsigkey create --name clikey --algorithm hmac-sha256 --secret c2VjcmV0 --scope POOL --resource-id %s '
+        '-c id -c name -c algorithm -c scope -c resource_id -f json' % pool,
+        'tsigkey create --name clikey2 --algorithm hmac-nope --secret s --scope POOL --resource-id %s -f json' % pool,
+    ], errors=2)
+    if not made or len(made['out']) < 3:
+        return
+    tld, blacklist, key = (doc['id'] for doc in made['out'][:3])
+    cli_step('cli tld, blacklist, tsigkey list show set', ADMIN, 'admin', [
+        'tld list -c name -c description -f json',
+        'tld show %s -c name -c description -f json' % tld,
+        'tld set --description changed %s -c name -c description -f json' % tld,
+        'zone blacklist list -c pattern -c description -f json',
+        'zone blacklist show %s -c pattern -f json' % blacklist,
+        'zone blacklist set --description changed %s -c pattern -c description -f json' % blacklist,
+        'tsigkey list -c name -c algorithm -c scope -f json',
+        'tsigkey show %s -c name -c algorithm -c secret -f json' % key,
+        'tsigkey set --name clikey3 %s -c name -f json' % key,
+        'dns service show 00000000-0000-4000-8000-000000000000 -f json',     # fails
+        'zone create --email a@example.com bad.clitld. -c name -f json',    # the admin may: not blacklisted for it
+    ], errors=1)
+    cli_step('cli the rules on a tenant', CAROL, 'member', [
+        'zone create --email c@example.com quebec.clitld. -c name -f json',
+        'zone create --email c@example.com romeo.example.net. -f json',      # no such TLD: fails
+        'zone create --email c@example.com clitld. -f json',                 # a TLD itself: fails
+        'zone create --email c@example.com bad.clitld. -f json',             # blacklisted: fails
+        'tld list -f json',                                                  # admin only: fails
+        'tsigkey list -f json',                                              # admin only: fails
+        'zone blacklist list -f json',                                       # admin only: fails
+    ], errors=6)
+    cli_step('cli tld, blacklist, tsigkey delete', ADMIN, 'admin', [
+        'tsigkey delete %s' % key,
+        'zone blacklist delete %s' % blacklist,
+        'tld delete %s' % tld,
+        'tld delete %s' % tld,                                               # gone: fails
+        'tld list -f json',
+    ], errors=1)
+    services = cli_step('cli dns service list', ADMIN, 'admin', ['dns service list -c service_name -c status -f json'])
+    if services:
+        for row in services['out'][0]:
+            check(row.get('status') == 'UP', 'a listed service is UP')
 
 
 # ---------------------------------------------------------------- barbican-tempest-plugin's QuotaClient
