@@ -232,6 +232,15 @@ export interface AdapterField {
   readonly immutable?: boolean;
 }
 
+const NEVER_EQUAL = Object.freeze({});
+
+/**
+ * A stored time as {@link parseAdapterObject}'s `current` gives it: null while unset, else a value
+ * no body value equals, since the real service compares its datetime with the text sent.
+ * @internal
+ */
+export const adapterTime = (micros: number | null): unknown => (micros === null ? null : NEVER_EQUAL);
+
 /**
  * Reads a body into a resource as the real service's API adapter does: keys in body order, each
  * value set (and coerced, where `set` refuses it at once) as it comes; unknown keys collected; the

@@ -1,19 +1,18 @@
-import { randomUUID } from 'node:crypto';
 import { readFile, rename, writeFile } from 'node:fs/promises';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { memoryStorage } from '../adapters/memory/memory-storage.js';
 import { createHttpHandler, type HttpHandler } from '../adapters/http/handler.js';
 import { serveDns, type DnsServer } from '../adapters/dns-server/index.js';
-import { isTrueString } from '../adapters/http/trusted-headers.js';
 import { createDnsService, type DnsService, type DnsServiceOptions } from '../dns/service.js';
-import type { RequestContext } from '../kernel/context.js';
 import type { ServiceSnapshot } from '../kernel/snapshot.js';
 import { createQuotaService, type QuotaService, type QuotaServiceOptions, type QuotaSnapshot } from '../project-quotas/index.js';
 import type { Storage } from '../ports/storage.js';
-import { sequentialIds } from '../testing/clock-ids.js';
+import { checkedSnapshot, json, readJson, testControl, type ControlHooks } from './control.js';
 import { Identity, type CatalogService, type IdentityOptions } from './identity.js';
 import { toNodeListener } from '../adapters/http/node.js';
+import { isTrueString } from '../adapters/http/trusted-headers.js';
+import type { RequestContext } from '../kernel/context.js';
 
 /**
  * Options of {@link startServer}; every one has a default.
@@ -86,8 +85,6 @@ interface Services {
   readonly handle: HttpHandler;
 }
 
-const MAX_CONTROL_BODY = 64 * 1024 * 1024;
-
 /**
  * Starts both services, a Keystone v3-compatible identity endpoint and the test endpoints on
  * node:http.
@@ -125,11 +122,8 @@ export async function startServer(options: ServerOptions = {}): Promise<Zoneward
   if (basePath !== '' && !basePath.startsWith('/')) throw new TypeError('startServer: basePath must start with /');
   const log = options.log === false ? undefined : (options.log ?? ((line: string) => process.stdout.write(`${line}\n`)));
 
-  let frozen: Date | undefined;
-  let offset = 0;
-  const clock = (): Date => (frozen !== undefined ? new Date(frozen) : new Date(Date.now() + offset));
-  let nextId: () => string = randomUUID;
-  const ids = (): string => nextId();
+  const control = testControl();
+  const { clock, ids } = control;
 
   const database = options.database === undefined ? undefined : await openDatabase(options.database);
   const storage = (): Storage => database ?? memoryStorage();
@@ -137,21 +131,7 @@ export async function startServer(options: ServerOptions = {}): Promise<Zoneward
   // Tokens age in real time: moving the services' clock (a test of expiry) must not log everyone out.
   const identity = new Identity(options.identity ?? {}, () => new Date());
 
-  const authenticate = (request: Request): RequestContext => {
-    const token = identity.validate(request.headers.get('x-auth-token'));
-    if (token?.projectId === undefined) return {};
-    const headers = request.headers;
-    const all = headers.get('x-auth-all-projects');
-    const sudo = headers.get('x-auth-sudo-project-id') || headers.get('x-auth-sudo-tenant-id');
-    const managed = headers.get('x-designate-edit-managed-records');
-    return {
-      projectId: token.projectId,
-      roles: token.roles,
-      ...(all ? { allProjects: isTrueString(all) } : {}),
-      ...(sudo ? { sudoProjectId: sudo } : {}),
-      ...(managed ? { editManagedRecords: isTrueString(managed) } : {}),
-    };
-  };
+  const authenticate = tokenCaller(identity);
   const build = (from?: ServerSnapshot): Services => {
     const dns = createDnsService({ ...options.dns, storage: storage(), clock, ids, ...(from ? { from: from.dns } : {}) });
     const quotas = createQuotaService({ ...options.quotas, storage: storage(), ...(from ? { from: from.quotas } : {}) });
@@ -163,62 +143,22 @@ export async function startServer(options: ServerOptions = {}): Promise<Zoneward
 
   const takeSnapshot = async (): Promise<ServerSnapshot> => ({ format: 1, dns: await services.dns.snapshot(), quotas: await services.quotas.snapshot() });
 
-  const control = async (request: Request, path: string): Promise<Response> => {
-    const method = request.method;
-    const body = method === 'POST' ? await readJson(request) : undefined;
-    if (body instanceof Response) return body;
-    switch (`${method} ${path}`) {
-      case 'POST /reset':
-        await Promise.all([services.dns.reset(), services.quotas.reset()]);
-        await dnsServer?.reload();
-        return new Response(null, { status: 204 });
-      case 'GET /snapshot':
-        return json(200, await takeSnapshot());
-      case 'POST /restore': {
-        try {
-          services = build(checkedSnapshot(body, 'the body'));
-        } catch (cause) {
-          return json(400, { error: `not a snapshot: ${cause instanceof Error ? cause.message : String(cause)}` });
-        }
-        if (dnsServer !== undefined) {
-          // The DNS server follows the new service, on the same port.
-          const port = dnsServer.port;
-          await dnsServer.close();
-          dnsServer = await serveDns({ dns: services.dns, host: options.host ?? '127.0.0.1', port });
-        }
-        return new Response(null, { status: 204 });
+  const hooks: ControlHooks = {
+    reset: async () => {
+      await Promise.all([services.dns.reset(), services.quotas.reset()]);
+      await dnsServer?.reload();
+    },
+    snapshot: takeSnapshot,
+    restore: async (snapshot) => {
+      services = build(snapshot);
+      if (dnsServer !== undefined) {
+        // The DNS server follows the new service, on the same port.
+        const port = dnsServer.port;
+        await dnsServer.close();
+        dnsServer = await serveDns({ dns: services.dns, host: options.host ?? '127.0.0.1', port });
       }
-      case 'POST /settle':
-        await services.dns.tasks.settle();
-        return new Response(null, { status: 204 });
-      case 'GET /clock':
-        return json(200, { time: clock().toISOString(), frozen: frozen !== undefined });
-      case 'POST /clock': {
-        const b = (body ?? {}) as { time?: unknown; advance_ms?: unknown };
-        if (typeof b.time === 'string' && !Number.isNaN(Date.parse(b.time))) frozen = new Date(b.time);
-        else if (typeof b.advance_ms === 'number' && Number.isFinite(b.advance_ms)) {
-          if (frozen !== undefined) frozen = new Date(frozen.getTime() + b.advance_ms);
-          else offset += b.advance_ms;
-        } else return json(400, { error: 'expected {"time": "<ISO 8601>"} or {"advance_ms": <number>}' });
-        return json(200, { time: clock().toISOString(), frozen: frozen !== undefined });
-      }
-      case 'DELETE /clock':
-        frozen = undefined;
-        offset = 0;
-        return json(200, { time: clock().toISOString(), frozen: false });
-      case 'POST /ids': {
-        const b = (body ?? {}) as { mode?: unknown; prefix?: unknown };
-        try {
-          if (b.mode === 'random') nextId = randomUUID;
-          else if (b.mode === 'sequential') nextId = sequentialIds(typeof b.prefix === 'string' ? b.prefix : '');
-          else return json(400, { error: 'expected {"mode": "sequential" | "random", "prefix"?: "<up to 8 hex digits>"}' });
-        } catch (cause) {
-          return json(400, { error: cause instanceof Error ? cause.message : String(cause) });
-        }
-        return new Response(null, { status: 204 });
-      }
-    }
-    return json(404, { error: `no test endpoint ${method} ${basePath}/zoneward${path}` });
+    },
+    settle: () => services.dns.tasks.settle(),
   };
 
   const route = async (request: Request): Promise<Response> => {
@@ -240,7 +180,7 @@ export async function startServer(options: ServerOptions = {}): Promise<Zoneward
       return identity.handle(request, idPath, `${root}/identity`, catalog, body);
     }
     const testPath = under('/zoneward');
-    if (testPath !== undefined) return control(request, testPath);
+    if (testPath !== undefined) return control.handle(request, testPath, basePath, hooks);
     return services.handle(request);
   };
 
@@ -312,14 +252,6 @@ async function readSnapshot(file: string): Promise<ServerSnapshot | undefined> {
   return checkedSnapshot(JSON.parse(text), file);
 }
 
-function checkedSnapshot(value: unknown, what: string): ServerSnapshot {
-  const s = value as Partial<ServerSnapshot> | null;
-  if (s === null || typeof s !== 'object' || s.format !== 1 || typeof s.dns !== 'object' || typeof s.quotas !== 'object') {
-    throw new TypeError(`${what} is not a zoneward server snapshot ({"format": 1, "dns": …, "quotas": …})`);
-  }
-  return s as ServerSnapshot;
-}
-
 /** Written beside the file and renamed over it, so a crash never leaves half a snapshot. */
 async function writeSnapshot(file: string, snapshot: ServerSnapshot): Promise<void> {
   const partial = `${file}.${process.pid}.tmp`;
@@ -337,17 +269,27 @@ function listen(server: Server, port: number, host: string): Promise<void> {
   });
 }
 
-async function readJson(request: Request): Promise<unknown> {
-  const text = await request.text();
-  if (text.length > MAX_CONTROL_BODY) return json(413, { error: 'request body too large' });
-  if (text.trim() === '') return undefined;
-  try {
-    return JSON.parse(text) as unknown;
-  } catch {
-    return json(400, { error: 'the body is not JSON' });
-  }
-}
-
-function json(status: number, body: object): Response {
-  return new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } });
+/**
+ * The caller of a DNS or quota request: the project and roles (implied roles included) of the
+ * `X-Auth-Token` `identity` issued, plus Designate's `X-Auth-All-Projects`,
+ * `X-Auth-Sudo-Project-ID` and `X-Designate-Edit-Managed-Records` headers; no project without a
+ * valid token.
+ * @internal
+ */
+export function tokenCaller(identity: Identity): (request: Request) => RequestContext {
+  return (request) => {
+    const token = identity.validate(request.headers.get('x-auth-token'));
+    if (token?.projectId === undefined) return {};
+    const headers = request.headers;
+    const all = headers.get('x-auth-all-projects');
+    const sudo = headers.get('x-auth-sudo-project-id') || headers.get('x-auth-sudo-tenant-id');
+    const managed = headers.get('x-designate-edit-managed-records');
+    return {
+      projectId: token.projectId,
+      roles: token.roles,
+      ...(all ? { allProjects: isTrueString(all) } : {}),
+      ...(sudo ? { sudoProjectId: sudo } : {}),
+      ...(managed ? { editManagedRecords: isTrueString(managed) } : {}),
+    };
+  };
 }

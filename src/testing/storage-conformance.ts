@@ -52,34 +52,11 @@ function currentVitest(): ConformanceTestApi | undefined {
 
 const frozen = <T extends object>(v: T): T => Object.freeze(v);
 
-/**
- * Registers the vitest suites every storage adapter must pass: atomic commits and rollbacks,
- * serializable concurrent transactions, `(key, id)` ordering, prefix ranges and counts, marker
- * and offset paging, and id-ordered scans. `memoryStorage()` passes it in this project's CI.
- *
- * Call it at the top level of a test file run by vitest; `makeStorage` must return an empty
- * storage each time. vitest is found in the running worker; pass `{ describe, it, expect }`
- * to use another runner with the same API.
- *
- * @param makeStorage - makes a fresh, empty storage
- * @param api - the test functions; default: the running vitest's
- * @throws TypeError when called outside a vitest worker without `api`
- * @example
- * ```ts
- * import { runStorageConformance } from 'zoneward/testing';
- * runStorageConformance(() => myStorage());
- * ```
- * @category Testing
- */
-export function runStorageConformance(makeStorage: () => Storage | Promise<Storage>, api?: ConformanceTestApi): void {
-  const runner = api ?? currentVitest();
-  if (runner === undefined) {
-    throw new TypeError('runStorageConformance: call it from a vitest test file, or pass { describe, it, expect }.');
-  }
-  const { describe, it, expect } = runner;
-  describe('storage port conformance', () => {
-    it('commits every write of a transaction that resolves', async () => {
-      const s = await makeStorage();
+/** The cases of the suite, each run on a fresh storage. */
+const CASES: readonly (readonly [string, (s: Storage, expect: ConformanceTestApi['expect']) => Promise<void>])[] = [
+  [
+    'commits every write of a transaction that resolves',
+    async (s, expect) => {
       await s.transaction(async (tx) => {
         await tx.put('c', 'a', frozen({ n: 1 }), { i: 'k1' });
         await tx.put('c', 'b', frozen({ n: 2 }), { i: 'k2' });
@@ -89,10 +66,11 @@ export function runStorageConformance(makeStorage: () => Storage | Promise<Stora
         expect(await tx.get('c', 'b')).toEqual({ n: 2 });
         expect(await tx.count('c', 'i')).toBe(2);
       });
-    });
-
-    it('keeps nothing of a transaction that rejects, index entries included', async () => {
-      const s = await makeStorage();
+    },
+  ],
+  [
+    'keeps nothing of a transaction that rejects, index entries included',
+    async (s, expect) => {
       await s.transaction(async (tx) => {
         await tx.put('c', 'a', frozen({ n: 1 }), { i: 'k1' });
       });
@@ -110,10 +88,11 @@ export function runStorageConformance(makeStorage: () => Storage | Promise<Stora
         const entries = await tx.range('c', 'i');
         expect(entries.map((e) => [e.key, e.id])).toEqual([['k1', 'a']]);
       });
-    });
-
-    it('sees its own writes inside the transaction', async () => {
-      const s = await makeStorage();
+    },
+  ],
+  [
+    'sees its own writes inside the transaction',
+    async (s, expect) => {
       await s.transaction(async (tx) => {
         await tx.put('c', 'a', frozen({ n: 1 }), { i: 'x' });
         expect(await tx.get('c', 'a')).toEqual({ n: 1 });
@@ -122,10 +101,11 @@ export function runStorageConformance(makeStorage: () => Storage | Promise<Stora
         expect(await tx.delete('c', 'a')).toBe(false);
         expect(await tx.count('c', 'i', 'x')).toBe(0);
       });
-    });
-
-    it('inserts only where nothing is stored (insert, where the adapter has it), and rolls an insert back', async () => {
-      const s = await makeStorage();
+    },
+  ],
+  [
+    'inserts only where nothing is stored (insert, where the adapter has it), and rolls an insert back',
+    async (s, expect) => {
       await s.transaction(async (tx) => {
         await tx.put('c', 'a', frozen({ n: 1 }), { i: 'x' });
         expect(await insert(tx, 'c', 'a', frozen({ n: 2 }), { i: 'y' })).toBe(false);
@@ -145,20 +125,22 @@ export function runStorageConformance(makeStorage: () => Storage | Promise<Stora
         expect(await insert(tx, 'c', 'b', frozen({ n: 5 }), {})).toBe(false);
         expect(await tx.count('c', 'i', 'y')).toBe(1);
       });
-    });
-
-    it('replaces index entries when a value is put again', async () => {
-      const s = await makeStorage();
+    },
+  ],
+  [
+    'replaces index entries when a value is put again',
+    async (s, expect) => {
       await s.transaction(async (tx) => {
         await tx.put('c', 'a', frozen({ v: 1 }), { i: 'old', j: 'j' });
         await tx.put('c', 'a', frozen({ v: 2 }), { i: 'new' });
         expect((await tx.range('c', 'i')).map((e) => e.key)).toEqual(['new']);
         expect(await tx.count('c', 'j')).toBe(0);
       });
-    });
-
-    it('orders by (key, id) with prefix, after, offset, limit and direction', async () => {
-      const s = await makeStorage();
+    },
+  ],
+  [
+    'orders by (key, id) with prefix, after, offset, limit and direction',
+    async (s, expect) => {
       const keys = ['b\u0000', 'a\u0000x\u0000', 'a\u0000', 'a\u0000', 'ab\u0000', 'a\u0001\u0001\u0000'];
       await s.transaction(async (tx) => {
         for (const [n, key] of keys.entries()) await tx.put('c', `id${n}`, frozen({ n }), { i: key });
@@ -185,10 +167,11 @@ export function runStorageConformance(makeStorage: () => Storage | Promise<Stora
         const lastTwo = await tx.range('c', 'i', { direction: 'desc', limit: 2 });
         expect(lastTwo.map((e) => `${e.key}|${e.id}`)).toEqual(expected.slice(-2).reverse());
       });
-    });
-
-    it('scans a collection in id order, a page at a time', async () => {
-      const s = await makeStorage();
+    },
+  ],
+  [
+    'scans a collection in id order, a page at a time',
+    async (s, expect) => {
       await s.transaction(async (tx) => {
         for (const id of ['c', 'a', 'e', 'b', 'd']) await tx.put('c', id, frozen({ id }), {});
       });
@@ -198,10 +181,11 @@ export function runStorageConformance(makeStorage: () => Storage | Promise<Stora
         expect([...first, ...rest].map((r) => r.id)).toEqual(['a', 'b', 'c', 'd', 'e']);
         expect(await tx.scan('missing', undefined, 10)).toEqual([]);
       });
-    });
-
-    it('runs concurrent transactions as if one after another (no lost update)', async () => {
-      const s = await makeStorage();
+    },
+  ],
+  [
+    'runs concurrent transactions as if one after another (no lost update)',
+    async (s, expect) => {
       await s.transaction((tx) => tx.put('c', 'counter', frozen({ n: 0 }), {}));
       const bump = () =>
         s.transaction(async (tx) => {
@@ -211,10 +195,11 @@ export function runStorageConformance(makeStorage: () => Storage | Promise<Stora
         });
       await Promise.all(Array.from({ length: 20 }, bump));
       expect(await s.transaction((tx) => tx.get('c', 'counter'))).toEqual({ n: 20 });
-    });
-
-    it('never shows a concurrent transaction its uncommitted writes', async () => {
-      const s = await makeStorage();
+    },
+  ],
+  [
+    'never shows a concurrent transaction its uncommitted writes',
+    async (s, expect) => {
       let release: () => void = () => undefined;
       const gate = new Promise<void>((r) => (release = r));
       const writer = s
@@ -228,6 +213,36 @@ export function runStorageConformance(makeStorage: () => Storage | Promise<Stora
       release();
       expect(await writer).toBe('rolled back');
       expect(await reader).toBeUndefined();
-    });
+    },
+  ],
+];
+
+/**
+ * Registers the vitest suites every storage adapter must pass: atomic commits and rollbacks,
+ * serializable concurrent transactions, `(key, id)` ordering, prefix ranges and counts, marker
+ * and offset paging, and id-ordered scans. `memoryStorage()` passes it in this project's CI.
+ *
+ * Call it at the top level of a test file run by vitest; `makeStorage` must return an empty
+ * storage each time. vitest is found in the running worker; pass `{ describe, it, expect }`
+ * to use another runner with the same API.
+ *
+ * @param makeStorage - makes a fresh, empty storage
+ * @param api - the test functions; default: the running vitest's
+ * @throws TypeError when called outside a vitest worker without `api`
+ * @example
+ * ```ts
+ * import { runStorageConformance } from 'zoneward/testing';
+ * runStorageConformance(() => myStorage());
+ * ```
+ * @category Testing
+ */
+export function runStorageConformance(makeStorage: () => Storage | Promise<Storage>, api?: ConformanceTestApi): void {
+  const runner = api ?? currentVitest();
+  if (runner === undefined) {
+    throw new TypeError('runStorageConformance: call it from a vitest test file, or pass { describe, it, expect }.');
+  }
+  const { describe, it, expect } = runner;
+  describe('storage port conformance', () => {
+    for (const [name, body] of CASES) it(name, async () => body(await makeStorage(), expect));
   });
 }

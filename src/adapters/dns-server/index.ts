@@ -7,29 +7,13 @@
  *
  * @module zoneward/dns-server
  */
-import { createSocket, type Socket as UdpSocket } from 'node:dgram';
-import { createServer, type Server as TcpServer, type Socket } from 'node:net';
+import type { Socket } from 'node:net';
 import type { DnsService } from '../../dns/service.js';
 import type { PoolTargetPort } from '../../dns/kernel/deps.js';
 import type { ZoneBody } from '../../dns/kernel/zone.js';
-import {
-  MAX_UDP,
-  MessageWriter,
-  OPCODE_NOTIFY,
-  OPCODE_QUERY,
-  RCODE_FORMERR,
-  RCODE_NOTAUTH,
-  RCODE_NOTIMP,
-  RCODE_REFUSED,
-  readQuery,
-  resolve,
-  TYPE_AXFR,
-  TYPE_IXFR,
-  writeAnswer,
-  writeError,
-} from './respond.js';
+import { bindBoth, plainAddress, queryAnswerer, serialAtLeast, tcpListener, transferAnswerer, udpListener } from './listeners.js';
 import { ServedZones } from './served-zones.js';
-import { parseEndpoint, probeSerial, sendNotify, transferMessages, type Endpoint } from './transfer.js';
+import { parseEndpoint, probeSerial, sendNotify, type Endpoint } from './transfer.js';
 import { keyOf, ZoneIndex } from './zone-index.js';
 import { nameToWire } from './rdata.js';
 
@@ -137,8 +121,6 @@ const attached = new WeakMap<SecondaryTargets, { feeder?: Feeder; waiting: (() =
 
 const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
 
-/** RFC 1982: whether serial `a` is at or after `b`. */
-const serialAtLeast = (a: number, b: number): boolean => a === b || ((a - b + 4294967296) % 4294967296) < 2147483648;
 
 /**
  * Pool targets for real secondaries (see {@link SecondaryTargets}). Create them first, pass them
@@ -204,8 +186,6 @@ export function secondaryTargets(options: SecondaryTargetsOptions): SecondaryTar
   return targets;
 }
 
-/** An address as `net` and `dgram` report it, without the IPv4-mapped prefix. */
-const plainAddress = (address: string | undefined): string => (address ?? '').replace(/^::ffff:/, '');
 
 /**
  * Starts an authoritative DNS server for the zones of `options.dns`, on UDP and TCP.
@@ -237,7 +217,6 @@ export async function serveDns(options: ServeDnsOptions): Promise<DnsServer> {
   const allow = new Set((options.transfers?.allow ?? ['127.0.0.1', '::1']).map(plainAddress));
   const notifyTo = [...(options.notify ?? []).map(parseEndpoint), ...(options.targets?.servers ?? [])];
   const catalogName = options.catalog ?? 'catalog.invalid.';
-  const writer = new MessageWriter();
   let catalogSerial = Math.floor(Date.now() / 1000);
   let catalog: ZoneIndex | undefined;
   // While the first load runs the catalog is built once at its end, not once per zone.
@@ -270,133 +249,13 @@ export async function serveDns(options: ServeDnsOptions): Promise<DnsServer> {
   loading = false;
   rebuildCatalog();
 
-  /** The answer to one message, or undefined for none. */
-  const answer = (msg: Buffer, tcp: boolean): Buffer | undefined => {
-    const q = readQuery(msg);
-    if (q === undefined) return undefined;
-    if ('malformed' in q) return writeError(writer, q.id, q.flags, q.question, RCODE_FORMERR, undefined);
-    if (q.edns !== undefined && q.edns.version !== 0) {
-      // BADVERS (16): the upper bits go in the OPT record, the header keeps the lower four.
-      writer.begin(q.id, (q.flags & 0x7900) | 0x8000, q.question);
-      writer.opt(1, q.edns.dnssecOk);
-      return writer.copy();
-    }
-    if (q.opcode === OPCODE_NOTIFY) return writeError(writer, q.id, q.flags, q.question, RCODE_NOTAUTH, q.edns);
-    if (q.opcode !== OPCODE_QUERY) return writeError(writer, q.id, q.flags, q.question, RCODE_NOTIMP, q.edns);
-    // Over TCP transfers never get here; over UDP an AXFR is not served (RFC 5936 §4.2).
-    if (q.qtype === TYPE_AXFR) return writeError(writer, q.id, q.flags, q.question, RCODE_REFUSED, q.edns);
-    if (q.qtype === TYPE_IXFR) {
-      // Over UDP an IXFR gets the zone's SOA alone: the client then asks over TCP (RFC 1995 §2).
-      const zone = zones.get(q.qkey);
-      if (zone === undefined) return writeError(writer, q.id, q.flags, q.question, RCODE_NOTAUTH, q.edns);
-      return writeAnswer(writer, q, { rcode: 0, aa: true, answer: [{ wire: q.qwire, key: q.qkey, rrset: zone.soa }], authority: [], additional: [] }, MAX_UDP);
-    }
-    const limit = tcp ? 65535 : q.edns === undefined ? 512 : Math.min(q.edns.size, MAX_UDP);
-    return writeAnswer(writer, q, resolve(zones, q), limit);
-  };
-
-  /** A transfer, or undefined when `msg` is not a transfer request this peer may make. */
-  const transfer = (msg: Buffer, peer: string): Generator<Buffer> | Buffer | undefined => {
-    const q = readQuery(msg);
-    if (q === undefined || 'malformed' in q || q.opcode !== OPCODE_QUERY || (q.qtype !== TYPE_AXFR && q.qtype !== TYPE_IXFR)) return undefined;
-    const zone = zones.get(q.qkey);
-    // Not the apex of a served zone: NOTAUTH (RFC 5936 §2.2.1).
-    if (zone === undefined) return writeError(writer, q.id, q.flags, q.question, RCODE_NOTAUTH, q.edns);
-    if (!allow.has(peer)) return writeError(writer, q.id, q.flags, q.question, RCODE_REFUSED, q.edns);
-    if (q.qtype === TYPE_IXFR && q.ixfrSerial !== undefined && serialAtLeast(q.ixfrSerial, zone.serial)) {
-      // Up to date: the current SOA alone (RFC 1995 §4).
-      return writeAnswer(new MessageWriter(), q, { rcode: 0, aa: true, answer: [{ wire: q.qwire, key: q.qkey, rrset: zone.soa }], authority: [], additional: [] }, 65535);
-    }
-    return transferMessages(new MessageWriter(), q, zone);
-  };
-
-  // A larger receive buffer rides out bursts while the one thread is busy (the kernel caps it at rmem_max).
-  const udp: UdpSocket = createSocket({ type: host.includes(':') ? 'udp6' : 'udp4', recvBufferSize: 4 << 20 });
-  udp.on('message', (msg, rinfo) => {
-    const reply = (): void => {
-      let out: Buffer | undefined;
-      try {
-        out = answer(msg, false);
-      } catch {
-        return; // a bug must cost one answer, never the server
-      }
-      if (out !== undefined) udp.send(out, rinfo.port, rinfo.address, () => undefined);
-    };
-    const pending = served.busy();
-    if (pending === undefined) reply();
-    else void pending.then(reply);
-  });
-  udp.on('error', () => undefined);
-
+  const answer = queryAnswerer(zones);
+  const transfer = transferAnswerer(zones, allow);
+  const udp = udpListener(host, served, answer);
   const connections = new Set<Socket>();
-  const tcp: TcpServer = createServer((socket) => {
-    connections.add(socket);
-    socket.setNoDelay(true);
-    // An idle or stalled client is cut off, so connections cannot pile up.
-    socket.setTimeout(10_000, () => socket.destroy());
-    socket.on('error', () => socket.destroy());
-    socket.on('close', () => connections.delete(socket));
-    let pending: Buffer = Buffer.alloc(0);
-    let queue = Promise.resolve();
-    socket.on('data', (chunk: Buffer) => {
-      pending = pending.length === 0 ? chunk : Buffer.concat([pending, chunk]);
-      if (pending.length > 70_000) {
-        socket.destroy();
-        return;
-      }
-      while (pending.length >= 2) {
-        const length = pending.readUInt16BE(0);
-        if (pending.length < 2 + length) break;
-        const msg = Buffer.from(pending.subarray(2, 2 + length));
-        pending = pending.subarray(2 + length);
-        queue = queue.then(() => serveTcp(socket, msg));
-      }
-    });
-  });
-  const frame = (out: Buffer): Buffer => {
-    const framed = Buffer.allocUnsafe(out.length + 2);
-    framed.writeUInt16BE(out.length, 0);
-    out.copy(framed, 2);
-    return framed;
-  };
-  const serveTcp = async (socket: Socket, msg: Buffer): Promise<void> => {
-    await served.busy();
-    if (socket.destroyed) return;
-    try {
-      const xfr = transfer(msg, plainAddress(socket.remoteAddress));
-      if (xfr === undefined) {
-        const out = answer(msg, true);
-        if (out !== undefined) socket.write(frame(out));
-        else socket.destroy();
-      } else if (Buffer.isBuffer(xfr)) socket.write(frame(xfr));
-      else {
-        for (const message of xfr) {
-          if (socket.destroyed) return;
-          // Waits for the socket to drain, so a slow reader holds a transfer, not the process's memory.
-          if (!socket.write(frame(message))) await new Promise<void>((r) => socket.once('drain', r).once('close', r));
-        }
-      }
-    } catch {
-      socket.destroy();
-    }
-  };
-
-  const port = await new Promise<number>((resolvePort, reject) => {
-    tcp.once('error', reject);
-    tcp.listen(options.port ?? 0, host, () => {
-      const address = tcp.address();
-      const chosen = typeof address === 'object' && address !== null ? address.port : 0;
-      udp.once('error', reject);
-      udp.bind(chosen, host, () => resolvePort(chosen));
-    });
-  }).catch((e: unknown) => {
+  const tcp = tcpListener(connections, served, answer, transfer);
+  const port = await bindBoth(tcp, udp, options.port ?? 0, host).catch((e: unknown) => {
     served.close();
-    tcp.close();
-    try {
-      udp.close();
-    } catch {
-      // not bound
-    }
     throw e;
   });
 

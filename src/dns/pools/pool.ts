@@ -2,6 +2,7 @@ import { err, ok, type Result } from 'neverthrow';
 import type { ApiError } from '../../kernel/api-error.js';
 import { checked, isInteger, isPlainObject, isString, isStringRecord, orNull, repository, shapeCheck, type Collection, type FieldCheck } from '../../kernel/stored.js';
 import {
+  adapterTime,
   intField,
   invalidValue,
   nullRefusedByStore,
@@ -245,8 +246,6 @@ const FIELDS = {
   updated_at: { writable: false },
 } as const;
 
-const NEVER_EQUAL = Object.freeze({});
-
 /** What a pool body makes: the pool's new fields. @internal */
 export type ParsedPool = Pick<StoredPool, 'projectId' | 'name' | 'description' | 'attributes' | 'nsRecords'> & {
   /** A create sent `id: null`, which the real service's store refuses (a 500). */
@@ -271,8 +270,8 @@ export function parsePoolBody(body: unknown, current: StoredPool | undefined): R
     if (key === 'project_id') return current?.projectId ?? null;
     if (current === undefined) return undefined;
     if (key === 'id') return current.id;
-    if (key === 'created_at') return current.createdAt === null ? null : NEVER_EQUAL;
-    if (key === 'updated_at') return current.updatedAt === null ? null : NEVER_EQUAL;
+    if (key === 'created_at') return adapterTime(current.createdAt);
+    if (key === 'updated_at') return adapterTime(current.updatedAt);
     return undefined;
   };
   const set = (key: string, value: unknown): Result<void, ApiError> => {

@@ -5,6 +5,7 @@ import type { ListScope } from '../../kernel/list-query.js';
 import { pythonIntLiteral } from '../../kernel/python-int.js';
 import { isInteger, isString, oneOf, orNull, repository, shapeCheck, type Collection } from '../../kernel/stored.js';
 import {
+  adapterTime,
   enumField,
   invalidValue,
   nullRefusedByStore,
@@ -224,9 +225,6 @@ const FIELDS = {
   updated_at: { writable: false },
 } as const;
 
-/** A timestamp the body can never repeat: the real service compares its datetime with the text sent. */
-const NEVER_EQUAL = Object.freeze({});
-
 const text = (value: unknown, field: string): Result<string, ApiError> => stringField(value, field, MAX_TEXT);
 
 /**
@@ -243,8 +241,8 @@ export function parseTsigkeyBody(body: unknown, current: StoredTsigkey | undefin
   const shown = (key: string): unknown => {
     if (current === undefined) return undefined;
     if (key === 'id') return current.id;
-    if (key === 'created_at') return current.createdAt === null ? null : NEVER_EQUAL;
-    if (key === 'updated_at') return current.updatedAt === null ? null : NEVER_EQUAL;
+    if (key === 'created_at') return adapterTime(current.createdAt);
+    if (key === 'updated_at') return adapterTime(current.updatedAt);
     return undefined;
   };
   const set = (key: string, value: unknown): Result<void, ApiError> => {
