@@ -9,7 +9,7 @@ import fc from 'fast-check';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { describeWith } from '../support/requires.js';
 import { WireProcess, wireRequirement } from './wire-process.js';
-import { comparable, oursSide, realSide, type WireAnswer, type WireRequest } from './wire.js';
+import { compareOnWire, unexplained, type WireAnswer, type WireRequest } from './wire.js';
 import { dnsCases, quotaCases } from './wire-cases.js';
 import { dnsRequest, quotaRequest } from './wire-random.js';
 
@@ -64,37 +64,6 @@ function undecodable(segment: string): boolean {
   }
 }
 
-interface Difference {
-  readonly request: WireRequest;
-  readonly ours: ReturnType<typeof comparable>;
-  readonly theirs: ReturnType<typeof comparable>;
-  readonly why: string | undefined;
-}
-
-/** Runs `steps` on both sides; answers the differences (each with its reason, if any). */
-async function compare(origin: string, steps: readonly WireRequest[]): Promise<Difference[]> {
-  const real = realSide(origin);
-  const ours = oursSide(origin);
-  const out: Difference[] = [];
-  for (const step of steps) {
-    const theirs = await real.send(step);
-    const mine = await ours.send(step);
-    const [a, b] = [comparable(mine), comparable(theirs)];
-    if (JSON.stringify(a) !== JSON.stringify(b)) out.push({ request: step, ours: a, theirs: b, why: decision(step, mine, theirs) });
-  }
-  return out;
-}
-
-const line = (a: ReturnType<typeof comparable>) => `${a.status} ${a.mediaType} ${a.error ?? '-'}${a.location ? ' +Location' : ''}`;
-
-/** The differences no decision explains, one readable line each. */
-const unexplained = (diffs: readonly Difference[]) =>
-  diffs
-    .filter((d) => d.why === undefined)
-    .map((d) => {
-      const body = d.request.body === undefined ? '' : ` body=${JSON.stringify(typeof d.request.body === 'string' ? d.request.body.slice(0, 80) : '<bytes>')}`;
-      return `${d.request.method} ${d.request.path} ${JSON.stringify(d.request.headers ?? {})}${body}\n    ours:   ${line(d.ours)}\n    theirs: ${line(d.theirs)}`;
-    });
 let runs = 0;
 const prefix = () => `w${process.pid % 1000}r${++runs}`;
 
@@ -106,7 +75,7 @@ describeWith(wireRequirement('designate-api'), 'zoneward/http and the real DNS A
   afterAll(() => real?.stop());
 
   it('agree on every endpoint and edge case, except where API.md decides', async () => {
-    const diffs = await compare(real!.origin, dnsCases(prefix()));
+    const diffs = await compareOnWire(real!.origin, dnsCases(prefix()), decision);
     expect(unexplained(diffs)).toEqual([]);
     // The decided difference this sequence is built to show is still there (the other one, the
     // empty import, the real service sometimes answers with an RPC timeout instead).
@@ -121,7 +90,7 @@ describeWith(wireRequirement('designate-api'), 'zoneward/http and the real DNS A
           return fc.array(dnsRequest(p), { minLength: 5, maxLength: 25 });
         }),
         async (steps) => {
-          expect(unexplained(await compare(real!.origin, steps))).toEqual([]);
+          expect(unexplained(await compareOnWire(real!.origin, steps, decision))).toEqual([]);
         },
       ),
       { seed: SEED, numRuns: 6, endOnFailure: true },
@@ -137,7 +106,7 @@ describeWith(wireRequirement('barbican-api'), 'zoneward/http and the real quota 
   afterAll(() => real?.stop());
 
   it('agree on every quota command and edge case, except where API.md decides', async () => {
-    const diffs = await compare(real!.origin, quotaCases(prefix()));
+    const diffs = await compareOnWire(real!.origin, quotaCases(prefix()), decision);
     expect(unexplained(diffs)).toEqual([]);
     // The decided differences this sequence is built to show are still there, and only they.
     expect(new Set(diffs.map((d) => d.why))).toEqual(
@@ -153,7 +122,7 @@ describeWith(wireRequirement('barbican-api'), 'zoneward/http and the real quota 
       fc.asyncProperty(
         fc.integer().chain(() => fc.array(quotaRequest(prefix()), { minLength: 5, maxLength: 30 })),
         async (steps) => {
-          expect(unexplained(await compare(real!.origin, steps))).toEqual([]);
+          expect(unexplained(await compareOnWire(real!.origin, steps, decision))).toEqual([]);
         },
       ),
       { seed: SEED, numRuns: 10, endOnFailure: true },

@@ -141,6 +141,7 @@ export function createNameRuleCommands<T extends NameRule>(deps: DnsDeps, spec: 
     // The body is read before the policy, as the real API parses it before central is called.
     create: (ctx, body) =>
       command(deps, ctx, {
+        body,
         parse: () => parseBody(spec, body, true),
         authorize: (caller) => adminOnly(deps, caller, `create_${kind}`),
         transaction: async (uow, _caller, fields) => {
@@ -172,6 +173,8 @@ export function createNameRuleCommands<T extends NameRule>(deps: DnsDeps, spec: 
     // The real API fetches the entity (policy `get_*`, then 404) before it reads the body.
     update: (ctx, id, body) =>
       command(deps, ctx, {
+        body,
+        ids: () => idParam(id),
         parse: () => idParam(id),
         authorize: (caller) => adminOnly(deps, caller, `get_${kind}`),
         transaction: async (uow, caller, key) => {

@@ -126,6 +126,7 @@ export function createPoolCommands(deps: DnsDeps): PoolCommands {
       }),
     create: (ctx, body) =>
       command(deps, ctx, {
+        body,
         parse: () => (body === undefined || body === null ? err(emptyRequestBody()) : parsePoolBody(body, undefined)),
         authorize: (caller) => adminOnly(deps, 'create_pool', caller),
         transaction: async (uow, caller, input) => {
@@ -150,6 +151,8 @@ export function createPoolCommands(deps: DnsDeps): PoolCommands {
       }),
     update: (ctx, id, body) =>
       command(deps, ctx, {
+        body,
+        ids: () => uuidParam('pool_id', id),
         parse: () => uuidParam('pool_id', id).andThen((pid) => (body === undefined || body === null ? err(emptyRequestBody()) : ok(pid))),
         authorize: (caller) => adminOnly(deps, 'get_pool', caller),
         transaction: async (uow, caller, pid) => {

@@ -87,6 +87,7 @@ export function createTsigkeyCommands(deps: DnsDeps): TsigkeyCommands {
   return {
     create: (ctx, body) =>
       command(deps, ctx, {
+        body,
         parse: () => (body === undefined || body === null ? err(emptyRequestBody()) : parseTsigkeyBody(body, undefined)),
         authorize: (caller) => adminOnly(deps, 'create_tsigkey', caller),
         transaction: async (uow, _caller, input) => {
@@ -126,6 +127,8 @@ export function createTsigkeyCommands(deps: DnsDeps): TsigkeyCommands {
     update: (ctx, id, body) =>
       command(deps, ctx, {
         // The real controller reads the body before it fetches the key.
+        body,
+        ids: () => uuidParam('tsigkey_id', id),
         parse: () => uuidParam('tsigkey_id', id).andThen((kid) => (body === undefined || body === null ? err(emptyRequestBody()) : ok(kid))),
         authorize: (caller) => adminOnly(deps, 'get_tsigkey', caller),
         transaction: async (uow, caller, kid) => {
