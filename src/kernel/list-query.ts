@@ -217,9 +217,18 @@ function compileFilter(value: string): Predicate {
  */
 export const linkBase = (baseUrl: string): string => baseUrl.replace(/\/+$/, '');
 
+/**
+ * A query-string piece as the real service's links encode it (Python's `urlencode`, i.e.
+ * `quote_plus`): only letters, digits and `_.-~` are kept, a space is `+`.
+ */
+const quotePlus = (s: string): string =>
+  encodeURIComponent(s)
+    .replace(/[!'()*]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`)
+    .replace(/%20/g, '+');
+
 function buildLink(base: string, path: string, params: readonly (readonly [string, string])[]): string {
   if (params.length === 0) return `${base}${path}`;
-  return `${base}${path}?${params.map(([k, v]) => `${encodeURIComponent(k)}=${encodeURIComponent(v)}`).join('&')}`;
+  return `${base}${path}?${params.map(([k, v]) => `${quotePlus(k)}=${quotePlus(v)}`).join('&')}`;
 }
 
 const PAGE_READ = 256;

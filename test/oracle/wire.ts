@@ -75,6 +75,9 @@ function remember(request: WireRequest, answer: WireAnswer, saved: Map<string, s
   if (b === null || typeof b !== 'object') return;
   if (typeof b['id'] === 'string') saved.set(request.save, b['id']);
   if (typeof b['key'] === 'string') saved.set(`${request.save}_key`, b['key']);
+  // A list: its first item's id (a pool, a service status, a recordset of a zone).
+  const items = Object.values(b).find((v): v is Record<string, unknown>[] => Array.isArray(v));
+  if (typeof b['id'] !== 'string' && typeof items?.[0]?.['id'] === 'string') saved.set(request.save, items[0]['id']);
 }
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
@@ -84,13 +87,31 @@ export function realSide(origin: string): Side {
   const saved = new Map<string, string>();
   return {
     async send(request) {
-      const r = await fetch(`${origin}${substitute(request.path, saved)}`, init(request, saved));
+      // A redirect is an answer to compare, not to follow.
+      const r = await fetch(`${origin}${substitute(request.path, saved)}`, { ...init(request, saved), redirect: 'manual' });
       const answer = await reduce(r);
       remember(request, answer, saved);
       if (request.method !== 'GET' && answer.status < 300) await sleep(150);
+      if (request.method === 'POST' && answer.status === 202) await importDone(answer, init({ method: 'GET', path: '', headers: request.headers ?? {} }, saved));
       return answer;
     },
   };
+}
+
+/**
+ * Waits (up to 20 s) while an import the real service accepted is PENDING: its task runs in the
+ * background and takes longer than a zone's push on a loaded machine, where ours has settled.
+ */
+async function importDone(answer: WireAnswer, get: RequestInit): Promise<void> {
+  const b = answer.body as { status?: unknown; links?: { self?: unknown } } | null;
+  const self = b?.links?.self;
+  if (b?.status !== 'PENDING' || typeof self !== 'string' || !self.includes('/v2/zones/tasks/imports/')) return;
+  for (let i = 0; i < 200; i++) {
+    const r = await fetch(self, get);
+    const now = (await r.json().catch(() => null)) as { status?: unknown } | null;
+    if (now?.status !== 'PENDING') return;
+    await sleep(100);
+  }
 }
 
 /** zoneward's handler as the real service is configured: manual tasks settled after each request, 403 refusals. */
@@ -115,32 +136,72 @@ export function oursSide(origin: string): Side & { readonly dns: DnsService; rea
 /** What the comparison looks at. */
 export const comparable = (a: WireAnswer) => ({ status: a.status, mediaType: a.mediaType, error: a.error, location: a.location });
 
-/** The structure of a JSON value: keys and value types; a time (`*_at`) is any value, since when things happened differs between the sides. */
-function shapeOf(v: unknown): unknown {
-  if (v === null) return 'null';
-  if (Array.isArray(v)) return [...new Set(v.map((x) => JSON.stringify(shapeOf(x))))].sort();
-  if (typeof v === 'object') {
-    const o = v as Record<string, unknown>;
-    return Object.fromEntries(Object.keys(o).sort().map((k) => [k, k.endsWith('_at') ? 'time' : shapeOf(o[k])]));
+const UUID = /[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/g;
+const TIME = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d+)?Z?$/;
+
+const SOA = /^(\S+ \S+) \d+ \d+ (\d+ \d+ \d+)$/;
+
+/**
+ * A body with what each side draws for itself masked: ids (also inside links and messages),
+ * timestamps, serials (each side's clock) and the SOA's refresh (random on both), and the real
+ * service's `request_id`. A schema error's items are kept as `path` and `message` (API.md's
+ * `FieldError`), path indices as strings: the real service adds its JSON-schema validator's
+ * `validator` and `validator_value`. What is left (keys, types, values) must agree.
+ */
+export function normalised(value: unknown, key?: string): unknown {
+  if (key === 'serial' && typeof value === 'number') return '<serial>';
+  if (typeof value === 'string') return TIME.test(value) ? '<time>' : value.replace(UUID, '<id>').replace(SOA, '$1 <serial> <refresh> $2');
+  if (Array.isArray(value)) return value.map((v) => normalised(v));
+  if (value === null || typeof value !== 'object') return value;
+  const entries = Object.entries(value).filter(([k]) => k !== 'request_id');
+  if (key === 'errors' && Array.isArray((value as Record<string, unknown>)['errors'])) {
+    const items = (value as { errors: { path?: unknown[]; message?: unknown }[] }).errors;
+    return { errors: items.map((e) => ({ message: e.message, path: (e.path ?? []).map(String) })) };
   }
-  return typeof v;
+  return Object.fromEntries(entries.sort(([a], [b]) => a.localeCompare(b)).map(([k, v]) => [k, normalised(v, k)]));
 }
 
-/** The values a body states that both sides must agree on: a status, an import's message, a list's count and names. */
-function factsOf(body: unknown): Record<string, unknown> {
-  if (body === null || typeof body !== 'object' || Array.isArray(body)) return {};
-  const b = body as Record<string, unknown>;
-  const out: Record<string, unknown> = {};
-  if (typeof b['status'] === 'string') out['status'] = b['status'];
-  if (b['status'] === 'ERROR') out['message'] = b['message'];
-  const meta = b['metadata'] as Record<string, unknown> | undefined;
-  if (meta !== undefined && meta !== null) out['total_count'] = meta['total_count'];
-  for (const [k, v] of Object.entries(b)) {
-    if (!Array.isArray(v)) continue;
-    out[k] = v.map((e: Record<string, unknown>) => e?.['name'] ?? e?.['pattern'] ?? '').sort();
+/** What the comparison looks at, the normalised body included. */
+export const comparableWithBody = (a: WireAnswer) => ({ ...comparable(a), body: normalised(a.body) });
+
+/** One step on which the two sides disagree. */
+export interface Difference {
+  readonly request: WireRequest;
+  readonly ours: ReturnType<typeof comparableWithBody>;
+  readonly theirs: ReturnType<typeof comparableWithBody>;
+  /** Why the difference is kept (a decision), or undefined. */
+  readonly why: string | undefined;
+}
+
+/** Why ours may answer a request differently from the real service, or undefined when they must agree. */
+export type Decision = (request: WireRequest, ours: WireAnswer, theirs: WireAnswer) => string | undefined;
+
+/**
+ * Runs `steps` on the real service at `origin` and on a fresh zoneward handler; answers the
+ * differences. With `bodies`, normalised bodies are compared too.
+ */
+export async function compareOnWire(origin: string, steps: readonly WireRequest[], decision: Decision, options: { bodies?: boolean } = {}): Promise<Difference[]> {
+  const real = realSide(origin);
+  const ours = oursSide(origin);
+  const view = options.bodies === true ? comparableWithBody : (a: WireAnswer) => ({ ...comparable(a), body: undefined });
+  const out: Difference[] = [];
+  for (const step of steps) {
+    const theirs = await real.send(step);
+    const mine = await ours.send(step);
+    const [a, b] = [view(mine), view(theirs)];
+    if (JSON.stringify(a) !== JSON.stringify(b)) out.push({ request: step, ours: a, theirs: b, why: decision(step, mine, theirs) });
   }
   return out;
 }
 
-/** {@link comparable}, and the shape of a success's body and the facts it states: for resources whose bodies the comparison checks too. */
-export const comparableBody = (a: WireAnswer) => ({ ...comparable(a), shape: a.status < 300 ? shapeOf(a.body) : undefined, facts: factsOf(a.body) });
+const line = (a: Difference['ours']) =>
+  `${a.status} ${a.mediaType} ${a.error ?? '-'}${a.location ? ' +Location' : ''}${a.body === undefined ? '' : ` ${JSON.stringify(a.body)}`}`;
+
+/** The differences no decision explains, one readable line each. */
+export const unexplained = (diffs: readonly Difference[]): string[] =>
+  diffs
+    .filter((d) => d.why === undefined)
+    .map((d) => {
+      const body = d.request.body === undefined ? '' : ` body=${JSON.stringify(typeof d.request.body === 'string' ? d.request.body.slice(0, 80) : '<bytes>')}`;
+      return `${d.request.method} ${d.request.path} ${JSON.stringify(d.request.headers ?? {})}${body}\n    ours:   ${line(d.ours)}\n    theirs: ${line(d.theirs)}`;
+    });

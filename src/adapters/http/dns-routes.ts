@@ -98,9 +98,13 @@ const movedTo: Reply<unknown> = (x, body) => {
   const wantsJson = ((x as Exchange).request.headers.get('accept') ?? '').includes('application/json');
   return wantsJson
     ? jsonResponse(x, 301, { code: 301, title: 'Moved Permanently', description: null }, { location })
-    : textResponse(x, 301, MOVED_PAGE, 'text/html; charset=UTF-8', { location });
+    : textResponse(x, 301, movedPage(location), 'text/html; charset=UTF-8', { location });
 };
-const MOVED_PAGE = '<html>\n <head>\n  <title>301 Moved Permanently</title>\n </head>\n <body>\n  <h1>301 Moved Permanently</h1>\n </body>\n</html>';
+/** The page the real service's framework (WebOb) writes for a 301, the location escaped as it escapes it. */
+const movedPage = (location: string): string => {
+  const href = location.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;').replace(/'/g, '&#x27;');
+  return `<html>\n <head>\n  <title>301 Moved Permanently</title>\n </head>\n <body>\n  <h1>301 Moved Permanently</h1>\n  The resource has been moved to <a href="${href}">${href}</a>;\nyou should be redirected automatically.\n\n\n </body>\n</html>`;
+};
 
 /** The DNS table. @internal */
 export function dnsRoutes(face: ServiceFace<DnsService>): RouteTable<Action> {
@@ -190,7 +194,7 @@ export function dnsRoutes(face: ServiceFace<DnsService>): RouteTable<Action> {
     'GET /limits': show((d, ctx) => d.limits.get(ctx)),
     'GET /reverse/floatingips': show((d, ctx) => d.floatingIps.list(ctx)),
     'GET /reverse/floatingips/{key}': show((d, ctx, [key]) => widen(d.floatingIps.get(ctx, key!))),
-    'PATCH /reverse/floatingips/{key}': withJson((d, ctx, body, [key]) => widen(d.floatingIps.set(ctx, key!, body)), accepted),
+    'PATCH /reverse/floatingips/{key}': withJson((d, ctx, body, [key]) => d.floatingIps.set(ctx, key!, body), accepted),
     // A recordset by its id alone: a redirect to its canonical URL, as the real service.
     'GET /recordsets/{id}': show((d, ctx, [id]) => d.recordsets.find(ctx, id!), movedTo),
 

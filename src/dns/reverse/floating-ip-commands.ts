@@ -2,7 +2,7 @@ import { err, ok, type ResultAsync } from 'neverthrow';
 import { ApiError } from '../../kernel/api-error.js';
 import { command } from '../../kernel/command.js';
 import type { RequestContext } from '../../kernel/context.js';
-import { ownEntries } from '../../kernel/validation.js';
+import { emptyRequestBody, invalidKeys, ownEntries } from '../../kernel/validation.js';
 import type { DnsDeps } from '../kernel/deps.js';
 
 /**
@@ -41,10 +41,13 @@ export interface FloatingIpCommands {
    */
   get(ctx: RequestContext, key: string): ResultAsync<never, ApiError>;
   /**
-   * `PATCH /v2/reverse/floatingips/{region}:{id}`: 400 for a malformed key or body, else 404.
-   * @errors `bad_request` 400, `invalid_object` 400, `not_found` 404
+   * `PATCH /v2/reverse/floatingips/{region}:{id}` (HTTP 202): 400 for a malformed body or key; a
+   * body that sets no PTR (`{}`, only `description` or `ttl`) changes nothing and answers null, as
+   * the real service does; setting `ptrdname` is a 404 (no floating IP is the caller's), and
+   * unsetting it (`null`) a 404 (there is no PTR record to remove).
+   * @errors `empty_request_body` 400, `bad_request` 400, `invalid_object` 400, `not_found` 404
    */
-  set(ctx: RequestContext, key: string, body: unknown): ResultAsync<never, ApiError>;
+  set(ctx: RequestContext, key: string, body: unknown): ResultAsync<null, ApiError>;
 }
 
 const FIP_KEY = /^([A-Za-z0-9._-]{1,100}):([0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12})$/;
@@ -55,6 +58,9 @@ function parseKey(key: unknown): { region: string; id: string } | ApiError {
   if (m === null) return new ApiError(400, 'bad_request', `Floating IP ${String(key).slice(0, 200)} is not in the format of <region>:<uuid>`);
   return { region: m[1]!, id: m[2]! };
 }
+
+/** The keys a PATCH may carry (the real adapter's writable fields). */
+const WRITABLE = new Set(['ptrdname', 'description', 'ttl']);
 
 /** No network service knows the floating IP, so it is not the caller's: the real wording. */
 const notAssociated = (region: string, id: string, project: string | null): ApiError =>
@@ -82,15 +88,28 @@ export function createFloatingIpCommands(deps: DnsDeps): FloatingIpCommands {
         },
         transaction: (_uow, caller, k) => Promise.resolve(err(notAssociated(k.region, k.id, caller.projectId))),
       }),
+    // The real controller reads the body before the key.
     set: (ctx, key, body) =>
       command(deps, ctx, {
+        body,
         parse: () => {
+          if (body === undefined || body === null) return err(emptyRequestBody());
           const k = parseKey(key);
           if (k instanceof ApiError) return err(k);
-          // The real controller takes a missing body as an empty one.
-          return body === undefined || body === null ? ok(k) : ownEntries(body).map(() => k);
+          return ownEntries(body).andThen((fields) => {
+            const refused = Object.keys(fields).filter((f) => !WRITABLE.has(f));
+            if (refused.length > 0) return err(invalidKeys(refused, 'floatingip'));
+            return ok({ ...k, ptr: Object.hasOwn(fields, 'ptrdname') ? (fields['ptrdname'] === null ? ('unset' as const) : ('set' as const)) : undefined });
+          });
         },
-        transaction: (_uow, caller, k) => Promise.resolve(err(notAssociated(k.region, k.id, caller.projectId))),
+        transaction: (_uow, caller, k) =>
+          Promise.resolve(
+            k.ptr === 'set'
+              ? err(notAssociated(k.region, k.id, caller.projectId))
+              : k.ptr === 'unset'
+                ? err(new ApiError(404, 'not_found', `No such FloatingIP ${k.region}:${k.id}`))
+                : ok(null),
+          ),
       }),
   };
 }

@@ -69,4 +69,21 @@ describe('the admin resources on the wire', () => {
     })();
     expect(other.status).toBe(404);
   });
+
+  it.each(['tlds', 'tsigkeys', 'blacklists', 'pools'])('%s: a body that is empty, null or not JSON is answered as such (as the real API on the wire), never read as an object', async (path) => {
+    const { dns } = setup();
+    const handle = createHttpHandler({ dns, authenticate: trustedHeaders() });
+    const send = async (method: string, url: string, body?: string) => {
+      const r = await handle(new Request(`http://dns.test${url}`, { method, headers: { 'x-auth-project-id': 'p1', 'x-roles': 'admin', 'content-type': 'application/json' }, ...(body === undefined ? {} : { body }) }));
+      return ((await r.json()) as { type: string }).type;
+    };
+    for (const method of ['POST', 'PATCH']) {
+      const url = method === 'POST' ? `/v2/${path}` : `/v2/${path}/00000000-0000-4000-8000-000000000000`;
+      expect(await send(method, url)).toBe('empty_request_body');
+      expect(await send(method, url, 'null')).toBe('empty_request_body');
+      expect(await send(method, url, '{"a":')).toBe('invalid_json');
+    }
+    // A bad id comes before the body's error.
+    expect(await send('PATCH', `/v2/${path}/abc`, '{"a":')).toBe('invalid_uuid');
+  });
 });
