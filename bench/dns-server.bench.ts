@@ -15,8 +15,7 @@ import { spawn } from 'node:child_process';
 import { axfrMasters } from '../src/adapters/axfr/index.js';
 import { serveDns } from '../src/adapters/dns-server/index.js';
 import { createDnsService } from '../src/dns/service.js';
-import { freePort, nsdAvailable } from '../test/dns/secondary/nsd.js';
-import { startNsdZones } from '../test/adapters/dns-server/nsd-many.js';
+import { freePort, nsdAvailable, startNsdZones } from '../test/dns/secondary/nsd.js';
 import { bindAvailable } from '../test/adapters/dns-server/secondaries.js';
 import { ask } from '../test/adapters/dns-server/client.js';
 

@@ -312,6 +312,45 @@ export function bodyKeyVerdict(keys: BodyKeys, key: string, value: unknown, stor
   return same ? 'same' : 'changed';
 }
 
+/**
+ * Walks the keys of a body as the real service's adapter does (see {@link bodyKeyVerdict}):
+ * unknown keys are noted and the walk goes on; the first read-only or immutable key sent with
+ * another value is noted and ends it; a read-only key repeating its value goes to `same`, every
+ * other key to `set`, and the first error either returns ends the walk with that error.
+ *
+ * @returns Ok, or that error, or `invalid_keys` naming the noted keys of `resource`
+ * @internal
+ */
+export function walkBodyKeys(
+  keys: BodyKeys,
+  fields: Readonly<Record<string, unknown>>,
+  stored: (key: string) => unknown,
+  resource: string,
+  visit: { same(key: string): ApiError | undefined; set(key: string, value: unknown): Result<void, ApiError> },
+): Result<void, ApiError> {
+  const refused: string[] = [];
+  for (const key of Object.keys(fields)) {
+    const value = fields[key];
+    const verdict = bodyKeyVerdict(keys, key, value, stored);
+    if (verdict === 'unknown') {
+      refused.push(key);
+      continue;
+    }
+    if (verdict === 'changed') {
+      refused.push(key);
+      break;
+    }
+    if (verdict === 'same') {
+      const refusal = visit.same(key);
+      if (refusal !== undefined) return err(refusal);
+      continue;
+    }
+    const set = visit.set(key, value);
+    if (set.isErr()) return set;
+  }
+  return refused.length > 0 ? err(invalidKeys(refused, resource)) : ok(undefined);
+}
+
 /** A field the real service requires is missing, in its structured form. @internal */
 export const requiredProperty = (field: string): ApiError =>
   schemaErrors([{ path: `records.0.${field}`, message: `'${field}' is a required property` }]);

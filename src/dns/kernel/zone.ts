@@ -69,22 +69,11 @@ export interface SelfLink {
 }
 
 /** A zone as stored: compact (timestamps as epoch microseconds), internal fields included. @internal */
-export interface Zone {
-  readonly id: string;
+export interface Zone extends Pick<ZoneBody, 'id' | 'name' | 'description' | 'serial' | 'status' | 'action' | 'version' | 'attributes' | 'type' | 'masters'> {
   readonly poolId: string;
   readonly projectId: string;
-  readonly name: string;
   readonly email: string;
-  readonly description: string | null;
   readonly ttl: number;
-  readonly serial: number;
-  readonly status: ZoneStatus;
-  readonly action: ZoneAction;
-  readonly version: number;
-  readonly attributes: Readonly<Record<string, string>>;
-  readonly type: ZoneType;
-  /** Masters as rendered (`host` or `host:port`). */
-  readonly masters: readonly string[];
   readonly createdAt: number;
   readonly updatedAt: number | null;
   readonly transferredAt: number | null;

@@ -1,10 +1,9 @@
 import { err, ok, type Result } from 'neverthrow';
 import { ApiError, type FieldError } from '../../kernel/api-error.js';
 import {
-  bodyKeyVerdict,
+  walkBodyKeys,
   coerceString,
   intField,
-  invalidKeys,
   invalidValue,
   isCleanText,
   ownEntries,
@@ -117,70 +116,57 @@ export function parseRecordsetBody(body: unknown, current: RecordsetBody | undef
   const fields = entries.value;
   const input: RecordsetInput = {};
   let notAList: { notAList: unknown } | undefined;
-  const refused: string[] = [];
-  for (const key of Object.keys(fields)) {
-    const value = fields[key];
-    const verdict = bodyKeyVerdict(RECORDSET_KEYS, key, value, (k) => storedValue(k, current));
-    if (verdict === 'unknown') {
-      refused.push(key);
-      continue;
-    }
-    if (verdict === 'changed') {
-      refused.push(key);
-      break;
-    }
-    if (verdict === 'same') {
-      if (COMPUTED.has(key)) {
-        return err(invalidValue('AttributeError', `Designate object 'RecordSet' has noattribute '${key}'`));
-      }
-      continue;
-    }
-    switch (key) {
-      case 'name': {
-        const n = parseName(value);
-        if (n.isErr()) return err(n.error);
-        input.name = n.value;
-        break;
-      }
-      case 'type': {
-        // A null type stays unset, and is then no valid record type.
-        if (value === null) break;
-        const t = coerceString(value, 'type', 255);
-        if (t.isErr()) return err(t.error);
-        input.type = t.value;
-        break;
-      }
-      case 'records': {
-        const r = parseRecords(value);
-        if (r.isErr()) return err(r.error);
-        if (Array.isArray(r.value)) input.records = r.value;
-        else notAList = r.value;
-        break;
-      }
-      case 'ttl': {
-        if (value === null) input.ttl = null;
-        else {
-          const t = intField(value, 'ttl', 0, MAX_TTL);
+  const walked = walkBodyKeys(RECORDSET_KEYS, fields, (k) => storedValue(k, current), 'recordset', {
+    same: (key) => (COMPUTED.has(key) ? invalidValue('AttributeError', `Designate object 'RecordSet' has noattribute '${key}'`) : undefined),
+    set: (key, value) => {
+      switch (key) {
+        case 'name': {
+          const n = parseName(value);
+          if (n.isErr()) return err(n.error);
+          input.name = n.value;
+          break;
+        }
+        case 'type': {
+          // A null type stays unset, and is then no valid record type.
+          if (value === null) break;
+          const t = coerceString(value, 'type', 255);
           if (t.isErr()) return err(t.error);
-          input.ttl = t.value;
+          input.type = t.value;
+          break;
         }
-        break;
-      }
-      case 'description': {
-        if (value === null) input.description = null;
-        else {
-          const d = coerceString(value, 'description', MAX_DESCRIPTION);
-          if (d.isErr()) return err(d.error);
-          if (!isCleanText(d.value)) {
-            return err(invalidValue('ValueError', 'Field description must be UTF-8 text without NUL characters or lone surrogates'));
+        case 'records': {
+          const r = parseRecords(value);
+          if (r.isErr()) return err(r.error);
+          if (Array.isArray(r.value)) input.records = r.value;
+          else notAList = r.value;
+          break;
+        }
+        case 'ttl': {
+          if (value === null) input.ttl = null;
+          else {
+            const t = intField(value, 'ttl', 0, MAX_TTL);
+            if (t.isErr()) return err(t.error);
+            input.ttl = t.value;
           }
-          input.description = d.value;
+          break;
         }
-        break;
+        case 'description': {
+          if (value === null) input.description = null;
+          else {
+            const d = coerceString(value, 'description', MAX_DESCRIPTION);
+            if (d.isErr()) return err(d.error);
+            if (!isCleanText(d.value)) {
+              return err(invalidValue('ValueError', 'Field description must be UTF-8 text without NUL characters or lone surrogates'));
+            }
+            input.description = d.value;
+          }
+          break;
+        }
       }
-    }
-  }
-  if (refused.length > 0) return err(invalidKeys(refused, 'recordset'));
+      return ok(undefined);
+    },
+  });
+  if (walked.isErr()) return err(walked.error);
 
   const type = input.type ?? current?.type;
   if (type === undefined || !API_RECORD_TYPES.has(type)) {

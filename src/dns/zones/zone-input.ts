@@ -2,9 +2,7 @@ import { err, ok, type Result } from 'neverthrow';
 import type { ApiError, FieldError } from '../../kernel/api-error.js';
 import {
   coerceString,
-  bodyKeyVerdict,
   intField,
-  invalidKeys,
   invalidValue,
   isCleanText,
   ownEntries,
@@ -13,6 +11,7 @@ import {
   pyTypeName,
   schemaErrors,
   stringField,
+  walkBodyKeys,
   type BodyKeys,
 } from '../../kernel/validation.js';
 import type { Zone, ZoneType } from '../kernel/zone.js';
@@ -211,30 +210,18 @@ export function parseZoneBody(body: unknown, current: Zone | undefined, limits: 
     if (a.isErr()) return err(a.error);
     input.attributes = a.value;
   }
-  const refused: string[] = [];
-  for (const key of Object.keys(fields)) {
-    if (key === 'masters' || key === 'attributes') continue;
-    const value = fields[key];
-    const verdict = bodyKeyVerdict(ZONE_KEYS, key, value, (k) => storedValue(k, current));
-    if (verdict === 'unknown') {
-      refused.push(key);
-      continue;
-    }
-    if (verdict === 'changed') {
-      refused.push(key);
-      break;
-    }
-    if (verdict === 'same') {
+  // masters and attributes were read above.
+  const rest = Object.fromEntries(Object.entries(fields).filter(([key]) => key !== 'masters' && key !== 'attributes'));
+  const walked = walkBodyKeys(ZONE_KEYS, rest, (k) => storedValue(k, current), 'zone', {
+    same: (key) => {
       // The real service's schema lets the zone's own project id through, and central then
       // refuses the body as a move (see {@link ZoneInput.projectId}).
       if (key === 'project_id' && current !== undefined) input.projectId = current.projectId;
-      continue;
-    }
-    const set = setField(input, key, value, limits);
-    if (set.isErr()) return err(set.error);
-  }
-  if (refused.length > 0) return err(invalidKeys(refused, 'zone'));
-  return ok(input);
+      return undefined;
+    },
+    set: (key, value) => setField(input, key, value, limits),
+  });
+  return walked.isErr() ? err(walked.error) : ok(input);
 }
 
 /** Coerces and checks one editable or immutable field onto `input`. */

@@ -13,11 +13,10 @@ import { afterAll, beforeAll, expect, it } from 'vitest';
 import { serveDns, type DnsServer } from '../../../src/adapters/dns-server/index.js';
 import { createDnsService, type DnsService } from '../../../src/index.js';
 import { parseZoneFile } from '../../../src/zonefile/index.js';
-import { nsdRequirement } from '../../dns/secondary/nsd.js';
+import { nsdRequirement, startNsdZones, type RunningServer } from '../../dns/secondary/nsd.js';
 import { describeWith, requirement } from '../../support/requires.js';
 import { corpusDir } from '../../../scripts/zonefile-conformance.js';
 import { ask, type Answer, type Rec } from './client.js';
-import { startNsdZones, type RunningServer } from './nsd-many.js';
 
 const CORPUS = corpusDir();
 const corpus = requirement('the zone-file corpus', existsSync(join(CORPUS, 'index.json')), `put it at ${CORPUS} or name it in ZONEWARD_CONFORMANCE_DIR`);

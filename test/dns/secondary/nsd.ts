@@ -32,41 +32,59 @@ export interface RunningNsd {
   stop(): Promise<void>;
 }
 
-/** Starts NSD serving `zone` from `text`; resolves once it answers on its port. */
-export async function startNsd(zone: string, text: string): Promise<RunningNsd> {
+/** NSD serving several zones (see {@link startNsdZones}). */
+export interface RunningServer {
+  readonly port: number;
+  /** What the server logged (why a zone did not load). */
+  log(): string;
+  /** Stops NSD and, once it has exited, removes its directory. */
+  stop(): Promise<void>;
+  /** The directory its zone files are in, `z0.db` and on in the order given. */
+  readonly dir: string;
+  /** Has NSD read its zone files again. */
+  reread(): void;
+}
+
+/**
+ * Starts NSD with `zones` (name → zone file text), transfers allowed to 127.0.0.1; resolves once
+ * every zone is loaded or failed.
+ */
+export async function startNsdZones(zones: ReadonlyMap<string, string>): Promise<RunningServer> {
   if (NSD === undefined) throw new Error('nsd is not installed');
   const dir = mkdtempSync(join(tmpdir(), 'zoneward-nsd-'));
   const port = await freePort();
-  const zoneFile = join(dir, 'zone.db');
-  writeFileSync(zoneFile, text);
-  writeFileSync(
-    join(dir, 'nsd.conf'),
-    [
-      'server:',
-      `  ip-address: 127.0.0.1@${port}`,
-      `  zonesdir: "${dir}"`,
-      '  database: ""',
-      `  pidfile: "${dir}/nsd.pid"`,
-      `  xfrdfile: "${dir}/xfrd.state"`,
-      `  zonelistfile: "${dir}/zone.list"`,
-      '  username: ""',
-      '  chroot: ""',
-      `  logfile: "${dir}/nsd.log"`,
-      '  server-count: 1',
-      '  tcp-count: 16',
-      'remote-control:',
-      '  control-enable: no',
-      'zone:',
-      `  name: ${zone}`,
-      '  zonefile: "zone.db"',
-      '  provide-xfr: 127.0.0.1 NOKEY',
-      '',
-    ].join('\n'),
-  );
+  const conf = [
+    'server:',
+    `  ip-address: 127.0.0.1@${port}`,
+    `  zonesdir: "${dir}"`,
+    '  database: ""',
+    `  pidfile: "${dir}/nsd.pid"`,
+    `  xfrdfile: "${dir}/xfrd.state"`,
+    `  zonelistfile: "${dir}/zone.list"`,
+    '  username: ""',
+    '  chroot: ""',
+    `  logfile: "${dir}/nsd.log"`,
+    '  server-count: 1',
+    '  tcp-count: 16',
+    '  verbosity: 2',
+    // Response rate limiting (on in Debian's build) would drop a load test's answers.
+    '  rrl-ratelimit: 0',
+    'remote-control:',
+    '  control-enable: no',
+  ];
+  let i = 0;
+  for (const [name, text] of zones) {
+    const file = `z${i++}.db`;
+    writeFileSync(join(dir, file), text);
+    conf.push('zone:', `  name: "${name}"`, `  zonefile: "${file}"`, '  provide-xfr: 127.0.0.1 NOKEY');
+  }
+  writeFileSync(join(dir, 'nsd.conf'), conf.join('\n') + '\n');
   const child: ChildProcess = spawn(NSD, ['-d', '-c', join(dir, 'nsd.conf')], { stdio: 'ignore' });
   // NSD writes its transfer state and log while it shuts down: remove its directory only once it
   // has exited (SIGKILL after a deadline, so a stuck server cannot hang the suite).
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  const logFile = join(dir, 'nsd.log');
+  const log = () => (existsSync(logFile) ? readFileSync(logFile, 'utf8') : '');
   const stop = async (): Promise<void> => {
     if (child.exitCode === null && child.signalCode === null) {
       child.kill('SIGTERM');
@@ -76,23 +94,30 @@ export async function startNsd(zone: string, text: string): Promise<RunningNsd> 
     }
     rmSync(dir, { recursive: true, force: true });
   };
-  // Ready once the zone is loaded: the log says so.
-  const log = join(dir, 'nsd.log');
-  for (let i = 0; i < 200; i++) {
-    if (existsSync(log) && /zone .* read with success|nsd started/.test(readFileSync(log, 'utf8'))) break;
+  // Ready once every zone is read (or failed): the log says so.
+  for (let n = 0; n < 400; n++) {
+    const text = log();
+    const loaded = (text.match(/zone .* (read with success|read with \d+ errors)|error/g) ?? []).length;
+    if (loaded >= zones.size || /nsd started/.test(text)) break;
     if (child.exitCode !== null) {
       await stop();
-      throw new Error(`nsd exited with ${child.exitCode}`);
+      throw new Error(`nsd exited with ${child.exitCode}: ${text}`);
     }
     await new Promise((r) => setTimeout(r, 25));
   }
+  return { port, log, stop, dir, reread: () => child.kill('SIGHUP') };
+}
+
+/** Starts NSD serving `zone` from `text`; resolves once it answers on its port. */
+export async function startNsd(zone: string, text: string): Promise<RunningNsd> {
+  const server = await startNsdZones(new Map([[zone, text]]));
   return {
-    port,
+    port: server.port,
     reload(next) {
-      writeFileSync(zoneFile, next);
-      child.kill('SIGHUP');
+      writeFileSync(join(server.dir, 'z0.db'), next);
+      server.reread();
     },
-    stop,
+    stop: () => server.stop(),
   };
 }
 
