@@ -14,6 +14,8 @@ export interface Requirement {
   readonly what: string;
   /** Why it is missing and how to get it; undefined when it is here. */
   readonly missing: string | undefined;
+  /** Whether it comes from the workplace (`../shared`) rather than from a program or service. */
+  readonly workplace: boolean;
 }
 
 /**
@@ -26,7 +28,20 @@ export interface Requirement {
 export const requirement = (what: string, available: boolean, remedy: string): Requirement => ({
   what,
   missing: available ? undefined : `${what} is missing (${remedy})`,
+  workplace: /\.\.\/shared|ZONEWARD_CONFORMANCE_DIR/.test(remedy),
 });
+
+/**
+ * CI's second run, in a fresh clone with no `../shared` beside it (`.ci/run` sets
+ * `ZONEWARD_CI_ALONE=1`), checks that the repository stands alone: what needs the workplace
+ * skips and names it, and every pure test passes without it. A test that needs only programs and
+ * services CI installed (and nothing of the workplace) ran in CI's first run with the very same
+ * programs, so this run skips it, saying so, instead of running it twice.
+ */
+const ranInFirstRun = (needs: readonly Requirement[]): string | undefined =>
+  process.env['ZONEWARD_CI_ALONE'] === '1' && needs.length > 0 && needs.every((r) => r.missing === undefined && !r.workplace)
+    ? `needs only ${needs.map((r) => r.what).join(', ')}, which CI's first run had: it ran there`
+    : undefined;
 
 /** Whether this run is CI's, where a missing requirement is a failure. */
 export const inCi = (): boolean => process.env['CI'] === 'true';
@@ -46,7 +61,9 @@ const failInCi = (missing: string) => (): never => {
  */
 export function describeWith(needs: Requirement | readonly Requirement[], title: string, body: () => void): void {
   const missing = missingOf(needs);
-  if (missing === undefined) describe(title, body);
+  const ran = ranInFirstRun(Array.isArray(needs) ? needs : [needs]);
+  if (ran !== undefined) describe(title, () => it.skip(`skipped: ${ran}`, () => undefined));
+  else if (missing === undefined) describe(title, body);
   else if (inCi()) describe(title, () => it(`needs ${missing}`, failInCi(missing)));
   else describe(title, () => it.skip(`skipped: ${missing}`, () => undefined));
 }
@@ -54,7 +71,9 @@ export function describeWith(needs: Requirement | readonly Requirement[], title:
 /** An `it` that runs where every requirement is met; elsewhere it is skipped naming what is missing, or fails under `CI=true`. */
 export function itWith(needs: Requirement | readonly Requirement[], title: string, fn: () => unknown, timeout?: number): void {
   const missing = missingOf(needs);
-  if (missing === undefined) it(title, fn, timeout);
+  const ran = ranInFirstRun(Array.isArray(needs) ? needs : [needs]);
+  if (ran !== undefined) it.skip(`${title} (skipped: ${ran})`, () => undefined);
+  else if (missing === undefined) it(title, fn, timeout);
   else if (inCi()) it(`${title} (needs ${missing})`, failInCi(missing));
   else it.skip(`${title} (skipped: ${missing})`, () => undefined);
 }
