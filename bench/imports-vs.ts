@@ -3,10 +3,13 @@
  * alternated (ABBA) so that a shared machine's load falls on both:
  *
  * - the end-to-end import of a 100,000-record zone (`imports.create` and its task, in process, CPU
- *   seconds) against dnspython's parse alone of the same file, as Designate calls it
- *   (`dns.zone.from_text(text, relativize=False, check_origin=False)`, CPU seconds of the call);
+ *   seconds; after a 2,000-record import as bench/imports.bench.ts warms up, and after three
+ *   imports of the file itself) against dnspython's parse alone of the same file, as Designate
+ *   calls it (`dns.zone.from_text(text, relativize=False, check_origin=False)`, CPU seconds of the
+ *   call), and, to show where each one's time goes, the import's parse alone and dnspython's tokenizer alone;
  * - the parse of a 1,000,000-record file as a whole process (Node started, the file read, parsed,
- *   the process gone; user + system CPU of the child) against `kzonecheck` checking the same file;
+ *   the process gone; user + system CPU of the child) against `kzonecheck` checking the same file,
+ *   and the floor of any such parse in JavaScript: Node started, the file read and split into lines;
  * - in process, `parseZoneFile` against reading the file and splitting it into lines (wall time, as
  *   docs/benchmarks.md's "Zone files" section states it).
  *
@@ -49,12 +52,15 @@ function zoneFile(records: number): string {
 const PYTHON = existsSync('/usr/bin/python3') ? '/usr/bin/python3' : 'python3';
 // dnspython's own timer: the process's CPU time around the call the real service makes.
 const DNSPYTHON = `
-import sys, time, json, dns.zone
+import sys, time, json, dns.zone, dns.tokenizer
 text = open(sys.argv[1]).read()
 c0 = time.process_time(); w0 = time.perf_counter()
 z = dns.zone.from_text(text, origin=sys.argv[2], relativize=False, check_origin=False)
 c = time.process_time() - c0; w = time.perf_counter() - w0
-print(json.dumps({"cpu": c, "wall": w, "names": len(z.nodes)}))
+tok = dns.tokenizer.Tokenizer(text)
+c0 = time.process_time()
+while not tok.get(want_leading=True, want_comment=True).is_eof(): pass
+print(json.dumps({"cpu": c, "wall": w, "names": len(z.nodes), "tokenizerCpu": time.process_time() - c0}))
 `;
 
 function has(cmd: string, args: string[]): boolean {
@@ -102,7 +108,7 @@ interface ImportRun { importCpu: number; importWall: number; rss: number }
 interface InProcess { splitWall: number; parseWall: number; parseCpu: number }
 const measure = join(here, 'ab', 'zonefile-measure.ts');
 const node = (args: string[]): string => execFileSync(process.execPath, args, { cwd: root, encoding: 'utf8', maxBuffer: 1 << 26 });
-const importRun = (tree: string, file: string): ImportRun => JSON.parse(node(['--expose-gc', '--import', 'tsx', measure, tree, 'import', file])) as ImportRun;
+const importRun = (tree: string, file: string, kind = 'import'): ImportRun => JSON.parse(node(['--expose-gc', '--import', 'tsx', measure, tree, kind, file])) as ImportRun;
 // The yardstick first in a fresh process, as bench/zonefile.bench.ts does, then the parse.
 const IN_PROCESS = `
 import { readFileSync } from 'node:fs';
@@ -119,6 +125,23 @@ const parseWall = (performance.now() - t0) / 1000; const c = process.cpuUsage(c0
 if (r.isErr() || lines < r.value.records.length) throw new Error('parse');
 process.stdout.write(JSON.stringify({ splitWall, parseWall, parseCpu: (c.user + c.system) / 1e6 }));
 `;
+// The import's own parse alone (the columns it reads), in a fresh process warmed up as the import's is.
+const PARSE_ONLY = `
+import { existsSync, readFileSync } from 'node:fs';
+const [tree, file] = process.argv.slice(1);
+// Either side of the layout move.
+const plan = ['/src/dns/kernel/import-plan.ts', '/src/imports/convert.ts'].find((p) => existsSync(tree + p));
+const { readColumns } = await import(tree + plan);
+const text = readFileSync(file, 'utf8');
+readColumns(text.slice(0, 120_000).replace(/\\n[^\\n]*$/, '\\n'), 1 << 30);
+const c0 = process.cpuUsage();
+const r = readColumns(text, 1 << 30);
+const c = process.cpuUsage(c0);
+if (typeof r === 'string') throw new Error(r);
+process.stdout.write(String((c.user + c.system) / 1e6));
+`;
+// What any JavaScript parse of the file as a process pays at least: Node started, the file read and split into lines.
+const SPLIT_ONLY = "console.log(require('node:fs').readFileSync(process.argv[1], 'utf8').split('\\n').length)";
 const inProcess = (tree: string, file: string): InProcess =>
   JSON.parse(node(['--import', 'tsx', '--input-type=module', '-e', IN_PROCESS, tree, file])) as InProcess;
 
@@ -142,10 +165,16 @@ for (let i = 0; i < rounds; i++) {
       add(`${name} import CPU`, r.importCpu);
       add(`${name} import RSS`, r.rss);
     }]);
+    steps.push([`${name} import, warm`, () => {
+      add(`${name} warm import CPU`, importRun(tree, small, 'import-warm').importCpu);
+    }]);
     steps.push([`${name} parse process`, () => {
       const r = wholeProcess(process.execPath, [programs.get(name)!, large]);
       add(`${name} parse process CPU`, r.cpu);
       add(`${name} parse process wall`, r.wall);
+    }]);
+    steps.push([`${name} import's parse alone`, () => {
+      add(`${name} import parse CPU`, Number(node(['--import', 'tsx', '--input-type=module', '-e', PARSE_ONLY, tree, small])));
     }]);
     steps.push([`${name} in process`, () => {
       const r = inProcess(tree, large);
@@ -153,10 +182,14 @@ for (let i = 0; i < rounds; i++) {
       add(`${name} parse in-process CPU`, r.parseCpu);
     }]);
   }
+  steps.push(['read+split as a process', () => {
+    add('split process CPU', wholeProcess(process.execPath, ['-e', SPLIT_ONLY, large]).cpu);
+  }]);
   if (hasDnspython) {
     steps.push(['dnspython', () => {
-      const r = JSON.parse(execFileSync(PYTHON, ['-c', DNSPYTHON, small, 'example.com.'], { encoding: 'utf8' })) as { cpu: number };
+      const r = JSON.parse(execFileSync(PYTHON, ['-c', DNSPYTHON, small, 'example.com.'], { encoding: 'utf8' })) as { cpu: number; tokenizerCpu: number };
       add('dnspython CPU', r.cpu);
+      add('dnspython tokenizer CPU', r.tokenizerCpu);
     }]);
   }
   if (hasKnot) {
@@ -186,9 +219,16 @@ console.log('| --- | ' + trees.map(() => '---:').join(' | ') + ' |');
 const row = (label: string, f: (name: string) => string): void => console.log(`| ${label} | ${trees.map(([n]) => f(n)).join(' | ')} |`);
 row('import 100k, CPU s', (n) => range(`${n} import CPU`));
 row('import 100k, peak RSS MiB', (n) => range(`${n} import RSS`, 0));
-if (hasDnspython) row(`dnspython from_text 100k, CPU s: ${range('dnspython CPU')}; × import`, (n) => (med('dnspython CPU') / med(`${n} import CPU`)).toFixed(1));
+row('import 100k after three of it (warm), CPU s', (n) => range(`${n} warm import CPU`));
+row("the import's parse alone (its columns), 100k, CPU s", (n) => range(`${n} import parse CPU`));
+if (hasDnspython) {
+  row(`dnspython from_text 100k, CPU s: ${range('dnspython CPU')}; × import`, (n) => (med('dnspython CPU') / med(`${n} import CPU`)).toFixed(1));
+  row('× import after three imports of the file (a warm service)', (n) => (med('dnspython CPU') / med(`${n} warm import CPU`)).toFixed(1));
+  row(`dnspython's tokenizer alone over the file, CPU s: ${range('dnspython tokenizer CPU')}; from_text × parse alone`, (n) => (med('dnspython CPU') / med(`${n} import parse CPU`)).toFixed(1));
+}
 row('parse 1M as a process, CPU s', (n) => range(`${n} parse process CPU`));
 if (hasKnot) row(`kzonecheck 1M, CPU s: ${range('kzonecheck CPU')}; × parse process`, (n) => (med('kzonecheck CPU') / med(`${n} parse process CPU`)).toFixed(2));
 if (hasKnot) row(`kzonecheck 1M, wall s: ${range('kzonecheck wall')}; × parse process (wall)`, (n) => (med('kzonecheck wall') / med(`${n} parse process wall`)).toFixed(2));
+row(`read+split 1M as a process (the floor), CPU s: ${range('split process CPU')}; kzonecheck × that`, () => (med('kzonecheck CPU') / med('split process CPU')).toFixed(2));
 row('parse 1M in process, CPU s', (n) => range(`${n} parse in-process CPU`));
 row('read+split ÷ parse, wall (in process)', (n) => range(`${n} split÷parse wall`, 2));
