@@ -17,13 +17,14 @@ export const COLUMN_CHUNK = 1 << COLUMN_SHIFT;
 export const COLUMN_MASK = COLUMN_CHUNK - 1;
 
 /**
- * `s` as one flat string. The parser joins a relative name to its origin, and a target to the
- * numbers before it, by concatenation, which V8 keeps as a pair of pieces (the first a slice
- * pointing into the whole file's text) until something reads the characters, and then copies.
- * Read at once, the copy is made while the pieces are young and they die there; read by the
- * import's conversion after the parse, the pieces have been copied by every young-generation
- * collection and promoted, and all three objects are alive at the import's peak (1M records: peak
- * RSS 25 MiB higher, CPU 3 % more; docs/benchmarks.md, issue 29).
+ * `s` as one flat string. The parser joins a relative owner name to its origin by concatenation,
+ * which V8 keeps as a pair of pieces (the first a slice pointing into the file's text) until
+ * something reads the characters, and then copies. Read at once, the copy is made while the
+ * pieces are young and they die there; read only by the import's conversion, after the parse,
+ * the pieces have been copied by the young-generation collections and promoted, and all three
+ * objects are alive at the import's peak (1M records: 25 MiB of peak RSS, docs/benchmarks.md).
+ * Record data is left as it comes: copying each record's data too saves less memory than it
+ * costs time.
  */
 function flat(s: string): string {
   s.charCodeAt(0);
