@@ -31,24 +31,30 @@ const POOL_BYTES = 4096;
 export function uuidV4Source(fill: (bytes: Uint8Array) => unknown): () => string {
   const pool = new Uint8Array(POOL_BYTES);
   let at = POOL_BYTES;
-  const codes = new Array<number>(36).fill(45); // '-' stays at 8, 13, 18 and 23
+  // The 32 hex digits' character codes. One call with 36 arguments, not `apply` over an array:
+  // spreading an array into arguments took a third of each id's time.
+  const c = new Uint8Array(32);
   return () => {
     if (at === POOL_BYTES) {
       fill(pool);
       at = 0;
     }
-    let k = 0;
     for (let i = 0; i < 16; i++) {
       let b = pool[at + i]!;
       if (i === 6) b = (b & 0x0f) | 0x40; // version 4
       else if (i === 8) b = (b & 0x3f) | 0x80; // the RFC's variant
-      if (k === 8 || k === 13 || k === 18 || k === 23) k++;
       const hi = b >> 4;
       const lo = b & 15;
-      codes[k++] = hi < 10 ? 48 + hi : 87 + hi;
-      codes[k++] = lo < 10 ? 48 + lo : 87 + lo;
+      c[2 * i] = hi < 10 ? 48 + hi : 87 + hi;
+      c[2 * i + 1] = lo < 10 ? 48 + lo : 87 + lo;
     }
     at += 16;
-    return String.fromCharCode.apply(null, codes);
+    return String.fromCharCode(
+      c[0]!, c[1]!, c[2]!, c[3]!, c[4]!, c[5]!, c[6]!, c[7]!, 45,
+      c[8]!, c[9]!, c[10]!, c[11]!, 45,
+      c[12]!, c[13]!, c[14]!, c[15]!, 45,
+      c[16]!, c[17]!, c[18]!, c[19]!, 45,
+      c[20]!, c[21]!, c[22]!, c[23]!, c[24]!, c[25]!, c[26]!, c[27]!, c[28]!, c[29]!, c[30]!, c[31]!,
+    );
   };
 }
