@@ -3,14 +3,19 @@
  * event loop. `bare`: node:http answering a fixed zone JSON (GET) and reading a body then
  * answering a fixed 201 (POST); `zoneward`: `createServer(toNodeListener(handle))`; `fastify`:
  * fastify routing to `dns.zones.get`/`create` by hand, as a user wiring zoneward into it would.
+ * A second argument names another tree's root to serve from (bench/ab/http-ab.ts: old against new).
  * Prints `{"port","path","headers"}` on stdout once it listens.
  */
 import { createServer, type Server } from 'node:http';
-import { createDnsService, type RequestContext } from '../src/index.js';
-import { createHttpHandler, toNodeListener, trustedHeaders } from '../src/adapters/http/index.js';
-import { manualClock, sequentialIds } from '../src/testing/index.js';
+import { resolve } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import type { RequestContext } from '../src/index.js';
 
 const kind = process.argv[2];
+const src = process.argv[3] === undefined ? new URL('../src/', import.meta.url).href : pathToFileURL(`${resolve(process.argv[3], 'src')}/`).href;
+const { createDnsService } = (await import(`${src}index.ts`)) as typeof import('../src/index.js');
+const { createHttpHandler, toNodeListener, trustedHeaders } = (await import(`${src}adapters/http/index.ts`)) as typeof import('../src/adapters/http/index.js');
+const { manualClock, sequentialIds } = (await import(`${src}testing/index.ts`)) as typeof import('../src/testing/index.js');
 const headers = { 'X-Auth-Project-ID': 'p1', 'X-Roles': 'member' };
 const dns = createDnsService({ clock: manualClock('2026-01-01T00:00:00Z'), ids: sequentialIds(), tasks: 'inline', quotas: { zones: -1 } });
 const zone = (await dns.zones.create({ projectId: 'p1', roles: ['member'] }, { name: 'example.com.', email: 'hostmaster@example.com' }))._unsafeUnwrap();
