@@ -16,6 +16,9 @@ import { cpus, loadavg } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { createInterface } from 'node:readline';
 import { fileURLToPath, pathToFileURL } from 'node:url';
+import type * as Root from '../../src/index.js';
+import type * as Http from '../../src/adapters/http/index.js';
+import type * as Testing from '../../src/testing/index.js';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const oldRoot = resolve(process.argv[2] ?? '/tmp/wire-old');
@@ -30,9 +33,9 @@ const headers = { 'X-Auth-Project-ID': 'p1', 'X-Roles': 'member' };
 /** One side in process: its own service and handler, from its own tree. */
 async function side(root: string): Promise<{ get: () => Promise<void>; url: string; json: string }> {
   const src = pathToFileURL(`${resolve(root, 'src')}/`).href;
-  const { createDnsService } = (await import(`${src}index.ts`)) as typeof import('../../src/index.js');
-  const { createHttpHandler, trustedHeaders } = (await import(`${src}adapters/http/index.ts`)) as typeof import('../../src/adapters/http/index.js');
-  const { manualClock, sequentialIds } = (await import(`${src}testing/index.ts`)) as typeof import('../../src/testing/index.js');
+  const { createDnsService } = (await import(`${src}index.ts`)) as typeof Root;
+  const { createHttpHandler, trustedHeaders } = (await import(`${src}adapters/http/index.ts`)) as typeof Http;
+  const { manualClock, sequentialIds } = (await import(`${src}testing/index.ts`)) as typeof Testing;
   const dns = createDnsService({ clock: manualClock('2026-01-01T00:00:00Z'), ids: sequentialIds(), tasks: 'inline' });
   const handle = createHttpHandler({ dns, authenticate: trustedHeaders() });
   const zone = (await dns.zones.create({ projectId: 'p1', roles: ['member'] }, { name: 'probe.example.com.', email: 'hostmaster@example.com' }))._unsafeUnwrap();
