@@ -1,7 +1,8 @@
 /**
  * A server for bench/http.bench.ts, in its own process so the load generator does not share its
  * event loop. `bare`: node:http answering a fixed zone JSON (GET) and reading a body then
- * answering a fixed 201 (POST); `zoneward`: `createServer(toNodeListener(handle))`; `fastify`:
+ * answering a fixed 201 (POST); `floor`: node:http doing the least this API needs (a Map lookup,
+ * the JSON written afresh, a request id); `zoneward`: `createServer(toNodeListener(handle))`; `fastify`:
  * fastify routing to `dns.zones.get`/`create` by hand, as a user wiring zoneward into it would.
  * A second argument names another tree's root to serve from (bench/ab/http-ab.ts: old against new).
  * Prints `{"port","path","headers"}` on stdout once it listens.
@@ -40,6 +41,32 @@ async function server(): Promise<{ listen: (port: number, host: string, cb: () =
       }
       res.writeHead(200, { 'content-type': 'application/json', 'content-length': fixed.length });
       res.end(fixed);
+    });
+    return { listen: (p, h, cb) => s.listen(p, h, cb), server: s };
+  }
+  if (kind === 'floor') {
+    // The least any server of this API does: the zone found by id in a Map, its JSON written
+    // afresh, a request id drawn; for POST the body parsed, the zone stored and its JSON written.
+    const byId = new Map<string, unknown>([[zone.id, zone]]);
+    let next = 0;
+    const s = createServer((req, res) => {
+      const requestId = `req-${globalThis.crypto.randomUUID()}`;
+      if (req.method === 'POST') {
+        const chunks: Buffer[] = [];
+        req.on('data', (c: Buffer) => chunks.push(c));
+        req.on('end', () => {
+          const made = { ...zone, ...(JSON.parse(Buffer.concat(chunks).toString()) as object), id: `z${next++}` };
+          byId.set(made.id, made);
+          const body = JSON.stringify(made);
+          res.writeHead(201, { 'content-type': 'application/json', 'x-openstack-request-id': requestId, 'content-length': Buffer.byteLength(body) });
+          res.end(body);
+        });
+        return;
+      }
+      const url = req.url ?? '/';
+      const body = JSON.stringify(byId.get(url.slice(url.lastIndexOf('/') + 1)));
+      res.writeHead(200, { 'content-type': 'application/json', 'x-openstack-request-id': requestId, 'content-length': Buffer.byteLength(body) });
+      res.end(body);
     });
     return { listen: (p, h, cb) => s.listen(p, h, cb), server: s };
   }

@@ -6,7 +6,7 @@
  * In process: `GET /v2/zones/{id}` through each side's handler (an undici `Request` built, the
  * `Response` body read, as a caller in process does) and the floor (the same `Request` built, a
  * `Response` of the same JSON made and read); sides in ABBA order each round, medians of µs a call.
- * Over node:http: bare node:http, old and new zoneward through `toNodeListener`, fastify routing
+ * Over node:http: bare node:http, a node:http doing the least this API needs, old and new zoneward through `toNodeListener`, fastify routing
  * to the commands by hand, each in its own process (bench/http-target.ts); autocannon, the order
  * turning each round; median requests/s.
  */
@@ -74,8 +74,8 @@ for (let round = 0; round < ROUNDS; round++) {
 const us = { old: median(inProcess.old), new: median(inProcess.new), floor: median(inProcess.floor) };
 log(`in process: old ${us.old.toFixed(1)} µs, new ${us.new.toFixed(1)} µs, floor ${us.floor.toFixed(1)} µs`);
 
-type Kind = 'bare' | 'old' | 'new' | 'fastify';
-const kinds: Kind[] = ['bare', 'old', 'new', 'fastify'];
+type Kind = 'bare' | 'floor' | 'old' | 'new' | 'fastify';
+const kinds: Kind[] = ['bare', 'floor', 'old', 'new', 'fastify'];
 interface Target {
   readonly child: ChildProcess;
   readonly port: number;
@@ -113,7 +113,7 @@ async function load(t: Target, method: 'GET' | 'POST', seconds: number): Promise
 }
 const targets = {} as Record<Kind, Target>;
 for (const kind of kinds) targets[kind] = await start(kind);
-const wire = { GET: { bare: [], old: [], new: [], fastify: [] }, POST: { bare: [], old: [], new: [], fastify: [] } } as Record<'GET' | 'POST', Record<Kind, number[]>>;
+const wire = { GET: { bare: [], floor: [], old: [], new: [], fastify: [] }, POST: { bare: [], floor: [], old: [], new: [], fastify: [] } } as Record<'GET' | 'POST', Record<Kind, number[]>>;
 try {
   for (const method of ['GET', 'POST'] as const) {
     for (const kind of kinds) await load(targets[kind], method, 1);
@@ -130,7 +130,7 @@ try {
 }
 
 const [l1, l5, l15] = loadavg();
-const name = { bare: 'bare node:http, same JSON', old: 'zoneward/http, main before', new: 'zoneward/http, this tree', fastify: 'fastify 5, routes calling the commands' };
+const name = { bare: 'bare node:http, same JSON', floor: 'node:http, Map lookup + JSON.stringify + request id', old: 'zoneward/http, main before', new: 'zoneward/http, this tree', fastify: 'fastify 5, routes calling the commands' };
 const rows = (['GET', 'POST'] as const).flatMap((method) =>
   kinds.map((k) => {
     const rate = median(wire[method][k]);
