@@ -1,16 +1,25 @@
 /**
  * A server for bench/http.bench.ts, in its own process so the load generator does not share its
  * event loop. `bare`: node:http answering a fixed zone JSON (GET) and reading a body then
- * answering a fixed 201 (POST); `zoneward`: `createServer(toNodeListener(handle))`; `fastify`:
+ * answering a fixed 201 (POST); `floor`: node:http doing the least this API needs (a Map lookup,
+ * the JSON written afresh, a request id); `zoneward`: `createServer(toNodeListener(handle))`; `fastify`:
  * fastify routing to `dns.zones.get`/`create` by hand, as a user wiring zoneward into it would.
+ * A second argument names another tree's root to serve from (bench/ab/http-ab.ts: old against new).
  * Prints `{"port","path","headers"}` on stdout once it listens.
  */
 import { createServer, type Server } from 'node:http';
-import { createDnsService, type RequestContext } from '../src/index.js';
-import { createHttpHandler, toNodeListener, trustedHeaders } from '../src/adapters/http/index.js';
-import { manualClock, sequentialIds } from '../src/testing/index.js';
+import { resolve } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import type { RequestContext } from '../src/index.js';
+import type * as Root from '../src/index.js';
+import type * as Http from '../src/adapters/http/index.js';
+import type * as Testing from '../src/testing/index.js';
 
 const kind = process.argv[2];
+const src = process.argv[3] === undefined ? new URL('../src/', import.meta.url).href : pathToFileURL(`${resolve(process.argv[3], 'src')}/`).href;
+const { createDnsService } = (await import(`${src}index.ts`)) as typeof Root;
+const { createHttpHandler, toNodeListener, trustedHeaders } = (await import(`${src}adapters/http/index.ts`)) as typeof Http;
+const { manualClock, sequentialIds } = (await import(`${src}testing/index.ts`)) as typeof Testing;
 const headers = { 'X-Auth-Project-ID': 'p1', 'X-Roles': 'member' };
 const dns = createDnsService({ clock: manualClock('2026-01-01T00:00:00Z'), ids: sequentialIds(), tasks: 'inline', quotas: { zones: -1 } });
 const zone = (await dns.zones.create({ projectId: 'p1', roles: ['member'] }, { name: 'example.com.', email: 'hostmaster@example.com' }))._unsafeUnwrap();
@@ -32,6 +41,32 @@ async function server(): Promise<{ listen: (port: number, host: string, cb: () =
       }
       res.writeHead(200, { 'content-type': 'application/json', 'content-length': fixed.length });
       res.end(fixed);
+    });
+    return { listen: (p, h, cb) => s.listen(p, h, cb), server: s };
+  }
+  if (kind === 'floor') {
+    // The least any server of this API does: the zone found by id in a Map, its JSON written
+    // afresh, a request id drawn; for POST the body parsed, the zone stored and its JSON written.
+    const byId = new Map<string, unknown>([[zone.id, zone]]);
+    let next = 0;
+    const s = createServer((req, res) => {
+      const requestId = `req-${globalThis.crypto.randomUUID()}`;
+      if (req.method === 'POST') {
+        const chunks: Buffer[] = [];
+        req.on('data', (c: Buffer) => chunks.push(c));
+        req.on('end', () => {
+          const made = { ...zone, ...(JSON.parse(Buffer.concat(chunks).toString()) as object), id: `z${next++}` };
+          byId.set(made.id, made);
+          const body = JSON.stringify(made);
+          res.writeHead(201, { 'content-type': 'application/json', 'x-openstack-request-id': requestId, 'content-length': Buffer.byteLength(body) });
+          res.end(body);
+        });
+        return;
+      }
+      const url = req.url ?? '/';
+      const body = JSON.stringify(byId.get(url.slice(url.lastIndexOf('/') + 1)));
+      res.writeHead(200, { 'content-type': 'application/json', 'x-openstack-request-id': requestId, 'content-length': Buffer.byteLength(body) });
+      res.end(body);
     });
     return { listen: (p, h, cb) => s.listen(p, h, cb), server: s };
   }

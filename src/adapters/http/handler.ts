@@ -109,8 +109,9 @@ export function createHttpHandler(options: HttpHandlerOptions): HttpHandler {
     };
   };
 
+  const origins = new Map<string, string>();
   const route = async (request: Request, requestId: string): Promise<Response> => {
-    const url = new URL(request.url);
+    const url = parseTarget(request.url, origins);
     const method = request.method.toUpperCase();
     let path = url.pathname;
     const base = `${url.origin}${basePath}`;
@@ -131,7 +132,7 @@ export function createHttpHandler(options: HttpHandlerOptions): HttpHandler {
       undecodable = parts.undecodable;
       routed = mount.router(method, parts.decoded);
     } else mount = mounts.find((m) => m.dialect === fallbackDialect);
-    const x = exchange(request, requestId, mount?.dialect ?? fallbackDialect, base, url.searchParams);
+    const x = exchange(request, requestId, mount?.dialect ?? fallbackDialect, base, new URLSearchParams(url.search));
     if (routed.kind !== 'not_found') {
       const screened = await mount?.face.screen?.(x);
       if (screened !== undefined) return errorResponse(x, screened);
@@ -192,23 +193,59 @@ function notFoundResponse(x: Answering, method: string): Response {
  * segment whose percent-encoding is not UTF-8 stays as sent, and `undecodable` says so.
  */
 function segments(path: string): { decoded: string[]; undecodable: boolean } {
-  const trimmed = path.replace(/\/+$/, '');
+  let end = path.length;
+  while (end > 0 && path.charCodeAt(end - 1) === 0x2f) end--;
+  if (end === 0) return { decoded: [], undecodable: false };
+  const decoded = path.slice(1, end).split('/');
   let undecodable = false;
-  const decoded =
-    trimmed === ''
-      ? []
-      : trimmed
-          .slice(1)
-          .split('/')
-          .map((s) => {
-            try {
-              return decodeURIComponent(s);
-            } catch {
-              undecodable = true;
-              return s;
-            }
-          });
+  for (let i = 0; i < decoded.length; i++) {
+    const s = decoded[i]!;
+    if (!s.includes('%')) continue;
+    try {
+      decoded[i] = decodeURIComponent(s);
+    } catch {
+      undecodable = true;
+    }
+  }
   return { decoded, undecodable };
+}
+
+/** What the handler reads of a request URL: `URL`'s origin, pathname and search (without `?`). @internal */
+export interface Target {
+  readonly origin: string;
+  readonly pathname: string;
+  readonly search: string;
+}
+
+// A URL made only of these parses to itself (no percent-encoding added, not even the query's
+// apostrophe; no backslash, fragment or userinfo), so WHATWG's parser is needed only for its
+// origin, once per origin.
+const PLAIN_ORIGIN = /^https?:\/\/[A-Za-z0-9.:[\]-]+$/;
+const PLAIN_REST = /^\/[A-Za-z0-9\-._~!$&()*+,;=:@%/?]*$/;
+const DOT_SEGMENT = /\/\.|%2e/i;
+
+/** `new URL(url)`'s origin, pathname and search, without the parser for a plain URL. @internal */
+export function parseTarget(url: string, origins: Map<string, string>): Target {
+  const scheme = url.indexOf('://');
+  const slash = scheme < 0 ? -1 : url.indexOf('/', scheme + 3);
+  if (slash > 0) {
+    const prefix = url.slice(0, slash);
+    const rest = url.slice(slash);
+    const q = rest.indexOf('?');
+    const pathname = q < 0 ? rest : rest.slice(0, q);
+    if (PLAIN_ORIGIN.test(prefix) && PLAIN_REST.test(rest) && !DOT_SEGMENT.test(pathname)) {
+      let origin = origins.get(prefix);
+      if (origin === undefined) {
+        origin = new URL(prefix).origin;
+        // Bounded: the origin comes from the request's Host.
+        if (origins.size >= VIEW_CACHE_SIZE) origins.delete(origins.keys().next().value!);
+        origins.set(prefix, origin);
+      }
+      return { origin, pathname, search: q < 0 ? '' : rest.slice(q + 1) };
+    }
+  }
+  const parsed = new URL(url);
+  return { origin: parsed.origin, pathname: parsed.pathname, search: parsed.search.slice(1) };
 }
 
 /**

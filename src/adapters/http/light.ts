@@ -45,11 +45,13 @@ export function delegateRest(prototype: object, base: object, real: (self: never
 
 /**
  * A `Response` kept as its status, headers and body string; the real one is built only when
- * something reads it as a Response (a test, msw, another server).
+ * something reads what only it has (its headers, a body stream, `clone()`). Its body is read
+ * straight from the string, as a caller in process (a test, msw) reads it: no stream.
  * @internal
  */
 export class LightResponse {
   #real: Response | undefined;
+  #used = false;
   readonly #parts: LightParts;
   constructor(parts: LightParts) {
     this.#parts = parts;
@@ -63,11 +65,39 @@ export class LightResponse {
   get ok(): boolean {
     return this.#parts.status >= 200 && this.#parts.status < 300;
   }
-  /** The real response, built once. */
+  get bodyUsed(): boolean {
+    return this.#used || (this.#real?.bodyUsed ?? false);
+  }
+  async text(): Promise<string> {
+    return this.#real === undefined ? this.#take() : this.#real.text();
+  }
+  async json(): Promise<unknown> {
+    return JSON.parse(await this.text()) as unknown;
+  }
+  async arrayBuffer(): Promise<ArrayBuffer> {
+    return this.#real === undefined ? encoder.encode(this.#take()).buffer : this.#real.arrayBuffer();
+  }
+  async bytes(): Promise<Uint8Array> {
+    return this.#real === undefined ? encoder.encode(this.#take()) : new Uint8Array(await this.#real.arrayBuffer());
+  }
+  /** The body, once: a second read fails as WHATWG's does (a null body reads as '' every time). */
+  #take(): string {
+    const body = this.#parts.body;
+    if (body === null) return '';
+    if (this.#used) throw new TypeError('Body is unusable: Body has already been read');
+    this.#used = true;
+    return body;
+  }
+  /** The real response, built once; a body already read here is read there too. */
   real(): Response {
-    return (this.#real ??= new Response(this.#parts.body, { status: this.#parts.status, headers: this.#parts.headers }));
+    if (this.#real === undefined) {
+      this.#real = new Response(this.#parts.body, { status: this.#parts.status, headers: this.#parts.headers });
+      if (this.#used) void this.#real.arrayBuffer();
+    }
+    return this.#real;
   }
 }
+const encoder = new TextEncoder();
 Object.setPrototypeOf(LightResponse.prototype, Response.prototype);
 delegateRest(LightResponse.prototype, Response.prototype, (self: LightResponse) => self.real());
 

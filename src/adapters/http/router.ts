@@ -24,6 +24,8 @@ interface Node<A> {
   param?: Node<A>;
   /** Set where a route ends. */
   methods?: Map<string, A | Refusal>;
+  /** The methods a route has lines for, as `Allow` lists them; set once the table is compiled. */
+  allow?: string;
 }
 
 /** Where a request ends up. @internal */
@@ -56,17 +58,31 @@ export function compileRoutes<A>(table: RouteTable<A>): Router<A> {
     }
     (node.methods ??= new Map()).set(method, target);
   }
+  settle(root);
+  const notFound: Routed<A> = { kind: 'not_found' };
   return (method, parts) => {
     const params: string[] = [];
     const node = find(root, parts, 0, params);
-    if (node?.methods === undefined) return { kind: 'not_found' };
+    if (node?.methods === undefined) return notFound;
     const target = node.methods.get(method) ?? node.methods.get('*');
-    if (target === NOT_FOUND) return { kind: 'not_found' };
-    const allowed = [...node.methods].filter(([m, t]) => m !== '*' && typeof t !== 'symbol').map(([m]) => m);
-    if (target === NOT_ALLOWED || (target === undefined && allowed.length > 0)) return { kind: 'not_allowed', allow: allowed.sort().join(', ') };
-    if (target === undefined) return { kind: 'not_found' };
+    if (target === NOT_FOUND) return notFound;
+    if (target === NOT_ALLOWED || (target === undefined && node.allow !== '')) return { kind: 'not_allowed', allow: node.allow! };
+    if (target === undefined) return notFound;
     return { kind: 'action', action: target, params };
   };
+}
+
+/** Computes each route's `Allow` list once, rather than on every request. */
+function settle<A>(node: Node<A>): void {
+  if (node.methods !== undefined) {
+    node.allow = [...node.methods]
+      .filter(([m, t]) => m !== '*' && typeof t !== 'symbol')
+      .map(([m]) => m)
+      .sort()
+      .join(', ');
+  }
+  for (const next of node.statics.values()) settle(next);
+  if (node.param !== undefined) settle(node.param);
 }
 
 /** The node a path ends at, static segments first; `params` holds the parameters on the way. */

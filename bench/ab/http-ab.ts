@@ -1,0 +1,158 @@
+/**
+ * zoneward/http old against new, alternated in one run: `npx tsx bench/ab/http-ab.ts <old root>`
+ * (old root: `git archive <commit> src package.json | tar -x -C <dir>` with a `node_modules`
+ * link, the tree to compare with; new: this checkout).
+ *
+ * In process: `GET /v2/zones/{id}` through each side's handler (an undici `Request` built, the
+ * `Response` body read, as a caller in process does) and the floor (the same `Request` built, a
+ * `Response` of the same JSON made and read); sides in ABBA order each round, medians of µs a call.
+ * Over node:http: bare node:http, a node:http doing the least this API needs, old and new zoneward through `toNodeListener`, fastify routing
+ * to the commands by hand, each in its own process (bench/http-target.ts); autocannon, the order
+ * turning each round; median requests/s.
+ */
+import autocannon from 'autocannon';
+import { spawn, type ChildProcess } from 'node:child_process';
+import { cpus, loadavg } from 'node:os';
+import { dirname, join, resolve } from 'node:path';
+import { createInterface } from 'node:readline';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import type * as Root from '../../src/index.js';
+import type * as Http from '../../src/adapters/http/index.js';
+import type * as Testing from '../../src/testing/index.js';
+
+const here = dirname(fileURLToPath(import.meta.url));
+const oldRoot = resolve(process.argv[2] ?? '/tmp/wire-old');
+const ROUNDS = Number(process.env['HTTP_AB_ROUNDS'] ?? 6);
+const OPS = Number(process.env['HTTP_AB_OPS'] ?? 5_000);
+const SECONDS = Number(process.env['HTTP_AB_SECONDS'] ?? 2);
+const WIRE_ROUNDS = Number(process.env['HTTP_AB_WIRE_ROUNDS'] ?? 3);
+const log = (s: string) => process.stderr.write(`${s}\n`);
+const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
+const headers = { 'X-Auth-Project-ID': 'p1', 'X-Roles': 'member' };
+
+/** One side in process: its own service and handler, from its own tree. */
+async function side(root: string): Promise<{ get: () => Promise<void>; url: string; json: string }> {
+  const src = pathToFileURL(`${resolve(root, 'src')}/`).href;
+  const { createDnsService } = (await import(`${src}index.ts`)) as typeof Root;
+  const { createHttpHandler, trustedHeaders } = (await import(`${src}adapters/http/index.ts`)) as typeof Http;
+  const { manualClock, sequentialIds } = (await import(`${src}testing/index.ts`)) as typeof Testing;
+  const dns = createDnsService({ clock: manualClock('2026-01-01T00:00:00Z'), ids: sequentialIds(), tasks: 'inline' });
+  const handle = createHttpHandler({ dns, authenticate: trustedHeaders() });
+  const zone = (await dns.zones.create({ projectId: 'p1', roles: ['member'] }, { name: 'probe.example.com.', email: 'hostmaster@example.com' }))._unsafeUnwrap();
+  const url = `http://127.0.0.1:9001/v2/zones/${zone.id}`;
+  return {
+    url,
+    json: JSON.stringify(zone),
+    get: async () => {
+      const r = await handle(new Request(url, { headers }));
+      if (r.status !== 200) throw new Error(`GET ${r.status}`);
+      await r.arrayBuffer();
+    },
+  };
+}
+
+async function micros(op: () => Promise<void>, count: number): Promise<number> {
+  const t = performance.now();
+  for (let i = 0; i < count; i++) await op();
+  return ((performance.now() - t) * 1000) / count;
+}
+
+const before = await side(oldRoot);
+const after = await side(join(here, '../..'));
+const floor = async (): Promise<void> => {
+  const request = new Request(after.url, { headers });
+  const r = new Response(after.json, { status: 200, headers: { 'content-type': 'application/json' } });
+  if (request.method !== 'GET') throw new Error('unreachable');
+  await r.arrayBuffer();
+};
+const inProcess = { old: [] as number[], new: [] as number[], floor: [] as number[] };
+for (const op of [before.get, after.get, floor]) await micros(op, OPS / 2);
+for (let round = 0; round < ROUNDS; round++) {
+  const order = round % 2 === 0 ? (['old', 'new', 'floor'] as const) : (['floor', 'new', 'old'] as const);
+  for (const k of order) inProcess[k].push(await micros(k === 'old' ? before.get : k === 'new' ? after.get : floor, OPS));
+}
+const us = { old: median(inProcess.old), new: median(inProcess.new), floor: median(inProcess.floor) };
+log(`in process: old ${us.old.toFixed(1)} µs, new ${us.new.toFixed(1)} µs, floor ${us.floor.toFixed(1)} µs`);
+
+type Kind = 'bare' | 'floor' | 'old' | 'new' | 'fastify';
+const kinds: Kind[] = ['bare', 'floor', 'old', 'new', 'fastify'];
+interface Target {
+  readonly child: ChildProcess;
+  readonly port: number;
+  readonly path: string;
+  readonly headers: Record<string, string>;
+}
+async function start(kind: Kind): Promise<Target> {
+  const args = kind === 'old' ? ['zoneward', oldRoot] : [kind === 'new' ? 'zoneward' : kind];
+  const child = spawn(process.execPath, ['--import', 'tsx', join(here, '../http-target.ts'), ...args], { stdio: ['ignore', 'pipe', 'inherit'] });
+  const line = await new Promise<string>((ok, fail) => {
+    createInterface({ input: child.stdout }).once('line', ok);
+    child.once('exit', (code) => fail(new Error(`${kind} server exited (${code})`)));
+  });
+  return { child, ...(JSON.parse(line) as { port: number; path: string; headers: Record<string, string> }) };
+}
+let n = 0;
+async function load(t: Target, method: 'GET' | 'POST', seconds: number): Promise<number> {
+  const result = await autocannon({
+    url: `http://127.0.0.1:${t.port}`,
+    connections: 10,
+    duration: seconds,
+    requests: [
+      method === 'GET'
+        ? { method: 'GET', path: t.path, headers: t.headers }
+        : {
+            method: 'POST',
+            path: '/v2/zones',
+            headers: { ...t.headers, 'content-type': 'application/json' },
+            setupRequest: (req) => ({ ...req, body: JSON.stringify({ name: `w${n++}.example.com.`, email: 'hostmaster@example.com' }) }),
+          },
+    ],
+  });
+  if (result.non2xx > 0 || result.errors > 0) throw new Error(`${method}: ${result.non2xx} non-2xx, ${result.errors} errors`);
+  return result.requests.average;
+}
+const targets = {} as Record<Kind, Target>;
+for (const kind of kinds) targets[kind] = await start(kind);
+const wire = { GET: { bare: [], floor: [], old: [], new: [], fastify: [] }, POST: { bare: [], floor: [], old: [], new: [], fastify: [] } } as Record<'GET' | 'POST', Record<Kind, number[]>>;
+try {
+  for (const method of ['GET', 'POST'] as const) {
+    for (const kind of kinds) await load(targets[kind], method, 1);
+    for (let round = 0; round < WIRE_ROUNDS; round++) {
+      for (let i = 0; i < kinds.length; i++) {
+        const kind = kinds[(i + round) % kinds.length]!;
+        wire[method][kind].push(await load(targets[kind], method, SECONDS));
+      }
+    }
+    log(`${method}: ${kinds.map((k) => `${k} ${median(wire[method][k]).toFixed(0)}/s`).join(', ')}`);
+  }
+} finally {
+  for (const kind of kinds) targets[kind].child.kill();
+}
+
+const [l1, l5, l15] = loadavg();
+const name = { bare: 'bare node:http, same JSON', floor: 'node:http, Map lookup + JSON.stringify + request id', old: 'zoneward/http, main before', new: 'zoneward/http, this tree', fastify: 'fastify 5, routes calling the commands' };
+const rows = (['GET', 'POST'] as const).flatMap((method) =>
+  kinds.map((k) => {
+    const rate = median(wire[method][k]);
+    return `| \`${method} /v2/zones${method === 'GET' ? '/{id}' : ''}\` | ${name[k]} | ${Math.round(rate).toLocaleString('en')} | ${((100 * rate) / median(wire[method].bare)).toFixed(0)} % |`;
+  }),
+);
+process.stdout.write(
+  [
+    `Machine: ${cpus().length} × ${cpus()[0]?.model ?? 'cpu'}, Node ${process.version}, ${new Date().toISOString().slice(0, 16)}Z; load average at the end ${l1!.toFixed(1)} / ${l5!.toFixed(1)} / ${l15!.toFixed(1)}.`,
+    '',
+    `In process, \`GET /v2/zones/{id}\`, ${ROUNDS} rounds of ${OPS.toLocaleString('en')} calls per side, medians:`,
+    '',
+    '| side | µs a call | over the floor |',
+    '| --- | ---: | ---: |',
+    `| floor: \`Request\` built, \`Response\` of the same JSON made and read | ${us.floor.toFixed(1)} | — |`,
+    `| handler, main before | ${us.old.toFixed(1)} | ${(us.old - us.floor).toFixed(1)} |`,
+    `| handler, this tree | ${us.new.toFixed(1)} | ${(us.new - us.floor).toFixed(1)} |`,
+    '',
+    `Over node:http (autocannon, 10 connections, ${SECONDS} s a round, ${WIRE_ROUNDS} rounds, the order turning each round; median requests/s):`,
+    '',
+    '| request | server | requests/s | of bare |',
+    '| --- | --- | ---: | ---: |',
+    ...rows,
+  ].join('\n') + '\n',
+);
