@@ -316,7 +316,8 @@ export function bodyKeyVerdict(keys: BodyKeys, key: string, value: unknown, stor
  * Walks the keys of a body as the real service's adapter does (see {@link bodyKeyVerdict}):
  * unknown keys are noted and the walk goes on; the first read-only or immutable key sent with
  * another value is noted and ends it; a read-only key repeating its value goes to `same`, every
- * other key to `set`, and the first error either returns ends the walk with that error.
+ * other key to `set`, and the first error either returns ends the walk with that error. Keys in
+ * `readBefore` were read before the walk and are passed over.
  *
  * @returns Ok, or that error, or `invalid_keys` naming the noted keys of `resource`
  * @internal
@@ -327,9 +328,11 @@ export function walkBodyKeys(
   stored: (key: string) => unknown,
   resource: string,
   visit: { same(key: string): ApiError | undefined; set(key: string, value: unknown): Result<void, ApiError> },
+  readBefore?: ReadonlySet<string>,
 ): Result<void, ApiError> {
   const refused: string[] = [];
   for (const key of Object.keys(fields)) {
+    if (readBefore?.has(key) === true) continue;
     const value = fields[key];
     const verdict = bodyKeyVerdict(keys, key, value, stored);
     if (verdict === 'unknown') {

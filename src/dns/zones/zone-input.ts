@@ -185,6 +185,9 @@ function parseType(value: unknown): Result<ZoneType, ApiError> {
   return err(invalidValue('ValueError', `Field value ${pyText(value).slice(0, 100)} is invalid`));
 }
 
+/** The keys {@link parseZoneBody} reads before the others, wherever they stand. */
+const READ_FIRST: ReadonlySet<string> = new Set(['masters', 'attributes']);
+
 /**
  * Parses a create or update body onto the zone (`current`, or nothing on create) as the real
  * service's adapter does, in its order: `masters` and `attributes` first, wherever they stand;
@@ -210,9 +213,7 @@ export function parseZoneBody(body: unknown, current: Zone | undefined, limits: 
     if (a.isErr()) return err(a.error);
     input.attributes = a.value;
   }
-  // masters and attributes were read above.
-  const rest = Object.fromEntries(Object.entries(fields).filter(([key]) => key !== 'masters' && key !== 'attributes'));
-  const walked = walkBodyKeys(ZONE_KEYS, rest, (k) => storedValue(k, current), 'zone', {
+  const walked = walkBodyKeys(ZONE_KEYS, fields, (k) => storedValue(k, current), 'zone', {
     same: (key) => {
       // The real service's schema lets the zone's own project id through, and central then
       // refuses the body as a move (see {@link ZoneInput.projectId}).
@@ -220,7 +221,7 @@ export function parseZoneBody(body: unknown, current: Zone | undefined, limits: 
       return undefined;
     },
     set: (key, value) => setField(input, key, value, limits),
-  });
+  }, READ_FIRST);
   return walked.isErr() ? err(walked.error) : ok(input);
 }
 
