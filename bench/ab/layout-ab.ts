@@ -128,7 +128,8 @@ async function batch(from: number, to: number, call: (i: number) => Promise<unkn
 const sides: Side[] = [];
 for (const root of roots) sides.push(await side(root));
 const label = (k: number): string => `${roots[k]} (${inlineMode(roots[k]!)})`;
-const names = Object.keys(COMMANDS);
+// LAYOUT_AB_ONLY=create narrows the run to the commands whose name holds that word.
+const names = Object.keys(COMMANDS).filter((c) => c.includes(env['LAYOUT_AB_ONLY'] ?? ''));
 const count = (name: string): number => (name.startsWith('import') ? IMPORTS : BATCH);
 /** times[command][side]: CPU µs per call, one entry a round. */
 const times: Record<string, number[][]> = Object.fromEntries(names.map((c) => [c, sides.map(() => [] as number[])]));
