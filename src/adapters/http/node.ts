@@ -243,7 +243,9 @@ function write(req: IncomingMessage, res: ServerResponse, response: Response): v
     if (parts.body !== null) headers['content-length'] = String(Buffer.byteLength(parts.body));
     if (unread) headers['connection'] = 'close';
     res.writeHead(parts.status, headers);
-    res.end(parts.body ?? undefined, () => closeUnread(req, unread));
+    // No 'finish' listener for the usual request, whose body was read to its end.
+    if (unread) res.end(parts.body ?? undefined, () => closeUnread(req, unread));
+    else res.end(parts.body ?? undefined);
     return;
   }
   const headers: [string, string][] = [];
