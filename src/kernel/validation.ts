@@ -368,3 +368,22 @@ export function enumField<T extends string>(value: unknown, field: string, value
   if (typeof value === 'string' && (values as readonly string[]).includes(value)) return ok(value as T);
   return err(invalidValue('ValueError', `Field value ${pyText(value)} is invalid`));
 }
+
+const HEX32 = /^[0-9a-fA-F]{32}$/;
+
+/**
+ * UUID text as Python's `uuid.UUID(text)` reads it (the real service's UUID fields): `urn:`,
+ * `uuid:`, braces and hyphens dropped, then 32 hex digits; answered in canonical form, or the
+ * real refusal.
+ * @internal
+ */
+export function pythonUuidText(text: string): Result<string, ApiError> {
+  let hex = text.replaceAll('urn:', '').replaceAll('uuid:', '');
+  while (hex.startsWith('{')) hex = hex.slice(1);
+  while (hex.endsWith('}')) hex = hex.slice(0, -1);
+  hex = hex.replaceAll('-', '');
+  if (hex.length !== 32) return err(invalidValue('ValueError', 'badly formed hexadecimal UUID string'));
+  if (!HEX32.test(hex)) return err(invalidValue('ValueError', `invalid literal for int() with base 16: ${pyRepr(hex)}`));
+  const h = hex.toLowerCase();
+  return ok(`${h.slice(0, 8)}-${h.slice(8, 12)}-${h.slice(12, 16)}-${h.slice(16, 20)}-${h.slice(20)}`);
+}
