@@ -242,6 +242,22 @@ const NEVER_EQUAL = Object.freeze({});
 export const adapterTime = (micros: number | null): unknown => (micros === null ? null : NEVER_EQUAL);
 
 /**
+ * What a stored persistent object shows {@link parseAdapterObject} for the keys every one has
+ * (`id`, `created_at`, `updated_at`): the real service compares a read-only key sent in a body
+ * with these; nothing for a create (no `current`) or another key.
+ * @internal
+ */
+export const persistentShown =
+  (current: { readonly id: string; readonly createdAt: number | null; readonly updatedAt: number | null } | undefined) =>
+  (key: string): unknown => {
+    if (current === undefined) return undefined;
+    if (key === 'id') return current.id;
+    if (key === 'created_at') return adapterTime(current.createdAt);
+    if (key === 'updated_at') return adapterTime(current.updatedAt);
+    return undefined;
+  };
+
+/**
  * Reads a body into a resource as the real service's API adapter does: keys in body order, each
  * value set (and coerced, where `set` refuses it at once) as it comes; unknown keys collected; the
  * first read-only or immutable key with another value than `current` gives stops the reading.

@@ -5,7 +5,7 @@ import type { ListScope } from '../../kernel/list-query.js';
 import { pythonIntLiteral } from '../../kernel/python-int.js';
 import { isInteger, isString, oneOf, orNull, repository, shapeCheck, type Collection } from '../../kernel/stored.js';
 import {
-  adapterTime,
+  persistentShown,
   enumField,
   invalidValue,
   nullRefusedByStore,
@@ -224,13 +224,7 @@ export function parseTsigkeyBody(body: unknown, current: StoredTsigkey | undefin
     current === undefined
       ? {}
       : { name: current.name, algorithm: current.algorithm, secret: current.secret, scope: current.scope, resourceId: current.resourceId, createdAt: current.createdAt };
-  const shown = (key: string): unknown => {
-    if (current === undefined) return undefined;
-    if (key === 'id') return current.id;
-    if (key === 'created_at') return adapterTime(current.createdAt);
-    if (key === 'updated_at') return adapterTime(current.updatedAt);
-    return undefined;
-  };
+  const shown = persistentShown(current);
   const set = (key: string, value: unknown): Result<void, ApiError> => {
     switch (key) {
       case 'name':
