@@ -242,6 +242,22 @@ const NEVER_EQUAL = Object.freeze({});
 export const adapterTime = (micros: number | null): unknown => (micros === null ? null : NEVER_EQUAL);
 
 /**
+ * What a stored persistent object shows {@link parseAdapterObject} for the keys every one has
+ * (`id`, `created_at`, `updated_at`): the real service compares a read-only key sent in a body
+ * with these; nothing for a create (no `current`) or another key.
+ * @internal
+ */
+export const persistentShown =
+  (current: { readonly id: string; readonly createdAt: number | null; readonly updatedAt: number | null } | undefined) =>
+  (key: string): unknown => {
+    if (current === undefined) return undefined;
+    if (key === 'id') return current.id;
+    if (key === 'created_at') return adapterTime(current.createdAt);
+    if (key === 'updated_at') return adapterTime(current.updatedAt);
+    return undefined;
+  };
+
+/**
  * Reads a body into a resource as the real service's API adapter does: keys in body order, each
  * value set (and coerced, where `set` refuses it at once) as it comes; unknown keys collected; the
  * first read-only or immutable key with another value than `current` gives stops the reading.
@@ -367,4 +383,23 @@ export function enumField<T extends string>(value: unknown, field: string, value
   if (value === null || value === undefined) return err(invalidValue('ValueError', `Field \`${field}' cannot be None`));
   if (typeof value === 'string' && (values as readonly string[]).includes(value)) return ok(value as T);
   return err(invalidValue('ValueError', `Field value ${pyText(value)} is invalid`));
+}
+
+const HEX32 = /^[0-9a-fA-F]{32}$/;
+
+/**
+ * UUID text as Python's `uuid.UUID(text)` reads it (the real service's UUID fields): `urn:`,
+ * `uuid:`, braces and hyphens dropped, then 32 hex digits; answered in canonical form, or the
+ * real refusal.
+ * @internal
+ */
+export function pythonUuidText(text: string): Result<string, ApiError> {
+  let hex = text.replaceAll('urn:', '').replaceAll('uuid:', '');
+  while (hex.startsWith('{')) hex = hex.slice(1);
+  while (hex.endsWith('}')) hex = hex.slice(0, -1);
+  hex = hex.replaceAll('-', '');
+  if (hex.length !== 32) return err(invalidValue('ValueError', 'badly formed hexadecimal UUID string'));
+  if (!HEX32.test(hex)) return err(invalidValue('ValueError', `invalid literal for int() with base 16: ${pyRepr(hex)}`));
+  const h = hex.toLowerCase();
+  return ok(`${h.slice(0, 8)}-${h.slice(8, 12)}-${h.slice(12, 16)}-${h.slice(16, 20)}-${h.slice(20)}`);
 }

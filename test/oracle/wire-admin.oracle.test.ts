@@ -12,7 +12,7 @@ import { describeWith } from '../support/requires.js';
 import { blacklistCases, cleanUp, otherAdminCases, tldCases, tsigkeyCases } from './wire-admin-cases.js';
 import { WireProcess, wireRequirement } from './wire-process.js';
 import { ruleSequence } from './wire-rules.js';
-import { compareOnWire, unexplained, type WireAnswer, type WireRequest } from './wire.js';
+import { compareOnWire, normalised, unexplained, type WireAnswer, type WireRequest } from './wire.js';
 
 const SEED = Number(process.env['ZONEWARD_WIRE_SEED'] ?? 20);
 
@@ -44,6 +44,10 @@ export function adminDecision(request: WireRequest, ours: WireAnswer, theirs: Wi
     if (extra.length > 0 && extra.every((i) => String(i[field]).toLowerCase() === value.toLowerCase() && i[field] !== value)) {
       return "name equality is the database's: MySQL's default collation matches case-insensitively, the harness's SQLite does not";
     }
+  }
+  if (mine?.['type'] === 'SECONDARY' && mine['email'] === null && mine['ttl'] === null) {
+    const asSpec = { ...real, email: null, ttl: null };
+    if (JSON.stringify(normalised(asSpec)) === JSON.stringify(normalised(mine))) return 'the spec: a SECONDARY zone shows `email` and `ttl` null (the real service shows the managed email and the default TTL)';
   }
   if (query.get('sort_key') === 'name' && ours.status === 200) {
     const names = (b: Record<string, unknown> | null) => ((Object.values(b ?? {}).find(Array.isArray) ?? []) as Record<string, unknown>[]).map((i) => String(i['name']));
@@ -88,19 +92,25 @@ describeWith(wireRequirement('designate-api'), 'zoneward/http and the real DNS A
     }, 240_000);
   }
 
-  it('agree on seeded random sequences mixing TLD and blacklist writes with zone creates and imports, bodies included', async () => {
+  it('agree on seeded random sequences mixing TLD and blacklist writes with zone creates, imports, SECONDARY creates and transfers, bodies included', async () => {
+    let cut = 0;
+    const runsWanted = 8;
     await fc.assert(
       fc.asyncProperty(
         fc.integer().chain(() => ruleSequence(prefix())),
         async (steps) => {
           try {
-            expect(unexplained(await compareOnWire(real!.origin, steps, adminDecision, { bodies: true }))).toEqual([]);
+            const diffs = await compareOnWire(real!.origin, steps, adminDecision, { bodies: true });
+            expect(unexplained(diffs)).toEqual([]);
+            if (diffs.at(-1)?.theirs.status === 504) cut++;
           } finally {
             await clean(real!.origin);
           }
         },
       ),
-      { seed: SEED, numRuns: 8, endOnFailure: true },
+      { seed: SEED, numRuns: runsWanted, endOnFailure: true },
     );
-  }, 240_000);
+    // A sequence the real service's RPC timeout cut short compares less: most must run whole.
+    expect(cut).toBeLessThanOrEqual(runsWanted / 4);
+  }, 400_000);
 });

@@ -170,3 +170,4 @@ export function quotaRequest(p: string): fc.Arbitrary<WireRequest> {
     .tuple(method, paths, query, headers, quotaContentTypes, body)
     .map(([m, path, q, h, ct, b]) => request(m, q.length === 0 ? path : `${path}?${q.join('&')}`, h, ct, b));
 }
+

@@ -2,7 +2,7 @@ import { err, ok, type Result } from 'neverthrow';
 import type { ApiError } from '../../kernel/api-error.js';
 import { checked, isInteger, isPlainObject, isString, isStringRecord, orNull, repository, shapeCheck, type Collection, type FieldCheck } from '../../kernel/stored.js';
 import {
-  adapterTime,
+  persistentShown,
   intField,
   invalidValue,
   nullRefusedByStore,
@@ -266,14 +266,8 @@ export function parsePoolBody(body: unknown, current: StoredPool | undefined): R
     nsRecords: [] as readonly PoolNsRecord[],
   };
   let idNull = false;
-  const shown = (key: string): unknown => {
-    if (key === 'project_id') return current?.projectId ?? null;
-    if (current === undefined) return undefined;
-    if (key === 'id') return current.id;
-    if (key === 'created_at') return adapterTime(current.createdAt);
-    if (key === 'updated_at') return adapterTime(current.updatedAt);
-    return undefined;
-  };
+  const persistent = persistentShown(current);
+  const shown = (key: string): unknown => (key === 'project_id' ? (current?.projectId ?? null) : persistent(key));
   const set = (key: string, value: unknown): Result<void, ApiError> => {
     switch (key) {
       case 'name':

@@ -2,7 +2,7 @@ import { err, ok, type Result } from 'neverthrow';
 import type { ApiError } from '../../kernel/api-error.js';
 import { isInteger, isString, oneOf, orNull, ownedRepository } from '../../kernel/stored.js';
 import { formatTimestamp } from '../kernel/time.js';
-import { invalidKeys, invalidValue, ownEntries, pyTypeName, schemaErrors, stringField } from '../../kernel/validation.js';
+import { invalidKeys, invalidValue, ownEntries, pythonUuidText, pyTypeName, schemaErrors, stringField } from '../../kernel/validation.js';
 
 /**
  * The state of a transfer accept. Accepts are recorded only when the move succeeded (a failed
@@ -127,7 +127,10 @@ export function parseTransferAcceptBody(body: unknown): Result<ParsedTransferAcc
       if (typeof value !== 'string') {
         return err(invalidValue('ValueError', `A string is required in field zone_transfer_request_id, not a ${pyTypeName(value)}`));
       }
-      requestId = value;
+      // A UUID field: its text is read (and refused) as Python's uuid reads it, in body order.
+      const id = pythonUuidText(value);
+      if (id.isErr()) return err(id.error);
+      requestId = id.value;
     } else if (name === 'key') {
       key = value;
     } else if (value !== null) {

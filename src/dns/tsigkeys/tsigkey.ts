@@ -5,13 +5,13 @@ import type { ListScope } from '../../kernel/list-query.js';
 import { pythonIntLiteral } from '../../kernel/python-int.js';
 import { isInteger, isString, oneOf, orNull, repository, shapeCheck, type Collection } from '../../kernel/stored.js';
 import {
-  adapterTime,
+  persistentShown,
   enumField,
   invalidValue,
   nullRefusedByStore,
   parseAdapterObject,
   pyInt,
-  pyRepr,
+  pythonUuidText,
   pyTypeName,
   requiredProperty,
   stringField,
@@ -149,21 +149,7 @@ export function presentTsigkey(k: StoredTsigkey, baseUrl: string): TsigkeyBody {
 }
 
 const MAX_TEXT = 160;
-const HEX32 = /^[0-9a-fA-F]{32}$/;
 const UUID_RANGE = 1n << 128n;
-
-/** Python's `uuid.UUID(hex=text)`: the 32 hex digits, lower case, or why not. */
-function uuidHex(text: string): Result<string, ApiError> {
-  let hex = text.replaceAll('urn:', '').replaceAll('uuid:', '');
-  while (hex.startsWith('{')) hex = hex.slice(1);
-  while (hex.endsWith('}')) hex = hex.slice(0, -1);
-  hex = hex.replaceAll('-', '');
-  if (hex.length !== 32) return err(invalidValue('ValueError', 'badly formed hexadecimal UUID string'));
-  if (!HEX32.test(hex)) return err(invalidValue('ValueError', `invalid literal for int() with base 16: ${pyRepr(hex)}`));
-  return ok(hex.toLowerCase());
-}
-
-const canonical = (hex: string): string => `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
 
 /**
  * `resource_id` as the real service takes it: its UUID field first tries `int(value)`, and an
@@ -180,13 +166,13 @@ export function coerceResourceId(value: unknown): Result<string, ApiError> {
     const exact = typeof value === 'string' ? pythonIntLiteral(value) : BigInt(n.value);
     const big = typeof exact === 'bigint' ? exact : BigInt(n.value);
     if (big < 0n || big >= UUID_RANGE) return err(invalidValue('AttributeError', "'int' object has no attribute 'replace'"));
-    const stored = uuidHex(big.toString());
-    return stored.isOk() ? ok(canonical(stored.value)) : err(nullRefusedByStore('resource_id', 'TSIG key (an integer that is no UUID)'));
+    const stored = pythonUuidText(big.toString());
+    return stored.isOk() ? ok(stored.value) : err(nullRefusedByStore('resource_id', 'TSIG key (an integer that is no UUID)'));
   }
   // int() raised a TypeError or an OverflowError: the real service reports that one.
   if (!n.error.message.includes('a ValueError')) return err(n.error);
   if (typeof value !== 'string') return err(invalidValue('AttributeError', `'${pyTypeName(value)}' object has no attribute 'replace'`));
-  return uuidHex(value).map(canonical);
+  return pythonUuidText(value);
 }
 
 /** What a body makes of a key: its fields, and the create quirks of the real service. @internal */
@@ -238,13 +224,7 @@ export function parseTsigkeyBody(body: unknown, current: StoredTsigkey | undefin
     current === undefined
       ? {}
       : { name: current.name, algorithm: current.algorithm, secret: current.secret, scope: current.scope, resourceId: current.resourceId, createdAt: current.createdAt };
-  const shown = (key: string): unknown => {
-    if (current === undefined) return undefined;
-    if (key === 'id') return current.id;
-    if (key === 'created_at') return adapterTime(current.createdAt);
-    if (key === 'updated_at') return adapterTime(current.updatedAt);
-    return undefined;
-  };
+  const shown = persistentShown(current);
   const set = (key: string, value: unknown): Result<void, ApiError> => {
     switch (key) {
       case 'name':

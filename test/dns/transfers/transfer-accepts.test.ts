@@ -123,6 +123,16 @@ describe('transferAccepts.create (reference §7)', () => {
     });
   });
 
+  it('the request id is a UUID field: text that is no UUID is refused as Python reads it, other spellings of one are that UUID (as on the real API)', async () => {
+    const h = harness();
+    const { r } = await offered(h);
+    const refused = async (id: string) => (await h.transferAccepts.create(B, { zone_transfer_request_id: id, key: r.key }))._unsafeUnwrapErr().message;
+    expect(await refused('{tr}')).toBe('Provided object is not valid. Got a ValueError error with message badly formed hexadecimal UUID string');
+    expect(await refused('z'.repeat(32))).toBe(`Provided object is not valid. Got a ValueError error with message invalid literal for int() with base 16: '${'z'.repeat(32)}'`);
+    const a = await h.transferAccepts.create(B, { zone_transfer_request_id: `{${r.id.toUpperCase()}}`, key: r.key });
+    expect(a._unsafeUnwrap().zone_transfer_request_id).toBe(r.id);
+  });
+
   it('other keys → invalid_object unless null', async () => {
     const h = harness();
     const { r } = await offered(h);
