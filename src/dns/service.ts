@@ -366,9 +366,7 @@ export function createDnsService(options: DnsServiceOptions = {}): DnsService {
 /** The commands over one set of deps; views from `withBaseUrl` share everything but the link base. */
 function serviceOver(deps: DnsDeps): DnsService {
   const { storage, tasks, restored } = deps;
-  const quotaDeps = { ...deps, defaults: deps.quotaDefaults };
-
-  return {
+  const service = {
     zones: {
       create: (ctx, body) => createZone(deps, ctx, body),
       get: (ctx, id) => getZone(deps, ctx, id),
@@ -379,31 +377,6 @@ function serviceOver(deps: DnsDeps): DnsService {
       nameservers: (ctx, id) => zoneNameservers(deps, ctx, id),
       xfr: (ctx, id) => xfrZone(deps, ctx, id),
     },
-    transferRequests: createTransferRequestCommands(deps),
-    transferAccepts: createTransferAcceptCommands(deps),
-    imports: createImportCommands(deps),
-    exports: createExportCommands(deps),
-    recordsets: {
-      list: (ctx, zoneId, query) => listRecordsets(deps, ctx, zoneId, query),
-      get: (ctx, zoneId, id) => getRecordset(deps, ctx, zoneId, id),
-      create: (ctx, zoneId, body) => createRecordset(deps, ctx, zoneId, body),
-      update: (ctx, zoneId, id, body) => updateRecordset(deps, ctx, zoneId, id, body),
-      delete: (ctx, zoneId, id) => deleteRecordset(deps, ctx, zoneId, id),
-      listAll: (ctx, query) => listAllRecordsets(deps, ctx, query),
-      find: (ctx, id) => findRecordsetAnywhere(deps, ctx, id),
-    },
-    quotas: {
-      get: (ctx, projectId) => getDnsQuotas(quotaDeps, ctx, projectId),
-      set: (ctx, projectId, body) => setDnsQuotas(quotaDeps, ctx, projectId, body),
-      reset: (ctx, projectId) => resetDnsQuotas(quotaDeps, ctx, projectId),
-    },
-    tsigkeys: createTsigkeyCommands(deps),
-    pools: createPoolCommands(deps),
-    serviceStatuses: createServiceStatusCommands(deps),
-    limits: createLimitsCommands(deps),
-    floatingIps: createFloatingIpCommands(deps),
-    tlds: createTldCommands(deps),
-    blacklists: createBlacklistCommands(deps),
     tasks: {
       settle: () => tasks.settle(),
       pending: () => tasks.pending(),
@@ -421,5 +394,51 @@ function serviceOver(deps: DnsDeps): DnsService {
     },
     authorize: (ctx) => resolveCaller(ctx, deps.forbiddenStatus).map(() => undefined),
     withBaseUrl: (baseUrl) => serviceOver({ ...deps, baseUrl: linkBase(baseUrl) }),
-  };
+  } as Pick<DnsService, 'zones' | 'tasks' | 'events' | 'snapshot' | 'reset' | 'authorize' | 'withBaseUrl'> as DnsService;
+  // A test makes a service and uses two or three of its groups: the others are built on first
+  // use, once per service (each is a set of closures over the deps, and building all of them
+  // cost more than the test's zone create).
+  for (const [name, make] of LAZY_GROUPS) {
+    let group: unknown;
+    Object.defineProperty(service, name, { enumerable: true, get: () => (group ??= make(deps)) });
+  }
+  return service;
 }
+
+/** The groups of a service built on first use, and how. */
+const LAZY_GROUPS: readonly (readonly [keyof DnsService, (deps: DnsDeps) => unknown])[] = [
+  ['transferRequests', createTransferRequestCommands],
+  ['transferAccepts', createTransferAcceptCommands],
+  ['imports', createImportCommands],
+  ['exports', createExportCommands],
+  [
+    'recordsets',
+    (deps): RecordsetCommands => ({
+      list: (ctx, zoneId, query) => listRecordsets(deps, ctx, zoneId, query),
+      get: (ctx, zoneId, id) => getRecordset(deps, ctx, zoneId, id),
+      create: (ctx, zoneId, body) => createRecordset(deps, ctx, zoneId, body),
+      update: (ctx, zoneId, id, body) => updateRecordset(deps, ctx, zoneId, id, body),
+      delete: (ctx, zoneId, id) => deleteRecordset(deps, ctx, zoneId, id),
+      listAll: (ctx, query) => listAllRecordsets(deps, ctx, query),
+      find: (ctx, id) => findRecordsetAnywhere(deps, ctx, id),
+    }),
+  ],
+  [
+    'quotas',
+    (deps): DnsQuotaCommands => {
+      const quotaDeps = { ...deps, defaults: deps.quotaDefaults };
+      return {
+        get: (ctx, projectId) => getDnsQuotas(quotaDeps, ctx, projectId),
+        set: (ctx, projectId, body) => setDnsQuotas(quotaDeps, ctx, projectId, body),
+        reset: (ctx, projectId) => resetDnsQuotas(quotaDeps, ctx, projectId),
+      };
+    },
+  ],
+  ['tsigkeys', createTsigkeyCommands],
+  ['pools', createPoolCommands],
+  ['serviceStatuses', createServiceStatusCommands],
+  ['limits', createLimitsCommands],
+  ['floatingIps', createFloatingIpCommands],
+  ['tlds', createTldCommands],
+  ['blacklists', createBlacklistCommands],
+];
