@@ -13,6 +13,15 @@ const as = (project: string, roles: string) => ({ 'X-Auth-Project-ID': project, 
 const NIL = '00000000-0000-4000-8000-000000000000';
 const DEFAULT_POOL = '794ccc2c-d751-44fe-b57f-8894c9f5c842';
 
+/** A JSON POST by `headers`; `save` names what it makes for later steps. */
+const postJson = (path: string, body: string, headers: Record<string, string>, save?: string): WireRequest => ({
+  method: 'POST',
+  path,
+  headers: { ...headers, ...j },
+  body,
+  ...(save === undefined ? {} : { save }),
+});
+
 /** The list parameters every admin list takes, with the marker `{saved}`. */
 const listParams = (path: string, headers: Record<string, string>, saved: string, filter: string): WireRequest[] =>
   [
@@ -57,20 +66,9 @@ export function tldCases(p: string): WireRequest[] {
   const member = as(`${p}a`, 'member');
   const reader = as(`${p}a`, 'reader');
   const tld = `${p}tld`;
-  const post = (body: string, headers: Record<string, string> = admin, save?: string): WireRequest => ({
-    method: 'POST',
-    path: '/v2/tlds',
-    headers: { ...headers, ...j },
-    body,
-    ...(save === undefined ? {} : { save }),
-  });
-  const zone = (name: string, headers: Record<string, string> = member, save?: string): WireRequest => ({
-    method: 'POST',
-    path: '/v2/zones',
-    headers: { ...headers, ...j },
-    body: JSON.stringify({ name, email: 'hostmaster@example.com' }),
-    ...(save === undefined ? {} : { save }),
-  });
+  const post = (body: string, headers: Record<string, string> = admin, save?: string): WireRequest => postJson('/v2/tlds', body, headers, save);
+  const zone = (name: string, headers: Record<string, string> = member, save?: string): WireRequest =>
+    postJson('/v2/zones', JSON.stringify({ name, email: 'hostmaster@example.com' }), headers, save);
   const importOf = (origin: string, headers: Record<string, string> = member): WireRequest => ({
     method: 'POST',
     path: '/v2/zones/tasks/imports',
@@ -150,20 +148,9 @@ export function blacklistCases(p: string): WireRequest[] {
   const member = as(`${p}a`, 'member');
   const reader = as(`${p}a`, 'reader');
   const pattern = `^bl\\.${p}\\.example\\.$`;
-  const post = (body: string, headers: Record<string, string> = admin, save?: string): WireRequest => ({
-    method: 'POST',
-    path: '/v2/blacklists',
-    headers: { ...headers, ...j },
-    body,
-    ...(save === undefined ? {} : { save }),
-  });
-  const zone = (name: string, headers: Record<string, string> = member, save?: string): WireRequest => ({
-    method: 'POST',
-    path: '/v2/zones',
-    headers: { ...headers, ...j },
-    body: JSON.stringify({ name, email: 'hostmaster@example.com' }),
-    ...(save === undefined ? {} : { save }),
-  });
+  const post = (body: string, headers: Record<string, string> = admin, save?: string): WireRequest => postJson('/v2/blacklists', body, headers, save);
+  const zone = (name: string, headers: Record<string, string> = member, save?: string): WireRequest =>
+    postJson('/v2/zones', JSON.stringify({ name, email: 'hostmaster@example.com' }), headers, save);
   return [
     { method: 'GET', path: '/v2/blacklists', headers: member },
     { method: 'GET', path: '/v2/blacklists', headers: reader },
@@ -219,13 +206,8 @@ export function tsigkeyCases(p: string): WireRequest[] {
   const member = as(`${p}a`, 'member');
   const reader = as(`${p}a`, 'reader');
   const key = { name: `${p}key`, algorithm: 'hmac-sha256', secret: 'c2VjcmV0', scope: 'POOL', resource_id: DEFAULT_POOL };
-  const post = (body: object | string, headers: Record<string, string> = admin, save?: string): WireRequest => ({
-    method: 'POST',
-    path: '/v2/tsigkeys',
-    headers: { ...headers, ...j },
-    body: typeof body === 'string' ? body : JSON.stringify(body),
-    ...(save === undefined ? {} : { save }),
-  });
+  const post = (body: object | string, headers: Record<string, string> = admin, save?: string): WireRequest =>
+    postJson('/v2/tsigkeys', typeof body === 'string' ? body : JSON.stringify(body), headers, save);
   const without = (field: string) => Object.fromEntries(Object.entries(key).filter(([k]) => k !== field));
   const patch = (body: object, headers: Record<string, string> = admin): WireRequest => ({
     method: 'PATCH',
