@@ -12,7 +12,7 @@
  * routing to the commands by hand; each server in its own process (bench/http-target.ts), the
  * load generator in this one. Targets: GET ≥ 50 %, POST ≥ 35 % of the bare server.
  */
-import autocannon from 'autocannon';
+import { load } from './http-load.js';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { dirname, join } from 'node:path';
 import { createInterface } from 'node:readline';
@@ -105,6 +105,8 @@ for (const [name, c] of Object.entries(cases)) {
   );
 }
 
+const SECONDS = Number(process.env['HTTP_BENCH_SECONDS'] ?? 3);
+
 type Kind = 'bare' | 'zoneward' | 'fastify';
 interface Target {
   readonly child: ChildProcess;
@@ -122,26 +124,6 @@ async function start(kind: Kind): Promise<Target> {
   return { child, ...(JSON.parse(line) as { port: number; path: string; headers: Record<string, string> }) };
 }
 
-let created = 0;
-async function load(t: Target, method: 'GET' | 'POST'): Promise<number> {
-  const result = await autocannon({
-    url: `http://127.0.0.1:${t.port}`,
-    connections: 10,
-    duration: Number(process.env['HTTP_BENCH_SECONDS'] ?? 3),
-    requests: [
-      method === 'GET'
-        ? { method: 'GET', path: t.path, headers: t.headers }
-        : {
-            method: 'POST',
-            path: '/v2/zones',
-            headers: { ...t.headers, 'content-type': 'application/json' },
-            setupRequest: (req) => ({ ...req, body: JSON.stringify({ name: `w${created++}.example.com.`, email: 'hostmaster@example.com' }) }),
-          },
-    ],
-  });
-  if (result.non2xx > 0 || result.errors > 0) throw new Error(`${method}: ${result.non2xx} non-2xx, ${result.errors} errors`);
-  return result.requests.average;
-}
 
 const kinds: Kind[] = ['bare', 'zoneward', 'fastify'];
 const targets = {} as Record<Kind, Target>;
@@ -153,12 +135,12 @@ const wire: Record<'GET' | 'POST', Record<Kind, number[]>> = {
 const WIRE_ROUNDS = Number(process.env['HTTP_BENCH_WIRE_ROUNDS'] ?? 3);
 try {
   for (const method of ['GET', 'POST'] as const) {
-    for (const kind of kinds) await load(targets[kind], method); // warm-up
+    for (const kind of kinds) await load(targets[kind], method, SECONDS); // warm-up
     for (let round = 0; round < WIRE_ROUNDS; round++) {
       // The order turns each round, so no side always runs after the same one.
       for (let i = 0; i < kinds.length; i++) {
         const kind = kinds[(i + round) % kinds.length]!;
-        wire[method][kind].push(await load(targets[kind], method));
+        wire[method][kind].push(await load(targets[kind], method, SECONDS));
       }
     }
     log(`${method}: ${kinds.map((k) => `${k} ${median(wire[method][k]).toFixed(0)}/s`).join(', ')}`);

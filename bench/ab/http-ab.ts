@@ -11,7 +11,7 @@
  * to the commands by hand, each in its own process (bench/http-target.ts); autocannon, the order
  * turning each round; median requests/s.
  */
-import autocannon from 'autocannon';
+import { load } from '../http-load.js';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { cpus, loadavg } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
@@ -100,26 +100,6 @@ async function start(kind: Kind): Promise<Target> {
     child.once('exit', (code) => fail(new Error(`${kind} server exited (${code})`)));
   });
   return { child, ...(JSON.parse(line) as { port: number; path: string; headers: Record<string, string> }) };
-}
-let n = 0;
-async function load(t: Target, method: 'GET' | 'POST', seconds: number): Promise<number> {
-  const result = await autocannon({
-    url: `http://127.0.0.1:${t.port}`,
-    connections: 10,
-    duration: seconds,
-    requests: [
-      method === 'GET'
-        ? { method: 'GET', path: t.path, headers: t.headers }
-        : {
-            method: 'POST',
-            path: '/v2/zones',
-            headers: { ...t.headers, 'content-type': 'application/json' },
-            setupRequest: (req) => ({ ...req, body: JSON.stringify({ name: `w${n++}.example.com.`, email: 'hostmaster@example.com' }) }),
-          },
-    ],
-  });
-  if (result.non2xx > 0 || result.errors > 0) throw new Error(`${method}: ${result.non2xx} non-2xx, ${result.errors} errors`);
-  return result.requests.average;
 }
 const targets = {} as Record<Kind, Target>;
 for (const kind of kinds) targets[kind] = await start(kind);
