@@ -326,7 +326,13 @@ export function otherAdminCases(p: string): WireRequest[] {
     { method: 'GET', path: `/v2/reverse/floatingips/RegionOne:${NIL}`, headers: member },
     { method: 'GET', path: '/v2/reverse/floatingips/nope', headers: member },
     { method: 'PATCH', path: `/v2/reverse/floatingips/RegionOne:${NIL}`, headers: { ...member, ...j }, body: '{"ptrdname": "x.example.org."}' },
-    ...[undefined, '{}', '{"ptrdname": null}', '{"description": "x", "ttl": 5}', '{"bogus": 1}', '{"address": "192.0.2.1"}', '[]', 'null', '{"a":'].map(
+    ...[undefined, '{}', '{"ptrdname": null}', '{"description": "x", "ttl": 5}', '{"bogus": 1}', '{"address": "192.0.2.1"}', '[]', 'null', '{"a":',
+      // Each value is coerced by the real fields in body order before the 404: the first bad one answers.
+      '{"ptrdname": "not a name"}', '{"ptrdname": 5}', '{"ptrdname": []}', '{"ptrdname": "a..b."}', '{"ptrdname": "*.example.org."}',
+      `{"ptrdname": "${'a'.repeat(64)}.org."}`, '{"ttl": "abc"}', '{"ttl": 0}', '{"ttl": 2147483648}', '{"ttl": " 7 ", "description": true}',
+      '{"ttl": 5.5}', '{"ttl": {}}', `{"description": "${'x'.repeat(161)}"}`, '{"description": [1]}', '{"bogus": 1, "ttl": "x"}',
+      '{"ptrdname": "a.example.org.", "ttl": "x"}', '{"ptrdname": null, "ttl": -1}', '{"action": null, "status": null}', '{"action": "x"}',
+      '{"address": null, "ttl": "x"}', '{"ttl": "x", "address": null}'].map(
       (body): WireRequest => ({
         method: 'PATCH',
         path: `/v2/reverse/floatingips/RegionOne:${NIL}`,

@@ -1,9 +1,10 @@
-import { err, ok, type ResultAsync } from 'neverthrow';
+import { err, ok, type Result, type ResultAsync } from 'neverthrow';
 import { ApiError } from '../../kernel/api-error.js';
 import { command } from '../../kernel/command.js';
 import type { RequestContext } from '../../kernel/context.js';
-import { emptyRequestBody, invalidKeys, ownEntries } from '../../kernel/validation.js';
+import { coerceString, emptyRequestBody, intField, invalidValue, parseAdapterObject, type AdapterField } from '../../kernel/validation.js';
 import type { DnsDeps } from '../kernel/deps.js';
+import { checkNameSyntax } from '../kernel/zone-rules.js';
 
 /**
  * The body of `GET /v2/reverse/floatingips`: always empty here, as from a real Designate whose
@@ -44,7 +45,9 @@ export interface FloatingIpCommands {
    * `PATCH /v2/reverse/floatingips/{region}:{id}` (HTTP 202): 400 for a malformed body or key; a
    * body that sets no PTR (`{}`, only `description` or `ttl`) changes nothing and answers null, as
    * the real service does; setting `ptrdname` is a 404 (no floating IP is the caller's), and
-   * unsetting it (`null`) a 404 (there is no PTR record to remove).
+   * unsetting it (`null`) a 404 (there is no PTR record to remove). Each value is first checked as
+   * the real fields coerce it, in body order (`ptrdname` a name, `ttl` 1 to 2³¹−1, `description`
+   * up to 160 characters): the first bad one is the answer.
    * @errors `empty_request_body` 400, `bad_request` 400, `invalid_object` 400, `not_found` 404
    */
   set(ctx: RequestContext, key: string, body: unknown): ResultAsync<null, ApiError>;
@@ -59,8 +62,38 @@ function parseKey(key: unknown): { region: string; id: string } | ApiError {
   return { region: m[1]!, id: m[2]! };
 }
 
-/** The keys a PATCH may carry (the real adapter's writable fields). */
-const WRITABLE = new Set(['ptrdname', 'description', 'ttl']);
+/**
+ * The keys of a floating IP body as the real adapter knows them: three writable, three read-only
+ * that pass only with the value an unsaved floating IP has (null).
+ */
+const FIELDS: Readonly<Record<string, AdapterField>> = {
+  ptrdname: { writable: true },
+  description: { writable: true },
+  ttl: { writable: true },
+  address: { writable: false },
+  action: { writable: false },
+  status: { writable: false },
+};
+
+/** The PTR change a PATCH body asks for, after each value is checked as the real fields coerce it. */
+function readPatch(body: unknown): Result<'set' | 'unset' | undefined, ApiError> {
+  let ptr: 'set' | 'unset' | undefined;
+  const set = (key: string, value: unknown): Result<void, ApiError> => {
+    if (key === 'address') {
+      // The real address field refuses the null its read-only check let through, with no message.
+      return err(invalidValue('ValueError', ''));
+    }
+    if (value === null || key === 'action' || key === 'status') {
+      if (key === 'ptrdname') ptr = 'unset';
+      return ok(undefined);
+    }
+    if (key === 'ttl') return intField(value, 'ttl', 1, 2_147_483_647).map(() => undefined);
+    if (key === 'description') return coerceString(value, 'description', 160).map(() => undefined);
+    ptr = 'set';
+    return coerceString(value, 'ptrdname', Number.POSITIVE_INFINITY).andThen(checkNameSyntax).map(() => undefined);
+  };
+  return parseAdapterObject(body, FIELDS, () => null, set, 'floatingip').map(() => ptr);
+}
 
 /** No network service knows the floating IP, so it is not the caller's: the real wording. */
 const notAssociated = (region: string, id: string, project: string | null): ApiError =>
@@ -96,11 +129,7 @@ export function createFloatingIpCommands(deps: DnsDeps): FloatingIpCommands {
           if (body === undefined || body === null) return err(emptyRequestBody());
           const k = parseKey(key);
           if (k instanceof ApiError) return err(k);
-          return ownEntries(body).andThen((fields) => {
-            const refused = Object.keys(fields).filter((f) => !WRITABLE.has(f));
-            if (refused.length > 0) return err(invalidKeys(refused, 'floatingip'));
-            return ok({ ...k, ptr: Object.hasOwn(fields, 'ptrdname') ? (fields['ptrdname'] === null ? ('unset' as const) : ('set' as const)) : undefined });
-          });
+          return readPatch(body).map((ptr) => ({ ...k, ptr }));
         },
         transaction: (_uow, caller, k) =>
           Promise.resolve(
