@@ -15,6 +15,7 @@ import { execFileSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { createDnsService, memoryStorage, type Storage, type StorageTransaction } from '../src/index.js';
 import { manualClock, seededRandom, sequentialIds } from '../src/testing/index.js';
+import { LOADER } from './loader-url.js';
 
 const N = Number(process.env['FLOOR_BENCH_CREATES'] ?? 1_000_000);
 const WARM = Math.min(20_000, N / 10);
@@ -104,7 +105,7 @@ if (kind !== undefined) {
 } else {
   const self = fileURLToPath(import.meta.url);
   const measure = (k: string): { wall: number; cpu: number } =>
-    JSON.parse(execFileSync(process.execPath, ['--import', 'tsx', self, k], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'] })) as {
+    JSON.parse(execFileSync(process.execPath, ['--import', LOADER, self, k], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'] })) as {
       wall: number;
       cpu: number;
     };

@@ -21,6 +21,7 @@ import { fileURLToPath } from 'node:url';
 import { createDnsService } from '../src/index.js';
 import { createHttpHandler, trustedHeaders } from '../src/adapters/http/index.js';
 import { manualClock, sequentialIds } from '../src/testing/index.js';
+import { LOADER } from './loader-url.js';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const ROUNDS = Number(process.env['HTTP_BENCH_ROUNDS'] ?? 5);
@@ -116,7 +117,7 @@ interface Target {
 }
 
 async function start(kind: Kind): Promise<Target> {
-  const child = spawn(process.execPath, ['--import', 'tsx', join(here, 'http-target.ts'), kind], { stdio: ['ignore', 'pipe', 'inherit'] });
+  const child = spawn(process.execPath, ['--import', LOADER, join(here, 'http-target.ts'), kind], { stdio: ['ignore', 'pipe', 'inherit'] });
   const line = await new Promise<string>((resolve, reject) => {
     createInterface({ input: child.stdout }).once('line', resolve);
     child.once('exit', (code) => reject(new Error(`${kind} server exited (${code})`)));

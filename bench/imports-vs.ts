@@ -13,7 +13,7 @@
  * - in process, `parseZoneFile` against reading the file and splitting it into lines (wall time, as
  *   docs/benchmarks.md's "Zone files" section states it).
  *
- * `npx tsx bench/imports-vs.ts [rounds=2] [old root]`: with an old root (a checkout of another
+ * `node --import ./bench/loader.mjs bench/imports-vs.ts [rounds=2] [old root]`: with an old root (a checkout of another
  * commit, e.g. `git worktree add --detach /tmp/base 914217d`), that tree's import and parse are
  * measured in the same rounds too. Zones come from test/support/zone-generator.ts (seed 1, no DS:
  * the import refuses DS by default). A comparison whose program is missing (python3 with dnspython,
@@ -25,6 +25,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build } from 'tsup';
 import { generateZone } from '../test/support/zone-generator.js';
+import { LOADER } from './loader-url.js';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const root = join(here, '..');
@@ -108,7 +109,7 @@ interface ImportRun { importCpu: number; importWall: number; rss: number }
 interface InProcess { splitWall: number; parseWall: number; parseCpu: number }
 const measure = join(here, 'ab', 'zonefile-measure.ts');
 const node = (args: string[]): string => execFileSync(process.execPath, args, { cwd: root, encoding: 'utf8', maxBuffer: 1 << 26 });
-const importRun = (tree: string, file: string, kind = 'import'): ImportRun => JSON.parse(node(['--expose-gc', '--import', 'tsx', measure, tree, kind, file])) as ImportRun;
+const importRun = (tree: string, file: string, kind = 'import'): ImportRun => JSON.parse(node(['--expose-gc', '--import', LOADER, measure, tree, kind, file])) as ImportRun;
 // The yardstick first in a fresh process, as bench/zonefile.bench.ts does, then the parse.
 const IN_PROCESS = `
 import { readFileSync } from 'node:fs';
@@ -143,7 +144,7 @@ process.stdout.write(String((c.user + c.system) / 1e6));
 // What any JavaScript parse of the file as a process pays at least: Node started, the file read and split into lines.
 const SPLIT_ONLY = "console.log(require('node:fs').readFileSync(process.argv[1], 'utf8').split('\\n').length)";
 const inProcess = (tree: string, file: string): InProcess =>
-  JSON.parse(node(['--import', 'tsx', '--input-type=module', '-e', IN_PROCESS, tree, file])) as InProcess;
+  JSON.parse(node(['--import', LOADER, '--input-type=module', '-e', IN_PROCESS, tree, file])) as InProcess;
 
 const small = zoneFile(100_000);
 const large = zoneFile(1_000_000);
@@ -174,7 +175,7 @@ for (let i = 0; i < rounds; i++) {
       add(`${name} parse process wall`, r.wall);
     }]);
     steps.push([`${name} import's parse alone`, () => {
-      add(`${name} import parse CPU`, Number(node(['--import', 'tsx', '--input-type=module', '-e', PARSE_ONLY, tree, small])));
+      add(`${name} import parse CPU`, Number(node(['--import', LOADER, '--input-type=module', '-e', PARSE_ONLY, tree, small])));
     }]);
     steps.push([`${name} in process`, () => {
       const r = inProcess(tree, large);

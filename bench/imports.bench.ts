@@ -15,6 +15,7 @@ import { memoryStorage } from '../src/adapters/memory/memory-storage.js';
 import { createDnsService } from '../src/dns/service.js';
 import { zoneRepository } from '../src/dns/kernel/zone-store.js';
 import { generateZone } from '../test/support/zone-generator.js';
+import { LOADER } from './loader-url.js';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const root = join(here, '..');
@@ -109,7 +110,7 @@ if (child >= 0) {
   const run = (records: number): Row => {
     const path = zoneFile(records);
     log(`importing ${records} records`);
-    const out = execFileSync(process.execPath, ['--expose-gc', '--import', 'tsx', fileURLToPath(import.meta.url), '--child', String(records), path, warmUp], {
+    const out = execFileSync(process.execPath, ['--expose-gc', '--import', LOADER, fileURLToPath(import.meta.url), '--child', String(records), path, warmUp], {
       cwd: root,
       encoding: 'utf8',
       stdio: ['ignore', 'pipe', 'inherit'],

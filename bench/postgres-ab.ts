@@ -4,7 +4,7 @@
  * pgbench are too coarse for. Not a `*.bench.ts` module, so `npm run bench` does not run it.
  *
  *   ZONEWARD_PG_URL=… ZONEWARD_BASELINE=/path/to/old/checkout \
- *     node --import tsx bench/postgres-ab.ts [inFlight=8] [creates per run=3000] [rounds=3]
+ *     node --import ./bench/loader.mjs bench/postgres-ab.ts [inFlight=8] [creates per run=3000] [rounds=3]
  *
  * Each side gets its own pool and a fresh schema of its own, makes 6,000 untimed creates (the JIT; see postgres.bench.ts), then
  * each round runs old, new, new, old (or the reverse), so both sides meet the same load. Prints

@@ -20,7 +20,7 @@
  * thousand: 930, 430, 280, 240, 260, 230, then 200–220 from the seventh on; 2,000 warm-up creates
  * and 1,000 timed ones (this bench until then) timed the JIT still at work.
  *
- * Run as `node --import tsx bench/postgres.bench.ts worker <schema> <tag> <count> <inFlight> <first> <warm>`,
+ * Run as `node --import ./bench/loader.mjs bench/postgres.bench.ts worker <schema> <tag> <count> <inFlight> <first> <warm>`,
  * it is such a worker: it creates zones in that schema (from project number `first` on) and
  * prints creates/s, retries and its CPU µs per create.
  */
@@ -32,6 +32,7 @@ import { createDnsService, memoryStorage, type DnsService, type Storage } from '
 import { postgresStorage } from '../src/adapters/postgres/index.js';
 import { manualClock, seededRandom } from '../src/testing/index.js';
 import { serverMicrosSince, serverTicks } from './server-cpu.js';
+import { LOADER } from './loader-url.js';
 
 const URL = process.env['ZONEWARD_PG_URL'];
 const ROOT = fileURLToPath(new globalThis.URL('..', import.meta.url));
@@ -142,7 +143,7 @@ async function pages(dns: DnsService): Promise<number[]> {
  * 2.0–2.4 ms against 1.2–1.3 ms in a process of its own (2026-11-28).
  */
 function pagesInWorker(schema: string): number[] {
-  const out = execFileSync(process.execPath, ['--import', 'tsx', fileURLToPath(import.meta.url), 'pages', schema], {
+  const out = execFileSync(process.execPath, ['--import', LOADER, fileURLToPath(import.meta.url), 'pages', schema], {
     encoding: 'utf8',
     env: process.env,
     stdio: ['ignore', 'pipe', 'inherit'],
@@ -184,7 +185,7 @@ interface Timed {
 async function workers(schema: string, tag: string, processes: number, count: number, inFlight: number): Promise<Timed> {
   const script = fileURLToPath(import.meta.url);
   const children = Array.from({ length: processes }, (_, k) =>
-    spawn(process.execPath, ['--import', 'tsx', script, 'worker', schema, `${tag}${k}`, String(count), String(inFlight), String((k * PROJECTS) / processes), String(WARM)], {
+    spawn(process.execPath, ['--import', LOADER, script, 'worker', schema, `${tag}${k}`, String(count), String(inFlight), String((k * PROJECTS) / processes), String(WARM)], {
       stdio: ['pipe', 'pipe', 'inherit'],
       env: process.env,
     }),

@@ -9,6 +9,7 @@ import { TRANSFER_REQUESTS, transferRequestKeys, type StoredTransferRequest } fr
 import type { Zone } from '../src/dns/kernel/zone.js';
 import { zoneRepository } from '../src/dns/kernel/zone-store.js';
 import { ctx, harness, zoneOf } from '../test/dns/transfers/harness.js';
+import { LOADER } from './loader-url.js';
 
 const TIMED = 750;
 const WARMUP = 200;
@@ -107,7 +108,7 @@ async function run(open: number): Promise<Figures> {
 
 /** Each size runs in a fresh process, so the second one's heap and JIT state are not the first one's leftovers. */
 function measure(open: number): Figures {
-  const out = execFileSync(process.execPath, ['--expose-gc', '--import', 'tsx', fileURLToPath(import.meta.url), String(open)], {
+  const out = execFileSync(process.execPath, ['--expose-gc', '--import', LOADER, fileURLToPath(import.meta.url), String(open)], {
     encoding: 'utf8',
     stdio: ['ignore', 'pipe', 'inherit'],
   });

@@ -10,6 +10,7 @@ import { fileURLToPath } from 'node:url';
 import { parseZoneFile, writeZoneFile } from '../src/zonefile/index.js';
 import { HOSTILE_OPTIONS, HOSTILE_SHAPES } from '../test/zonefile/hostile-shapes.js';
 import { generateZone } from '../test/support/zone-generator.js';
+import { LOADER } from './loader-url.js';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const root = join(here, '..');
@@ -70,7 +71,7 @@ function ensure(records: number): string {
 }
 
 function measure(file: string, structured: boolean): Sample {
-  const args = ['--expose-gc', '--import', 'tsx', fileURLToPath(import.meta.url), '--child', file];
+  const args = ['--expose-gc', '--import', LOADER, fileURLToPath(import.meta.url), '--child', file];
   if (structured) args.push('--structured');
   const out = execFileSync(process.execPath, args, {
     cwd: root,

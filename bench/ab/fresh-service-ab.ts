@@ -1,5 +1,5 @@
 /**
- * What a test pays for a fresh service (issue 29): `npx tsx --expose-gc bench/ab/fresh-service-ab.ts
+ * What a test pays for a fresh service (issue 29): `node --expose-gc --import ./bench/loader.mjs bench/ab/fresh-service-ab.ts
  * [rounds] [old root]` (old root: a checkout of the commit to compare with, e.g. `git worktree add
  * /tmp/base 914217d` with main's node_modules linked in; new: this checkout). One iteration is what a
  * test does: `createDnsService()` with its defaults (memory storage, default clock and ids, `tasks:

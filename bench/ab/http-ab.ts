@@ -1,5 +1,5 @@
 /**
- * zoneward/http old against new, alternated in one run: `npx tsx bench/ab/http-ab.ts <old root>`
+ * zoneward/http old against new, alternated in one run: `node --import ./bench/loader.mjs bench/ab/http-ab.ts <old root>`
  * (old root: `git archive <commit> src package.json | tar -x -C <dir>` with a `node_modules`
  * link, the tree to compare with; new: this checkout).
  *
@@ -20,6 +20,7 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import type * as Root from '../../src/index.js';
 import type * as Http from '../../src/adapters/http/index.js';
 import type * as Testing from '../../src/testing/index.js';
+import { LOADER } from '../loader-url.js';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const oldRoot = resolve(process.argv[2] ?? '/tmp/wire-old');
@@ -94,7 +95,7 @@ interface Target {
 }
 async function start(kind: Kind): Promise<Target> {
   const args = kind === 'old' ? ['zoneward', oldRoot] : [kind === 'new' ? 'zoneward' : kind];
-  const child = spawn(process.execPath, ['--import', 'tsx', join(here, '../http-target.ts'), ...args], { stdio: ['ignore', 'pipe', 'inherit'] });
+  const child = spawn(process.execPath, ['--import', LOADER, join(here, '../http-target.ts'), ...args], { stdio: ['ignore', 'pipe', 'inherit'] });
   const line = await new Promise<string>((ok, fail) => {
     createInterface({ input: child.stdout }).once('line', ok);
     child.once('exit', (code) => fail(new Error(`${kind} server exited (${code})`)));

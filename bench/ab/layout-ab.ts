@@ -1,6 +1,6 @@
 /**
  * The commands before and after the layout move, alternated in one process (issue 26: "no
- * slower, ±5 %"): `npx tsx bench/ab/layout-ab.ts <rounds> <old root> <new root>`, the old root a
+ * slower, ±5 %"): `node --import ./bench/loader.mjs bench/ab/layout-ab.ts <rounds> <old root> <new root>`, the old root a
  * checkout of main just before the move (`git worktree add /tmp/pre-layout 93fa436`, with a
  * `node_modules` link). The trees name their files differently, so each is reached through its
  * `src/index.ts` and `src/testing/index.ts`, which both keep.

@@ -1,5 +1,5 @@
 /**
- * Old against new, alternated in one process: `npx tsx bench/ab/name-rules-ab.ts <rounds> <old root> <new root>`
+ * Old against new, alternated in one process: `node --import ./bench/loader.mjs bench/ab/name-rules-ab.ts <rounds> <old root> <new root>`
  * (roots: checkouts of the two commits, e.g. `git archive <commit> src | tar -x -C <dir>`). Each
  * root gets the two services of bench/name-rules.bench.ts (no rules; 1,000 TLDs and 100
  * blacklist patterns); every round times a batch of creates on each of the four, in an order

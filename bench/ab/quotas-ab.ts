@@ -1,5 +1,5 @@
 /**
- * Old against new, alternated in one process: `npx tsx bench/ab/quotas-ab.ts <rounds> <old root>`
+ * Old against new, alternated in one process: `node --import ./bench/loader.mjs bench/ab/quotas-ab.ts <rounds> <old root>`
  * (old root: a checkout or `git archive <commit> src | tar -x -C <dir>` of the commit to compare
  * with, inside this repository so that it resolves its packages; new: this checkout). Each round
  * runs every command of the quota service on both sides, in alternating order, and prints the

@@ -1,5 +1,5 @@
 /**
- * Old against new, alternated in one run: `npx tsx bench/ab/zonefile-ab.ts <rounds> <old root> <new root> <file> <no-DS file>`
+ * Old against new, alternated in one run: `node --import ./bench/loader.mjs bench/ab/zonefile-ab.ts <rounds> <old root> <new root> <file> <no-DS file>`
  * (roots: checkouts of the two commits, e.g. `git worktree add --detach`; files from
  * test/support/zone-generator.ts with and without `ds`). Each measurement runs zonefile-measure.ts in a fresh Node process:
  * the parse and write of <file>, the import of <no-DS file>. Prints medians and minima of CPU and
@@ -8,6 +8,7 @@
 import { execFileSync } from 'node:child_process';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { LOADER } from '../loader-url.js';
 
 interface ParseRun { parseWall: number; parseCpu: number; rss: number; writeWall: number; writeCpu: number }
 interface ImportRun { importWall: number; importCpu: number; rss: number }
@@ -17,7 +18,7 @@ const [rounds, oldRoot, newRoot, file, noDsFile] = process.argv.slice(2) as [str
 const measure = join(dirname(fileURLToPath(import.meta.url)), 'zonefile-measure.ts');
 const res: Record<'old' | 'new', Side> = { old: { parse: [], import: [] }, new: { parse: [], import: [] } };
 const run = <T>(root: string, kind: string, path: string): T =>
-  JSON.parse(execFileSync(process.execPath, ['--expose-gc', '--import', 'tsx', measure, root, kind, path], { cwd: newRoot, encoding: 'utf8', maxBuffer: 1 << 26 })) as T;
+  JSON.parse(execFileSync(process.execPath, ['--expose-gc', '--import', LOADER, measure, root, kind, path], { cwd: newRoot, encoding: 'utf8', maxBuffer: 1 << 26 })) as T;
 for (let i = 0; i < Number(rounds); i++) {
   const order: ['old' | 'new', string][] = i % 2 === 0 ? [['old', oldRoot], ['new', newRoot]] : [['new', newRoot], ['old', oldRoot]];
   for (const [name, root] of order) {
