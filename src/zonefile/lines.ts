@@ -94,7 +94,7 @@ const encoder = new TextEncoder();
  * Below this length V8 copies a substring (and a concatenation) instead of making an object that
  * points into its parent (`SlicedString::kMinLength`): only longer cuts can keep the text alive.
  */
-const SLICE_MIN = 13;
+export const SLICE_MIN = 13;
 
 /**
  * The text of bytes `[a, b)` of a Buffer as latin1: Node's own binding (what `toString('latin1')`

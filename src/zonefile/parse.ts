@@ -3,7 +3,7 @@ import { err, ok, type Result } from 'neverthrow';
 import { EOF, EOL, Lexer, QUOTED, WORD, ZoneSyntaxError } from './lexer.js';
 import { MAX_TTL, READERS, clampTtl, genericText, isMetaType, readGeneric, ttlValue, type RdataOut } from './rdata.js';
 import { prefixedNumber, typeFromText, typeOfPackedKey, typeToText } from './registry.js';
-import { BLANK, LineScanner, NOT_HANDLED } from './lines.js';
+import { BLANK, LineScanner, NOT_HANDLED, SLICE_MIN } from './lines.js';
 import { lazyType, ParsedRecord } from './record.js';
 import { RecordColumns } from './columns.js';
 import type { ParsedZone, ParseZoneFileOptions, ZoneFileError, ZoneRecord } from './types.js';
@@ -703,11 +703,12 @@ export function parseColumns(
 
 /**
  * `s` as a string that does not point into the file's text, for the columns, which an import
- * keeps: a copy where V8 may have made it a slice or a concatenation of slices (13 characters or
- * more; see lines.ts `SLICE_MIN`), one of which would keep the whole text alive.
+ * keeps: a copy where V8 may have made it a slice or a concatenation of slices (see `SLICE_MIN`),
+ * one of which would keep the whole text alive. Taking the slice flattens the concatenation into
+ * a new string, which the result then points into.
  */
 function owned(s: string): string {
-  return s.length < 13 ? s : (' ' + s).slice(1);
+  return s.length < SLICE_MIN ? s : (' ' + s).slice(1);
 }
 
 function zoneOrigin(reader: Reader): string {
