@@ -105,7 +105,7 @@ async function parseProgram(tree: string, name: string): Promise<string> {
   return join(dir, 'parse.js');
 }
 
-interface ImportRun { importCpu: number; importWall: number; rss: number }
+interface ImportRun { importCpu: number; importWall: number; rss: number; held: number }
 interface InProcess { splitWall: number; parseWall: number; parseCpu: number }
 const measure = join(here, 'ab', 'zonefile-measure.ts');
 const node = (args: string[]): string => execFileSync(process.execPath, args, { cwd: root, encoding: 'utf8', maxBuffer: 1 << 26 });
@@ -165,6 +165,7 @@ for (let i = 0; i < rounds; i++) {
       const r = importRun(tree, small);
       add(`${name} import CPU`, r.importCpu);
       add(`${name} import RSS`, r.rss);
+      add(`${name} import held`, r.held);
     }]);
     steps.push([`${name} import, warm`, () => {
       add(`${name} warm import CPU`, importRun(tree, small, 'import-warm').importCpu);
@@ -220,6 +221,7 @@ console.log('| --- | ' + trees.map(() => '---:').join(' | ') + ' |');
 const row = (label: string, f: (name: string) => string): void => console.log(`| ${label} | ${trees.map(([n]) => f(n)).join(' | ')} |`);
 row('import 100k, CPU s', (n) => range(`${n} import CPU`));
 row('import 100k, peak RSS MiB', (n) => range(`${n} import RSS`, 0));
+row('import 100k, heap the zone holds after it (file dropped) MiB', (n) => range(`${n} import held`, 1));
 row('import 100k after three of it (warm), CPU s', (n) => range(`${n} warm import CPU`));
 row("the import's parse alone (its columns), 100k, CPU s", (n) => range(`${n} import parse CPU`));
 if (hasDnspython) {

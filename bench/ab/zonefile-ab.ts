@@ -11,7 +11,7 @@ import { fileURLToPath } from 'node:url';
 import { LOADER } from '../loader-url.js';
 
 interface ParseRun { parseWall: number; parseCpu: number; rss: number; writeWall: number; writeCpu: number }
-interface ImportRun { importWall: number; importCpu: number; rss: number }
+interface ImportRun { importWall: number; importCpu: number; rss: number; held: number }
 type Side = { parse: ParseRun[]; import: ImportRun[] };
 
 const [rounds, oldRoot, newRoot, file, noDsFile] = process.argv.slice(2) as [string, string, string, string, string];
@@ -45,3 +45,4 @@ row('import 1M, CPU s', (s) => s.import.map((x) => x.importCpu));
 row('import 1M, wall s', (s) => s.import.map((x) => x.importWall));
 row('parse, peak RSS MiB', (s) => s.parse.map((x) => x.rss));
 row('import, peak RSS MiB', (s) => s.import.map((x) => x.rss));
+row('import, heap the zone holds after it (file dropped) MiB', (s) => s.import.map((x) => x.held));

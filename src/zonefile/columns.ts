@@ -23,8 +23,8 @@ export const COLUMN_MASK = COLUMN_CHUNK - 1;
  * pieces are young and they die there; read only by the import's conversion, after the parse,
  * the pieces have been copied by the young-generation collections and promoted, and all three
  * objects are alive at the import's peak (1M records: 25 MiB of peak RSS, docs/benchmarks.md).
- * Record data is left as it comes: copying each record's data too saves less memory than it
- * costs time.
+ * Neither the pieces nor record data point into the file's text: the parser gives the columns
+ * copies (`LineScanner`'s `own`).
  */
 function flat(s: string): string {
   s.charCodeAt(0);

@@ -90,6 +90,23 @@ for (let c = 0; c < 256; c++) {
 
 const encoder = new TextEncoder();
 
+/**
+ * Below this length V8 copies a substring (and a concatenation) instead of making an object that
+ * points into its parent (`SlicedString::kMinLength`): only longer cuts can keep the text alive.
+ */
+export const SLICE_MIN = 13;
+
+/**
+ * The text of bytes `[a, b)` of a Buffer as latin1: Node's own binding (what `toString('latin1')`
+ * calls after checking its arguments, a fifth of a copy's cost), else `toString`.
+ */
+type Latin1Slice = (this: Buffer, a: number, b: number) => string;
+const latin1Slice: Latin1Slice =
+  (Buffer.prototype as unknown as { latin1Slice?: Latin1Slice }).latin1Slice ??
+  function (this: Buffer, a: number, b: number): string {
+    return this.toString('latin1', a, b);
+  };
+
 // The hot loops below copy these tables into locals first: read from the module scope, the
 // optimised code loads and type-checks them again on every character.
 
@@ -98,6 +115,8 @@ export class LineScanner {
   private readonly s: string;
   private readonly n: number;
   private buf: Uint8Array;
+  /** `buf` as a Buffer, for copies cut from its bytes (`own` only), else null. */
+  private bytes: Buffer | null = null;
   /** String offset of `buf[0]`. */
   private base = 0;
   /** End of the usable (ASCII) bytes of the window, as a string offset. */
@@ -135,20 +154,31 @@ export class LineScanner {
   /** Whether the last name read is its token's text unchanged (absolute, as written). */
   private asWritten = false;
 
-  /** `aaaaAsWritten`: AAAA data keeps the file's spelling (see `ReaderOptions.aaaaAsWritten`). */
+  /**
+   * `aaaaAsWritten`: AAAA data keeps the file's spelling (see `ReaderOptions.aaaaAsWritten`).
+   * `own`: every string given out is its own copy rather than a slice of `s` (an import keeps
+   * the strings it reads, and one slice kept would keep the whole file alive).
+   */
   constructor(
     s: string,
     private readonly aaaaAsWritten = false,
+    private readonly own = false,
   ) {
     this.s = s;
     this.n = s.length;
-    this.buf = new Uint8Array(Math.min(FIRST_WINDOW, s.length) + 1);
+    this.buf = this.window(Math.min(FIRST_WINDOW, s.length) + 1);
+  }
+
+  private window(size: number): Uint8Array {
+    const buf = new Uint8Array(size);
+    if (this.own) this.bytes = Buffer.from(buf.buffer, buf.byteOffset, buf.byteLength);
+    return buf;
   }
 
   /** Encodes the window starting at `p`; keeps its ASCII prefix usable. */
   private fill(p: number): void {
     const chunk = Math.min(this.size, this.n - p);
-    if (this.buf.length <= chunk) this.buf = new Uint8Array(Math.min(WINDOW, Math.max(chunk, this.buf.length * 2)) + 1);
+    if (this.buf.length <= chunk) this.buf = this.window(Math.min(WINDOW, Math.max(chunk, this.buf.length * 2)) + 1);
     const r = encoder.encodeInto(this.s.substring(p, p + chunk), this.buf);
     this.base = p;
     if (r.read === chunk && r.written === chunk) {
@@ -434,13 +464,11 @@ export class LineScanner {
     }
     this.nameEnd = b;
     if (b === a) return null;
-    const s = this.s;
-    const base = this.base;
     if (labelLen === 0) {
       if (wire > MAX_NAME_WIRE) return null;
       this.hash = h;
       this.asWritten = true;
-      return s.slice(a + base, b + base);
+      return this.slice(a, b);
     }
     wire += labelLen + 1;
     if (origin === null) return null;
@@ -449,10 +477,13 @@ export class LineScanner {
     if (wire - 1 + sfx.wire > MAX_NAME_WIRE) return null;
     this.hash = (Math.imul((Math.imul(h, 31) + Ch.DOT) | 0, sfx.pow) + sfx.hash) | 0;
     this.asWritten = false;
-    return s.slice(a + base, b + base) + sfx.text;
+    return this.slice(a, b) + sfx.text;
   }
 
+  /** The text of `buf[a, b)`: a slice of `s`, or with `own` (when long enough to be one) a copy of the bytes. */
   private slice(a: number, b: number): string {
+    // Window bytes are ASCII: their latin1 text is the string's.
+    if (this.own && b - a >= SLICE_MIN) return latin1Slice.call(this.bytes!, a, b);
     return this.s.slice(a + this.base, b + this.base);
   }
 

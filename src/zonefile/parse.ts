@@ -3,7 +3,7 @@ import { err, ok, type Result } from 'neverthrow';
 import { EOF, EOL, Lexer, QUOTED, WORD, ZoneSyntaxError } from './lexer.js';
 import { MAX_TTL, READERS, clampTtl, genericText, isMetaType, readGeneric, ttlValue, type RdataOut } from './rdata.js';
 import { prefixedNumber, typeFromText, typeOfPackedKey, typeToText } from './registry.js';
-import { BLANK, LineScanner, NOT_HANDLED } from './lines.js';
+import { BLANK, LineScanner, NOT_HANDLED, SLICE_MIN } from './lines.js';
 import { lazyType, ParsedRecord } from './record.js';
 import { RecordColumns } from './columns.js';
 import type { ParsedZone, ParseZoneFileOptions, ZoneFileError, ZoneRecord } from './types.js';
@@ -220,6 +220,8 @@ class Reader implements RdataOut {
     if (lx.is('$ORIGIN')) {
       if (lx.next() !== WORD) lx.fail('$ORIGIN needs a domain name, e.g. $ORIGIN example.com.');
       this.origin = lx.name(this.origin, '$ORIGIN name');
+      // Owners and names relative to it are built from it: kept by the columns.
+      if (this.columns !== null) this.origin = owned(this.origin);
       this.firstOrigin ??= this.origin;
       this.lastOwner ??= null;
     } else if (lx.is('$TTL')) {
@@ -264,6 +266,7 @@ class Reader implements RdataOut {
         owner = this.lastOwner;
       } else {
         owner = lx.name(this.origin, 'owner name');
+        if (this.columns !== null) owner = owned(owner);
         this.ownerHash = lx.nameHash;
         this.prevOwnerLexer = lx;
         this.prevOwnerOrigin = this.origin;
@@ -344,7 +347,8 @@ class Reader implements RdataOut {
       this.firstSoaOwner ??= owner;
     }
     if ((type === SOA || type === DNAME) && this.columns === null) this.singletons.push(this.count, typeLine, this.generating ? this.genCol : ownerCol, this.generating ? this.genCol : typeCol);
-    if (this.columns !== null) return this.columns.push(owner, ttl, type, this.rdata, typeLine);
+    // The lexer's strings may be slices of the file: the columns keep copies (see `LineScanner.own`).
+    if (this.columns !== null) return this.columns.push(owner, ttl, type, fast ?? owned(this.rdata), typeLine);
     let rec: ZoneRecord;
     if (fast !== null) {
       rec = new ParsedRecord(owner, ttl, fastTypeText(type), fast);
@@ -697,6 +701,16 @@ export function parseColumns(
   return read(input, options, byteLines, columns, (reader) => ({ origin: zoneOrigin(reader), columns }));
 }
 
+/**
+ * `s` as a string that does not point into the file's text, for the columns, which an import
+ * keeps: a copy where V8 may have made it a slice or a concatenation of slices (see `SLICE_MIN`),
+ * one of which would keep the whole text alive. Taking the slice flattens the concatenation into
+ * a new string, which the result then points into.
+ */
+function owned(s: string): string {
+  return s.length < SLICE_MIN ? s : (' ' + s).slice(1);
+}
+
 function zoneOrigin(reader: Reader): string {
   return reader.firstOrigin ?? reader.firstSoaOwner ?? '.';
 }
@@ -732,7 +746,7 @@ function read<T>(input: string | Uint8Array, options: ReaderOptions, byteLines: 
     if (options.defaultTtl !== undefined && !(Number.isInteger(options.defaultTtl) && options.defaultTtl >= 0 && options.defaultTtl <= MAX_TTL)) {
       return err({ line: 1, column: 1, message: `options.defaultTtl must be an integer from 0 to ${MAX_TTL}` });
     }
-    reader.run(byteLines && options.structured !== true ? new LineScanner(text, options.aaaaAsWritten === true) : null);
+    reader.run(byteLines && options.structured !== true ? new LineScanner(text, options.aaaaAsWritten === true, columns !== null) : null);
     return ok(finish(reader));
   } catch (e) {
     if (e instanceof ZoneSyntaxError) return err({ line: e.line, column: e.column, message: e.message });
