@@ -1,7 +1,8 @@
 /**
  * zoneward/http old against new, alternated in one run: `node --import ./bench/loader.mjs bench/ab/http-ab.ts <old root>`
- * (old root: `git archive <commit> src package.json | tar -x -C <dir>` with a `node_modules`
- * link, the tree to compare with; new: this checkout).
+ * (old root: `git worktree add <dir> <commit>` with a `node_modules` link and `npx tsup` run
+ * there, the tree to compare with; new: this checkout, built the same way). Each side is its
+ * tree's built package when it has one (bench/http-tree.ts).
  *
  * In process: `GET /v2/zones/{id}` through each side's handler (an undici `Request` built, the
  * `Response` body read, as a caller in process does), the floor (the same `Request` built, a
@@ -16,10 +17,8 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { cpus, loadavg } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { createInterface } from 'node:readline';
-import { fileURLToPath, pathToFileURL } from 'node:url';
-import type * as Root from '../../src/index.js';
-import type * as Http from '../../src/adapters/http/index.js';
-import type * as Testing from '../../src/testing/index.js';
+import { fileURLToPath } from 'node:url';
+import { loadTree } from '../http-tree.js';
 import { LOADER } from '../loader-url.js';
 
 const here = dirname(fileURLToPath(import.meta.url));
@@ -33,11 +32,8 @@ const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.len
 const headers = { 'X-Auth-Project-ID': 'p1', 'X-Roles': 'member' };
 
 /** One side in process: its own service and handler, from its own tree. */
-async function side(root: string): Promise<{ get: () => Promise<void>; least: () => Promise<void>; url: string; json: string }> {
-  const src = pathToFileURL(`${resolve(root, 'src')}/`).href;
-  const { createDnsService } = (await import(`${src}index.ts`)) as typeof Root;
-  const { createHttpHandler, trustedHeaders } = (await import(`${src}adapters/http/index.ts`)) as typeof Http;
-  const { manualClock, sequentialIds } = (await import(`${src}testing/index.ts`)) as typeof Testing;
+async function side(root: string): Promise<{ get: () => Promise<void>; least: () => Promise<void>; url: string; json: string; from: string }> {
+  const { createDnsService, createHttpHandler, trustedHeaders, manualClock, sequentialIds, from } = await loadTree(root);
   const dns = createDnsService({ clock: manualClock('2026-01-01T00:00:00Z'), ids: sequentialIds(), tasks: 'inline' });
   const handle = createHttpHandler({ dns, authenticate: trustedHeaders() });
   const zone = (await dns.zones.create({ projectId: 'p1', roles: ['member'] }, { name: 'probe.example.com.', email: 'hostmaster@example.com' }))._unsafeUnwrap();
@@ -45,6 +41,7 @@ async function side(root: string): Promise<{ get: () => Promise<void>; least: ()
   const ctx = { projectId: 'p1', roles: ['member'] };
   return {
     url,
+    from,
     json: JSON.stringify(zone),
     // What no handler avoids: the Request a caller builds, the command, the answer's JSON.
     least: async () => {
@@ -130,7 +127,7 @@ const rows = (['GET', 'POST'] as const).flatMap((method) =>
 );
 process.stdout.write(
   [
-    `Machine: ${cpus().length} × ${cpus()[0]?.model ?? 'cpu'}, Node ${process.version}, ${new Date().toISOString().slice(0, 16)}Z; load average at the end ${l1!.toFixed(1)} / ${l5!.toFixed(1)} / ${l15!.toFixed(1)}.`,
+    `Machine: ${cpus().length} × ${cpus()[0]?.model ?? 'cpu'}, Node ${process.version}, ${new Date().toISOString().slice(0, 16)}Z; load average at the end ${l1!.toFixed(1)} / ${l5!.toFixed(1)} / ${l15!.toFixed(1)}; zoneward from ${before.from} (old) and ${after.from} (new).`,
     '',
     `In process, \`GET /v2/zones/{id}\`, ${ROUNDS} rounds of ${OPS.toLocaleString('en')} calls per side, medians:`,
     '',
