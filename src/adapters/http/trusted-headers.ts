@@ -25,6 +25,8 @@ function guessDialect(request: Request): Dialect {
   }
 }
 
+const NO_TOKEN: { project?: string; roles?: string } = {};
+
 /** `noauth:<project>:<roles>` in `X-Auth-Token`, for clients that can send nothing but a token. */
 function fromToken(headers: Headers): { project?: string; roles?: string } {
   const token = headers.get('x-auth-token');
@@ -72,9 +74,12 @@ export function trustedHeaders(): (request: Request) => RequestContext {
 }
 
 function dnsCaller(headers: Headers): RequestContext {
-  const token = fromToken(headers);
-  const projectId = headers.get('x-auth-project-id') ?? token.project ?? 'noauth-project';
-  const roles = (headers.get('x-roles') ?? token.roles ?? 'admin').split(',').map((r) => r.toLowerCase());
+  const project = headers.get('x-auth-project-id');
+  const roleList = headers.get('x-roles');
+  // The token stands only for the headers that are absent.
+  const token = project === null || roleList === null ? fromToken(headers) : NO_TOKEN;
+  const projectId = project ?? token.project ?? 'noauth-project';
+  const roles = (roleList ?? token.roles ?? 'admin').split(',').map((r) => r.toLowerCase());
   const allProjectsHeader = headers.get('x-auth-all-projects');
   const sudo = headers.get('x-auth-sudo-project-id') || headers.get('x-auth-sudo-tenant-id');
   const editManaged = headers.get('x-designate-edit-managed-records');

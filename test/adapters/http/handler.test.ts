@@ -160,6 +160,29 @@ describe('createHttpHandler', () => {
     expect(r.status).toBe(401);
     expect((await read(r)).type).toBe('authentication_required');
   });
+
+  it('waits for an authenticate that answers with a promise, once a request, and answers 401 when it settles on no object', async () => {
+    const dns = createDnsService();
+    let asked = 0;
+    const later = createHttpHandler({
+      dns,
+      authenticate: async (request) => {
+        asked++;
+        await new Promise((resolve) => setTimeout(resolve, 1));
+        return trustedHeaders()(request);
+      },
+    });
+    const created = await later(new Request('http://h/v2/zones', { method: 'POST', headers: { ...member, ...json }, body: createZone() }));
+    expect(created.status).toBe(202);
+    expect(asked).toBe(1);
+    // The caller it settled on is the one the command checks (Designate answers this refusal 401 `forbidden`).
+    expect((await read(await later(new Request('http://h/v2/zones?all_projects=1', { headers: member })))).type).toBe('forbidden');
+    expect(asked).toBe(2);
+    const nothing = createHttpHandler({ dns, authenticate: () => Promise.resolve(null as never) });
+    const r = await nothing(new Request('http://h/v2/zones'));
+    expect(r.status).toBe(401);
+    expect((await read(r)).type).toBe('authentication_required');
+  });
 });
 
 describe('request bodies', () => {
