@@ -151,7 +151,7 @@ const NOT_ROUTED: Routed<Action> = { kind: 'not_found' };
 
 /** The mount a path below the base path is under. */
 function mountOf(mounts: readonly Mount[], path: string): Mount | undefined {
-  for (const m of mounts) if (path === m.prefix || path.startsWith(`${m.prefix}/`)) return m;
+  for (const m of mounts) if (path.startsWith(m.prefix) && (path.length === m.prefix.length || path.charCodeAt(m.prefix.length) === 0x2f)) return m;
   return undefined;
 }
 
@@ -278,8 +278,9 @@ export function parseTarget(url: string, origins: Map<string, string>): Target {
     const rest = url.slice(slash);
     const q = rest.indexOf('?');
     const pathname = q < 0 ? rest : rest.slice(0, q);
-    if (PLAIN_ORIGIN.test(prefix) && PLAIN_REST.test(rest) && !DOT_SEGMENT.test(pathname)) {
-      let origin = origins.get(prefix);
+    // Only plain origins are cached: one found there needs no test.
+    let origin = origins.get(prefix);
+    if ((origin !== undefined || PLAIN_ORIGIN.test(prefix)) && PLAIN_REST.test(rest) && !DOT_SEGMENT.test(pathname)) {
       if (origin === undefined) {
         origin = new URL(prefix).origin;
         // Bounded: the origin comes from the request's Host.

@@ -83,13 +83,11 @@ function dnsCaller(headers: Headers): RequestContext {
   const allProjectsHeader = headers.get('x-auth-all-projects');
   const sudo = headers.get('x-auth-sudo-project-id') || headers.get('x-auth-sudo-tenant-id');
   const editManaged = headers.get('x-designate-edit-managed-records');
-  return {
-    projectId,
-    roles,
-    ...(allProjectsHeader ? { allProjects: isTrueString(allProjectsHeader) } : {}),
-    ...(sudo ? { sudoProjectId: sudo } : {}),
-    ...(editManaged ? { editManagedRecords: isTrueString(editManaged) } : {}),
-  };
+  const ctx: { -readonly [K in keyof RequestContext]: RequestContext[K] } = { projectId, roles };
+  if (allProjectsHeader) ctx.allProjects = isTrueString(allProjectsHeader);
+  if (sudo) ctx.sudoProjectId = sudo;
+  if (editManaged) ctx.editManagedRecords = isTrueString(editManaged);
+  return ctx;
 }
 
 function quotaCaller(headers: Headers): RequestContext {
