@@ -4,22 +4,16 @@
  * answering a fixed 201 (POST); `floor`: node:http doing the least this API needs (a Map lookup,
  * the JSON written afresh, a request id); `zoneward`: `createServer(toNodeListener(handle))`; `fastify`:
  * fastify routing to `dns.zones.get`/`create` by hand, as a user wiring zoneward into it would.
- * A second argument names another tree's root to serve from (bench/ab/http-ab.ts: old against new).
+ * A second argument names another tree's root to serve from (bench/ab/http-ab.ts: old against new);
+ * zoneward comes from a tree's built package when it has one (bench/http-tree.ts).
  * Prints `{"port","path","headers"}` on stdout once it listens.
  */
 import { createServer, type Server } from 'node:http';
-import { resolve } from 'node:path';
-import { pathToFileURL } from 'node:url';
 import type { RequestContext } from '../src/index.js';
-import type * as Root from '../src/index.js';
-import type * as Http from '../src/adapters/http/index.js';
-import type * as Testing from '../src/testing/index.js';
+import { loadTree } from './http-tree.js';
 
 const kind = process.argv[2];
-const src = process.argv[3] === undefined ? new URL('../src/', import.meta.url).href : pathToFileURL(`${resolve(process.argv[3], 'src')}/`).href;
-const { createDnsService } = (await import(`${src}index.ts`)) as typeof Root;
-const { createHttpHandler, toNodeListener, trustedHeaders } = (await import(`${src}adapters/http/index.ts`)) as typeof Http;
-const { manualClock, sequentialIds } = (await import(`${src}testing/index.ts`)) as typeof Testing;
+const { createDnsService, createHttpHandler, toNodeListener, trustedHeaders, manualClock, sequentialIds } = await loadTree(process.argv[3]);
 const headers = { 'X-Auth-Project-ID': 'p1', 'X-Roles': 'member' };
 const dns = createDnsService({ clock: manualClock('2026-01-01T00:00:00Z'), ids: sequentialIds(), tasks: 'inline', quotas: { zones: -1 } });
 const zone = (await dns.zones.create({ projectId: 'p1', roles: ['member'] }, { name: 'example.com.', email: 'hostmaster@example.com' }))._unsafeUnwrap();
@@ -98,3 +92,5 @@ listen(0, '127.0.0.1', () => {
   const port = typeof address === 'object' && address !== null ? address.port : 0;
   process.stdout.write(`${JSON.stringify({ port, path, headers })}\n`);
 });
+// Exit on the bench's kill, so that a `--cpu-prof` run of this server writes its profile.
+process.once('SIGTERM', () => process.exit(0));

@@ -1,7 +1,8 @@
 /**
  * zoneward/http old against new, alternated in one run: `node --import ./bench/loader.mjs bench/ab/http-ab.ts <old root>`
- * (old root: `git archive <commit> src package.json | tar -x -C <dir>` with a `node_modules`
- * link, the tree to compare with; new: this checkout).
+ * (old root: `git worktree add <dir> <commit>` with a `node_modules` link and `npx tsup` run
+ * there, the tree to compare with; new: this checkout, built the same way). Each side is its
+ * tree's built package when it has one (bench/http-tree.ts).
  *
  * In process: `GET /v2/zones/{id}` through each side's handler (an undici `Request` built, the
  * `Response` body read, as a caller in process does), the floor (the same `Request` built, a
@@ -9,17 +10,15 @@
  * `zones.get`, its JSON written); sides in ABBA order each round, medians of µs a call.
  * Over node:http: bare node:http, a node:http doing the least this API needs, old and new zoneward through `toNodeListener`, fastify routing
  * to the commands by hand, each in its own process (bench/http-target.ts); autocannon, the order
- * turning each round; median requests/s.
+ * turning each round; median requests/s. `HTTP_AB_WIRE_ROUNDS=0` compares in process only.
  */
 import { load } from '../http-load.js';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { cpus, loadavg } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { createInterface } from 'node:readline';
-import { fileURLToPath, pathToFileURL } from 'node:url';
-import type * as Root from '../../src/index.js';
-import type * as Http from '../../src/adapters/http/index.js';
-import type * as Testing from '../../src/testing/index.js';
+import { fileURLToPath } from 'node:url';
+import { loadTree } from '../http-tree.js';
 import { LOADER } from '../loader-url.js';
 
 const here = dirname(fileURLToPath(import.meta.url));
@@ -33,11 +32,8 @@ const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.len
 const headers = { 'X-Auth-Project-ID': 'p1', 'X-Roles': 'member' };
 
 /** One side in process: its own service and handler, from its own tree. */
-async function side(root: string): Promise<{ get: () => Promise<void>; least: () => Promise<void>; url: string; json: string }> {
-  const src = pathToFileURL(`${resolve(root, 'src')}/`).href;
-  const { createDnsService } = (await import(`${src}index.ts`)) as typeof Root;
-  const { createHttpHandler, trustedHeaders } = (await import(`${src}adapters/http/index.ts`)) as typeof Http;
-  const { manualClock, sequentialIds } = (await import(`${src}testing/index.ts`)) as typeof Testing;
+async function side(root: string): Promise<{ get: () => Promise<void>; least: () => Promise<void>; url: string; zone: object; from: string }> {
+  const { createDnsService, createHttpHandler, trustedHeaders, manualClock, sequentialIds, from } = await loadTree(root);
   const dns = createDnsService({ clock: manualClock('2026-01-01T00:00:00Z'), ids: sequentialIds(), tasks: 'inline' });
   const handle = createHttpHandler({ dns, authenticate: trustedHeaders() });
   const zone = (await dns.zones.create({ projectId: 'p1', roles: ['member'] }, { name: 'probe.example.com.', email: 'hostmaster@example.com' }))._unsafeUnwrap();
@@ -45,7 +41,8 @@ async function side(root: string): Promise<{ get: () => Promise<void>; least: ()
   const ctx = { projectId: 'p1', roles: ['member'] };
   return {
     url,
-    json: JSON.stringify(zone),
+    from,
+    zone,
     // What no handler avoids: the Request a caller builds, the command, the answer's JSON.
     least: async () => {
       const request = new Request(url, { headers });
@@ -60,33 +57,46 @@ async function side(root: string): Promise<{ get: () => Promise<void>; least: ()
   };
 }
 
-async function micros(op: () => Promise<void>, count: number): Promise<number> {
+/** µs a call, by the wall clock and in CPU time (`process.cpuUsage`: what a busy neighbour does not inflate as much). */
+async function micros(op: () => Promise<void>, count: number): Promise<{ wall: number; cpu: number }> {
+  const c = process.cpuUsage();
   const t = performance.now();
   for (let i = 0; i < count; i++) await op();
-  return ((performance.now() - t) * 1000) / count;
+  const used = process.cpuUsage(c);
+  return { wall: ((performance.now() - t) * 1000) / count, cpu: (used.user + used.system) / count };
 }
 
 const before = await side(oldRoot);
 const after = await side(join(here, '../..'));
+// The floor of any Request -> Response function: the Request built, its URL read, a Response
+// of the same JSON made and read.
 const floor = async (): Promise<void> => {
   const request = new Request(after.url, { headers });
-  const r = new Response(after.json, { status: 200, headers: { 'content-type': 'application/json' } });
-  if (request.method !== 'GET') throw new Error('unreachable');
+  if (!request.url.startsWith('http')) throw new Error('unreachable');
+  const r = new Response(JSON.stringify(after.zone), { status: 200, headers: { 'content-type': 'application/json' } });
   await r.arrayBuffer();
 };
 const ops = { old: before.get, new: after.get, floor, least: after.least };
 type Op = keyof typeof ops;
-const inProcess: Record<Op, number[]> = { old: [], new: [], floor: [], least: [] };
+const wall: Record<Op, number[]> = { old: [], new: [], floor: [], least: [] };
+const cpu: Record<Op, number[]> = { old: [], new: [], floor: [], least: [] };
 for (const op of Object.values(ops)) await micros(op, OPS / 2);
 for (let round = 0; round < ROUNDS; round++) {
   const order: Op[] = round % 2 === 0 ? ['old', 'new', 'floor', 'least'] : ['least', 'floor', 'new', 'old'];
-  for (const k of order) inProcess[k].push(await micros(ops[k], OPS));
+  for (const k of order) {
+    const m = await micros(ops[k], OPS);
+    wall[k].push(m.wall);
+    cpu[k].push(m.cpu);
+  }
 }
-const us = { old: median(inProcess.old), new: median(inProcess.new), floor: median(inProcess.floor), least: median(inProcess.least) };
-log(`in process: old ${us.old.toFixed(1)} µs, new ${us.new.toFixed(1)} µs, floor ${us.floor.toFixed(1)} µs, least ${us.least.toFixed(1)} µs`);
+const us = { old: median(cpu.old), new: median(cpu.new), floor: median(cpu.floor), least: median(cpu.least) };
+const wallUs = { old: median(wall.old), new: median(wall.new), floor: median(wall.floor), least: median(wall.least) };
+// Rounds pair old and new a few milliseconds apart: their ratio drifts less than either side.
+const newOverOld = median(cpu.new.map((v, i) => v / cpu.old[i]!));
+log(`in process (CPU µs): old ${us.old.toFixed(1)}, new ${us.new.toFixed(1)}, floor ${us.floor.toFixed(1)}, least ${us.least.toFixed(1)}; new/old ${newOverOld.toFixed(2)}`);
 
 type Kind = 'bare' | 'floor' | 'old' | 'new' | 'fastify';
-const kinds: Kind[] = ['bare', 'floor', 'old', 'new', 'fastify'];
+const kinds: Kind[] = WIRE_ROUNDS > 0 ? ['bare', 'floor', 'old', 'new', 'fastify'] : [];
 interface Target {
   readonly child: ChildProcess;
   readonly port: number;
@@ -106,7 +116,7 @@ const targets = {} as Record<Kind, Target>;
 for (const kind of kinds) targets[kind] = await start(kind);
 const wire = { GET: { bare: [], floor: [], old: [], new: [], fastify: [] }, POST: { bare: [], floor: [], old: [], new: [], fastify: [] } } as Record<'GET' | 'POST', Record<Kind, number[]>>;
 try {
-  for (const method of ['GET', 'POST'] as const) {
+  for (const method of WIRE_ROUNDS > 0 ? (['GET', 'POST'] as const) : []) {
     for (const kind of kinds) await load(targets[kind], method, 1);
     for (let round = 0; round < WIRE_ROUNDS; round++) {
       for (let i = 0; i < kinds.length; i++) {
@@ -130,21 +140,26 @@ const rows = (['GET', 'POST'] as const).flatMap((method) =>
 );
 process.stdout.write(
   [
-    `Machine: ${cpus().length} × ${cpus()[0]?.model ?? 'cpu'}, Node ${process.version}, ${new Date().toISOString().slice(0, 16)}Z; load average at the end ${l1!.toFixed(1)} / ${l5!.toFixed(1)} / ${l15!.toFixed(1)}.`,
+    `Machine: ${cpus().length} × ${cpus()[0]?.model ?? 'cpu'}, Node ${process.version}, ${new Date().toISOString().slice(0, 16)}Z; load average at the end ${l1!.toFixed(1)} / ${l5!.toFixed(1)} / ${l15!.toFixed(1)}; zoneward from ${before.from} (old) and ${after.from} (new).`,
     '',
-    `In process, \`GET /v2/zones/{id}\`, ${ROUNDS} rounds of ${OPS.toLocaleString('en')} calls per side, medians:`,
+    `In process, \`GET /v2/zones/{id}\`, ${ROUNDS} rounds of ${OPS.toLocaleString('en')} calls per side, the order turning each round; medians`,
+    `of CPU µs a call (wall µs beside); new/old, the median of each round's ratio: **${newOverOld.toFixed(2)}**.`,
     '',
-    '| side | µs a call | over the floor | over the least |',
-    '| --- | ---: | ---: | ---: |',
-    `| floor: \`Request\` built, \`Response\` of the same JSON made and read | ${us.floor.toFixed(1)} | — | — |`,
-    `| least: \`Request\` built, \`zones.get\`, its JSON written | ${us.least.toFixed(1)} | — | — |`,
-    `| handler, main before | ${us.old.toFixed(1)} | ${(us.old - us.floor).toFixed(1)} | ${(us.old - us.least).toFixed(1)} |`,
-    `| handler, this tree | ${us.new.toFixed(1)} | ${(us.new - us.floor).toFixed(1)} | ${(us.new - us.least).toFixed(1)} |`,
-    '',
-    `Over node:http (autocannon, 10 connections, ${SECONDS} s a round, ${WIRE_ROUNDS} rounds, the order turning each round; median requests/s):`,
-    '',
-    '| request | server | requests/s | of bare |',
-    '| --- | --- | ---: | ---: |',
-    ...rows,
+    '| side | CPU µs a call | wall µs | over the floor (CPU) | over the least (CPU) |',
+    '| --- | ---: | ---: | ---: | ---: |',
+    `| floor: \`Request\` built, URL read, \`Response\` of \`JSON.stringify(zone)\` made and read | ${us.floor.toFixed(1)} | ${wallUs.floor.toFixed(1)} | — | — |`,
+    `| least: \`Request\` built, \`zones.get\`, its JSON written | ${us.least.toFixed(1)} | ${wallUs.least.toFixed(1)} | — | — |`,
+    `| handler, main before | ${us.old.toFixed(1)} | ${wallUs.old.toFixed(1)} | ${(us.old - us.floor).toFixed(1)} | ${(us.old - us.least).toFixed(1)} |`,
+    `| handler, this tree | ${us.new.toFixed(1)} | ${wallUs.new.toFixed(1)} | ${(us.new - us.floor).toFixed(1)} | ${(us.new - us.least).toFixed(1)} |`,
+    ...(WIRE_ROUNDS > 0
+      ? [
+          '',
+          `Over node:http (autocannon, 10 connections, ${SECONDS} s a round, ${WIRE_ROUNDS} rounds, the order turning each round; median requests/s):`,
+          '',
+          '| request | server | requests/s | of bare |',
+          '| --- | --- | ---: | ---: |',
+          ...rows,
+        ]
+      : []),
   ].join('\n') + '\n',
 );

@@ -18,15 +18,17 @@ import { isTrueString } from './trusted-headers.js';
 
 /** The query flags the handler turns into the context, never passed on as filters. */
 const CONTEXT_FLAGS = new Set(['all_projects', 'all_tenants', 'edit_managed_records']);
+const ALL_PROJECTS_FLAGS = ['all_projects', 'all_tenants'] as const;
 
 /**
  * `all_projects` / `all_tenants` in the query string override the header, as in the real
  * service, which checks each step: asked for at one and turned off at a later one is still asked.
  */
 function dnsContext(x: Exchange, ctx: RequestContext): RequestContext {
+  if (x.search === '') return ctx;
   let flag: boolean | undefined;
   let asked = ctx.allProjects === true;
-  for (const name of ['all_projects', 'all_tenants']) {
+  for (const name of ALL_PROJECTS_FLAGS) {
     const value = x.query.get(name);
     if (value === null) continue;
     flag = isTrueString(value);

@@ -95,67 +95,101 @@ export function createHttpHandler(options: HttpHandlerOptions): HttpHandler {
     mounts.push({ prefix: '/v1', dialect: 'quota', face, router: compileRoutes(quotaRoutes(face)) });
   }
 
-  const exchange = (request: Request, requestId: string, dialect: Dialect, base: string, query: URLSearchParams): Exchange => {
-    // Once per request, however many steps ask: `authenticate` may be a costly token check.
-    let known: Promise<RequestContext | ApiError> | undefined;
-    return {
-      request,
-      requestId,
-      dialect,
-      base,
-      query,
-      maxBodyBytes,
-      caller: () => (known ??= authenticateOnce(authenticate, request, dialect)),
-    };
-  };
-
   const origins = new Map<string, string>();
-  const route = async (request: Request, requestId: string): Promise<Response> => {
+  const bases = new Map<string, string>();
+  // Synchronous up to the action: a request waits only where something it needs is a promise.
+  const route = (request: Request, requestId: string): Response | Promise<Response> => {
     const url = parseTarget(request.url, origins);
     const method = request.method.toUpperCase();
     let path = url.pathname;
-    const base = `${url.origin}${basePath}`;
+    let base = bases.get(url.origin);
+    if (base === undefined) {
+      base = `${url.origin}${basePath}`;
+      // Bounded as the origins are.
+      if (bases.size >= VIEW_CACHE_SIZE) bases.delete(bases.keys().next().value!);
+      bases.set(url.origin, base);
+    }
     const inside = basePath === '' || path === basePath || path.startsWith(`${basePath}/`);
     if (!inside) return errorResponse({ requestId, dialect: fallbackDialect }, notFound(fallbackDialect));
     path = path.slice(basePath.length);
 
-    let mount = mounts.find((m) => path === m.prefix || path.startsWith(`${m.prefix}/`));
+    let mount = mountOf(mounts, path);
     if (mount === undefined && path.replace(/\/+$/, '') === '') {
       const x: Answering = { requestId, dialect: fallbackDialect };
       if (method !== 'GET' && method !== 'HEAD') return errorResponse(x, methodNotAllowed(x.dialect), { allow: 'GET' });
       return fallbackDialect === 'dns' ? jsonResponse(x, 200, dnsVersions(base)) : jsonResponse(x, 300, quotaVersions(base));
     }
-    let routed: Routed<Action> = { kind: 'not_found' };
+    let routed: Routed<Action> = NOT_ROUTED;
     let undecodable = false;
     if (mount !== undefined) {
       const parts = segments(path.slice(mount.prefix.length));
       undecodable = parts.undecodable;
       routed = mount.router(method, parts.decoded);
     } else mount = mounts.find((m) => m.dialect === fallbackDialect);
-    const x = exchange(request, requestId, mount?.dialect ?? fallbackDialect, base, new URLSearchParams(url.search));
-    if (routed.kind !== 'not_found') {
-      const screened = await mount?.face.screen?.(x);
-      if (screened !== undefined) return errorResponse(x, screened);
-      // A quota path parameter that is not UTF-8 names no project (the real service fails with a bare 500).
-      if (undecodable && x.dialect === 'quota') return errorResponse(x, pathNotUtf8(x.dialect));
-    }
-    if (routed.kind === 'action') return routed.action(x, routed.params);
-    const refused = await mount?.face.gate?.(x);
-    if (refused !== undefined) return errorResponse(x, refused);
-    if (routed.kind === 'not_found') return notFoundResponse(x, method);
-    return errorResponse(x, methodNotAllowed(x.dialect), x.dialect === 'quota' ? { allow: routed.allow } : undefined);
+    const x = new RequestExchange(request, requestId, mount?.dialect ?? fallbackDialect, base, url.search, maxBodyBytes, authenticate);
+    if (routed.kind === 'action' && mount!.face.screen === undefined && !undecodable) return routed.action(x, routed.params);
+    return settle(x, mount, routed, undecodable, method);
   };
 
-  return async (request) => {
+  // Only a bug of ours or a failing Request getter gets here: answer it, never reject.
+  const defect = (request: Request, requestId: string, cause: unknown): Response => {
+    const dialect = routedTo.get(request) ?? fallbackDialect;
+    return errorResponse({ requestId, dialect }, handlerDefect(dialect, cause));
+  };
+  return (request) => {
     const requestId = newRequestId();
     try {
-      return await route(request, requestId);
+      const answer = route(request, requestId);
+      return answer instanceof Promise ? answer.catch((cause: unknown) => defect(request, requestId, cause)) : Promise.resolve(answer);
     } catch (cause) {
-      // Only a bug of ours or a failing Request getter gets here: answer it, never reject.
-      const dialect = routedTo.get(request) ?? fallbackDialect;
-      return errorResponse({ requestId, dialect }, handlerDefect(dialect, cause));
+      return Promise.resolve(defect(request, requestId, cause));
     }
   };
+}
+
+const NOT_ROUTED: Routed<Action> = { kind: 'not_found' };
+
+/** The mount a path below the base path is under. */
+function mountOf(mounts: readonly Mount[], path: string): Mount | undefined {
+  for (const m of mounts) if (path.startsWith(m.prefix) && (path.length === m.prefix.length || path.charCodeAt(m.prefix.length) === 0x2f)) return m;
+  return undefined;
+}
+
+/** Everything but a plain routed command: the service's screen and gate, 404 and 405. */
+async function settle(x: Exchange, mount: Mount | undefined, routed: Routed<Action>, undecodable: boolean, method: string): Promise<Response> {
+  if (routed.kind !== 'not_found') {
+    const screened = await mount?.face.screen?.(x);
+    if (screened !== undefined) return errorResponse(x, screened);
+    // A quota path parameter that is not UTF-8 names no project (the real service fails with a bare 500).
+    if (undecodable && x.dialect === 'quota') return errorResponse(x, pathNotUtf8(x.dialect));
+  }
+  if (routed.kind === 'action') return routed.action(x, routed.params);
+  const refused = await mount?.face.gate?.(x);
+  if (refused !== undefined) return errorResponse(x, refused);
+  if (routed.kind === 'not_found') return notFoundResponse(x, method);
+  return errorResponse(x, methodNotAllowed(x.dialect), x.dialect === 'quota' ? { allow: routed.allow } : undefined);
+}
+
+/** One request, once routed: what its route's line reads of it. */
+class RequestExchange implements Exchange {
+  #query: URLSearchParams | undefined;
+  // Once per request, however many steps ask: `authenticate` may be a costly token check.
+  #caller: RequestContext | ApiError | Promise<RequestContext | ApiError> | undefined;
+  constructor(
+    readonly request: Request,
+    readonly requestId: string,
+    readonly dialect: Dialect,
+    readonly base: string,
+    readonly search: string,
+    readonly maxBodyBytes: number,
+    private readonly authenticate: HttpHandlerOptions['authenticate'],
+  ) {}
+  get query(): URLSearchParams {
+    return (this.#query ??= new URLSearchParams(this.search));
+  }
+  caller(): RequestContext | ApiError | Promise<RequestContext | ApiError> {
+    return (this.#caller ??= authenticateOnce(this.authenticate, this.request, this.dialect));
+  }
 }
 
 /** One service under its version prefix. */
@@ -167,20 +201,31 @@ interface Mount {
   readonly router: Router<Action>;
 }
 
-async function authenticateOnce(
+/** The caller, or the 401 when `authenticate` throws, rejects or answers no object; sync when it is. */
+function authenticateOnce(
   authenticate: HttpHandlerOptions['authenticate'],
   request: Request,
   dialect: Dialect,
-): Promise<RequestContext | ApiError> {
+): RequestContext | ApiError | Promise<RequestContext | ApiError> {
   routedTo.set(request, dialect);
+  let ctx: RequestContext | Promise<RequestContext>;
   try {
-    const ctx = await authenticate(request);
-    if (ctx === null || typeof ctx !== 'object') return authenticationFailed(dialect);
-    return ctx;
+    ctx = authenticate(request);
   } catch {
     return authenticationFailed(dialect);
   }
+  if (isThenable(ctx)) {
+    return Promise.resolve(ctx).then(
+      (c) => callerOr401(c, dialect),
+      () => authenticationFailed(dialect),
+    );
+  }
+  return callerOr401(ctx, dialect);
 }
+
+const callerOr401 = (ctx: RequestContext, dialect: Dialect): RequestContext | ApiError =>
+  ctx === null || typeof ctx !== 'object' ? authenticationFailed(dialect) : ctx;
+const isThenable = (value: unknown): value is PromiseLike<unknown> => typeof (value as { then?: unknown } | null)?.then === 'function';
 
 /** The quota service's router describes a GET it cannot route with `""`, any other method with `null`. */
 function notFoundResponse(x: Answering, method: string): Response {
@@ -233,8 +278,9 @@ export function parseTarget(url: string, origins: Map<string, string>): Target {
     const rest = url.slice(slash);
     const q = rest.indexOf('?');
     const pathname = q < 0 ? rest : rest.slice(0, q);
-    if (PLAIN_ORIGIN.test(prefix) && PLAIN_REST.test(rest) && !DOT_SEGMENT.test(pathname)) {
-      let origin = origins.get(prefix);
+    // Only plain origins are cached: one found there needs no test.
+    let origin = origins.get(prefix);
+    if ((origin !== undefined || PLAIN_ORIGIN.test(prefix)) && PLAIN_REST.test(rest) && !DOT_SEGMENT.test(pathname)) {
       if (origin === undefined) {
         origin = new URL(prefix).origin;
         // Bounded: the origin comes from the request's Host.

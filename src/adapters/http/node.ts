@@ -18,8 +18,8 @@ export const readSocket = Symbol('zoneward.readSocket');
 
 const EMPTY = new Uint8Array(0);
 
-/** Headers read by name straight from the raw header list; a real `Headers` for anything else. */
-class LazyHeaders {
+/** Headers read by name straight from the raw header list; a real `Headers` for anything else. @internal */
+export class LazyHeaders {
   #real: Headers | undefined;
   readonly #raw: readonly string[];
   constructor(raw: readonly string[]) {

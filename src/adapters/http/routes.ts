@@ -14,10 +14,16 @@ export interface Exchange extends Answering {
   readonly request: Request;
   /** Origin plus mount prefix: the base of every link in the answer. */
   readonly base: string;
+  /** The query string, without `?` (`''` when there is none). */
+  readonly search: string;
+  /** The query string parsed, on first read. */
   readonly query: URLSearchParams;
   readonly maxBodyBytes: number;
-  /** The caller as `authenticate` tells it (asked once per request), or the 401 to answer. */
-  caller(): Promise<RequestContext | ApiError>;
+  /**
+   * The caller as `authenticate` tells it (asked once per request), or the 401 to answer; a
+   * promise only when `authenticate` answered with one.
+   */
+  caller(): RequestContext | ApiError | Promise<RequestContext | ApiError>;
 }
 
 /** What answers one method on one path. @internal */
@@ -52,14 +58,18 @@ type Run<S, A extends unknown[], T> = (service: S, ctx: RequestContext, ...args:
  * @internal
  */
 export function lines<S>(face: ServiceFace<S>) {
-  const call =
-    <T>(run: (service: S, ctx: RequestContext, x: Exchange, params: readonly string[]) => PromiseLike<Result<T, ApiError>>, reply: Reply<T>): Action =>
-    async (x, params) => {
-      const ctx = await x.caller();
-      if (ctx instanceof ApiError) return errorResponse(x, ctx);
-      const result = await run(face.view(x.base), face.context(x, ctx), x, params);
-      return result.isOk() ? reply(x, result.value) : errorResponse(x, result.error);
+  // No async function and no await where nothing waits: a GET runs to its command in one go,
+  // and only the command's own promise is waited on.
+  const call = <T>(run: (service: S, ctx: RequestContext, x: Exchange, params: readonly string[]) => PromiseLike<Result<T, ApiError>>, reply: Reply<T>): Action => {
+    const answer = (x: Exchange, params: readonly string[], ctx: RequestContext | ApiError): Promise<Response> => {
+      if (ctx instanceof ApiError) return Promise.resolve(errorResponse(x, ctx));
+      return Promise.resolve(run(face.view(x.base), face.context(x, ctx), x, params).then((result) => (result.isOk() ? reply(x, result.value) : errorResponse(x, result.error))));
     };
+    return (x, params) => {
+      const ctx = x.caller();
+      return ctx instanceof Promise ? ctx.then((known) => answer(x, params, known)) : answer(x, params, ctx);
+    };
+  };
   return {
     /** A command of the path's parameters; 200 with its value unless `reply` says otherwise. */
     show: <T>(run: Run<S, [params: readonly string[]], T>, reply: Reply<T> = json(200)): Action =>

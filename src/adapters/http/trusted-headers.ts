@@ -1,4 +1,5 @@
 import type { RequestContext } from '../../kernel/context.js';
+import { LazyHeaders } from './node.js';
 
 /** Which service's no-auth middleware a request is read as. @internal */
 export type Dialect = 'dns' | 'quota';
@@ -25,10 +26,45 @@ function guessDialect(request: Request): Dialect {
   }
 }
 
+/** The headers each service's no-auth middleware reads. */
+const DNS_HEADERS = [
+  'x-auth-token',
+  'x-auth-project-id',
+  'x-roles',
+  'x-auth-all-projects',
+  'x-auth-sudo-project-id',
+  'x-auth-sudo-tenant-id',
+  'x-designate-edit-managed-records',
+] as const;
+const QUOTA_HEADERS = ['x-project-id', 'x-roles'] as const;
+const WANTED = new Set<string>([...DNS_HEADERS, ...QUOTA_HEADERS]);
+type Named = Partial<Record<(typeof DNS_HEADERS)[number] | (typeof QUOTA_HEADERS)[number], string>>;
+
+/**
+ * The values of the headers the middleware reads, as `get` answers them. A WHATWG `Headers` is
+ * walked once: its `get` validates and lowercases the name on every call, which for the seven
+ * names read costs more than one pass over a request's headers. The node adapter's lazy headers
+ * are read by name, since walking them would build the real `Headers`, and so is anything posing
+ * as `Headers` that cannot be walked.
+ */
+function named(headers: Headers, names: readonly (keyof Named)[]): Named {
+  const out: Named = {};
+  if (headers instanceof LazyHeaders || typeof (headers as Partial<Iterable<unknown>>)[Symbol.iterator] !== 'function') {
+    for (const name of names) {
+      const value = headers.get(name);
+      if (value !== null) out[name] = value;
+    }
+    return out;
+  }
+  for (const [name, value] of headers) if (WANTED.has(name)) out[name as keyof Named] = value;
+  return out;
+}
+
+const NO_TOKEN: { project?: string; roles?: string } = {};
+
 /** `noauth:<project>:<roles>` in `X-Auth-Token`, for clients that can send nothing but a token. */
-function fromToken(headers: Headers): { project?: string; roles?: string } {
-  const token = headers.get('x-auth-token');
-  if (token === null || !token.startsWith('noauth:')) return {};
+function fromToken(token: string | undefined): { project?: string; roles?: string } {
+  if (token === undefined || !token.startsWith('noauth:')) return NO_TOKEN;
   const rest = token.slice('noauth:'.length);
   const colon = rest.indexOf(':');
   if (colon === -1) return { project: rest };
@@ -72,24 +108,27 @@ export function trustedHeaders(): (request: Request) => RequestContext {
 }
 
 function dnsCaller(headers: Headers): RequestContext {
-  const token = fromToken(headers);
-  const projectId = headers.get('x-auth-project-id') ?? token.project ?? 'noauth-project';
-  const roles = (headers.get('x-roles') ?? token.roles ?? 'admin').split(',').map((r) => r.toLowerCase());
-  const allProjectsHeader = headers.get('x-auth-all-projects');
-  const sudo = headers.get('x-auth-sudo-project-id') || headers.get('x-auth-sudo-tenant-id');
-  const editManaged = headers.get('x-designate-edit-managed-records');
-  return {
-    projectId,
-    roles,
-    ...(allProjectsHeader ? { allProjects: isTrueString(allProjectsHeader) } : {}),
-    ...(sudo ? { sudoProjectId: sudo } : {}),
-    ...(editManaged ? { editManagedRecords: isTrueString(editManaged) } : {}),
-  };
+  const h = named(headers, DNS_HEADERS);
+  const project = h['x-auth-project-id'];
+  const roleList = h['x-roles'];
+  // The token stands only for the headers that are absent.
+  const token = project === undefined || roleList === undefined ? fromToken(h['x-auth-token']) : NO_TOKEN;
+  const projectId = project ?? token.project ?? 'noauth-project';
+  const roles = (roleList ?? token.roles ?? 'admin').split(',').map((r) => r.toLowerCase());
+  const allProjectsHeader = h['x-auth-all-projects'];
+  const sudo = h['x-auth-sudo-project-id'] || h['x-auth-sudo-tenant-id'];
+  const editManaged = h['x-designate-edit-managed-records'];
+  const ctx: { -readonly [K in keyof RequestContext]: RequestContext[K] } = { projectId, roles };
+  if (allProjectsHeader) ctx.allProjects = isTrueString(allProjectsHeader);
+  if (sudo) ctx.sudoProjectId = sudo;
+  if (editManaged) ctx.editManagedRecords = isTrueString(editManaged);
+  return ctx;
 }
 
 function quotaCaller(headers: Headers): RequestContext {
-  const project = headers.get('x-project-id');
-  const roles = (headers.get('x-roles') ?? '')
+  const h = named(headers, QUOTA_HEADERS);
+  const project = h['x-project-id'];
+  const roles = (h['x-roles'] ?? '')
     .split(',')
     .filter((r) => r !== '')
     .map((r) => r.trim().toLowerCase());

@@ -1,3 +1,4 @@
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { createDnsService, createQuotaService } from '../../../src/index.js';
 import { createHttpHandler, trustedHeaders } from '../../../src/adapters/http/index.js';
@@ -160,6 +161,29 @@ describe('createHttpHandler', () => {
     expect(r.status).toBe(401);
     expect((await read(r)).type).toBe('authentication_required');
   });
+
+  it('waits for an authenticate that answers with a promise, once a request, and answers 401 when it settles on no object', async () => {
+    const dns = createDnsService();
+    let asked = 0;
+    const later = createHttpHandler({
+      dns,
+      authenticate: async (request) => {
+        asked++;
+        await new Promise((resolve) => setTimeout(resolve, 1));
+        return trustedHeaders()(request);
+      },
+    });
+    const created = await later(new Request('http://h/v2/zones', { method: 'POST', headers: { ...member, ...json }, body: createZone() }));
+    expect(created.status).toBe(202);
+    expect(asked).toBe(1);
+    // The caller it settled on is the one the command checks (Designate answers this refusal 401 `forbidden`).
+    expect((await read(await later(new Request('http://h/v2/zones?all_projects=1', { headers: member })))).type).toBe('forbidden');
+    expect(asked).toBe(2);
+    const nothing = createHttpHandler({ dns, authenticate: () => Promise.resolve(null as never) });
+    const r = await nothing(new Request('http://h/v2/zones'));
+    expect(r.status).toBe(401);
+    expect((await read(r)).type).toBe('authentication_required');
+  });
 });
 
 describe('request bodies', () => {
@@ -178,5 +202,22 @@ describe('trustedHeaders: X-Designate-Edit-Managed-Records', () => {
     expect(read({ 'X-Roles': 'admin', 'X-Designate-Edit-Managed-Records': ' True ' }).editManagedRecords).toBe(true);
     expect(read({ 'X-Roles': 'admin', 'X-Designate-Edit-Managed-Records': 'no' }).editManagedRecords).toBe(false);
     expect(read({ 'X-Roles': 'admin' })).not.toHaveProperty('editManagedRecords');
+  });
+});
+
+describe('trustedHeaders: one pass over the headers', () => {
+  const names = ['x-auth-token', 'X-Auth-Project-ID', 'x-roles', 'X-Auth-All-Projects', 'x-auth-sudo-project-id', 'X-Auth-Sudo-Tenant-ID', 'x-designate-edit-managed-records', 'X-Project-Id', 'accept'];
+  const values = fc.constantFrom('', 'p1', 'Member,Reader', 'true', ' no ', 'noauth:p2', 'noauth:p3:admin', 'noauth:p4:');
+  const headerLists = fc.array(fc.tuple(fc.constantFrom(...names), values), { maxLength: 10 });
+
+  it('reads a Headers walked once as its get() would answer, repeated headers joined, for both services', () => {
+    fc.assert(
+      fc.property(headerLists, fc.constantFrom('/v2/zones', '/v1/quotas'), (list, path) => {
+        const request = new Request(`http://localhost${path}`, { headers: list });
+        // The same headers behind nothing but `get`: what the middleware reads name by name.
+        const byName = { headers: { get: (name: string) => request.headers.get(name) } } as unknown as Request;
+        expect(trustedHeaders()(request)).toEqual(trustedHeaders()(Object.assign(byName, { url: request.url })));
+      }),
+    );
   });
 });
