@@ -10,7 +10,7 @@ import type { ApiError } from '../kernel/api-error.js';
 import { resolveCaller, type RequestContext } from '../kernel/context.js';
 import { EventBus } from './kernel/events.js';
 import { taskCollection, TaskRunner, TASKS } from './kernel/tasks.js';
-import { isUuidLike, uuidV4Source } from '../kernel/uuid.js';
+import { isUuidLike, uniformSource, uuidV4Source } from '../kernel/uuid.js';
 import { abort, invalidIdSource, restoreFailed } from '../kernel/command.js';
 import { abandonZone, createZone, deleteZone, getZone, listZones, updateZone, zoneNameservers } from './zones/zone-commands.js';
 import { ZONE_PUSH } from './kernel/zone-operations.js';
@@ -198,7 +198,6 @@ const alwaysSucceeds: PoolTargetPort = Object.freeze({
 // Captured at load so a host test that stubs globals cannot change what the defaults use.
 const realClock = (): Date => new Date();
 const getRandomValues = globalThis.crypto.getRandomValues.bind(globalThis.crypto);
-const cryptoRandom = (): number => getRandomValues(new Uint32Array(1))[0]! / 4294967296;
 
 /** The DNS service's collections and how each one's index keys derive from its values. @internal */
 export const DNS_COLLECTIONS: CollectionKeys = {
@@ -306,7 +305,7 @@ export function createDnsDeps(options: DnsServiceOptions = {}): DnsDeps {
     baseUrl: linkBase(options.baseUrl ?? DEFAULT_DNS_BASE_URL),
     clock: options.clock ?? realClock,
     ids: options.ids === undefined ? uuidV4Source(getRandomValues) : checkedIds(options.ids),
-    random: options.random ?? cryptoRandom,
+    random: options.random ?? uniformSource(getRandomValues),
     forbiddenStatus: options.forbiddenStatus ?? 401,
     limits: { ...DEFAULT_ZONE_LIMITS, ...options.limits },
     quotaDefaults: { ...DEFAULT_ZONE_QUOTAS, ...options.quotas },

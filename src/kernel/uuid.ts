@@ -64,3 +64,27 @@ export function uuidV4Source(fill: (bytes: Uint8Array) => unknown): () => string
     );
   };
 }
+
+/** Numbers drawn at a time by {@link uniformSource}, at most; it starts with 4 and doubles. */
+const POOL_NUMBERS = 256;
+
+/**
+ * Uniform numbers in [0, 1) with 32 random bits each, over a source of random bytes, for the
+ * default random source: drawn a pool at a time, since one `getRandomValues` call per number (a
+ * zone's SOA refresh) cost a tenth of a zone create.
+ *
+ * @param fill - fills its argument with random bytes (such as `crypto.getRandomValues`)
+ * @internal
+ */
+export function uniformSource(fill: (numbers: Uint32Array) => unknown): () => number {
+  let pool = new Uint32Array(0);
+  let at = 0;
+  return () => {
+    if (at === pool.length) {
+      if (pool.length < POOL_NUMBERS) pool = new Uint32Array(Math.max(4, pool.length * 2));
+      fill(pool);
+      at = 0;
+    }
+    return pool[at++]! / 4294967296;
+  };
+}
