@@ -10,7 +10,7 @@ import type { ApiError } from '../kernel/api-error.js';
 import { resolveCaller, type RequestContext } from '../kernel/context.js';
 import { EventBus } from './kernel/events.js';
 import { taskCollection, TaskRunner, TASKS } from './kernel/tasks.js';
-import { isUuidLike, uniformSource, uuidV4Source } from '../kernel/uuid.js';
+import { isUuidLike, pooledFill, uniformSource, uuidV4Source } from '../kernel/uuid.js';
 import { abort, invalidIdSource, restoreFailed } from '../kernel/command.js';
 import { abandonZone, createZone, deleteZone, getZone, listZones, updateZone, zoneNameservers } from './zones/zone-commands.js';
 import { ZONE_PUSH } from './kernel/zone-operations.js';
@@ -198,6 +198,8 @@ const alwaysSucceeds: PoolTargetPort = Object.freeze({
 // Captured at load so a host test that stubs globals cannot change what the defaults use.
 const realClock = (): Date => new Date();
 const getRandomValues = globalThis.crypto.getRandomValues.bind(globalThis.crypto);
+/** What the default id and random sources of every service in the process draw their bytes from. */
+const randomFill = pooledFill(getRandomValues);
 
 /** The DNS service's collections and how each one's index keys derive from its values. @internal */
 export const DNS_COLLECTIONS: CollectionKeys = {
@@ -304,8 +306,8 @@ export function createDnsDeps(options: DnsServiceOptions = {}): DnsDeps {
     dialect: 'dns',
     baseUrl: linkBase(options.baseUrl ?? DEFAULT_DNS_BASE_URL),
     clock: options.clock ?? realClock,
-    ids: options.ids === undefined ? uuidV4Source(getRandomValues) : checkedIds(options.ids),
-    random: options.random ?? uniformSource(getRandomValues),
+    ids: options.ids === undefined ? uuidV4Source(randomFill) : checkedIds(options.ids),
+    random: options.random ?? uniformSource(randomFill),
     forbiddenStatus: options.forbiddenStatus ?? 401,
     limits: { ...DEFAULT_ZONE_LIMITS, ...options.limits },
     quotaDefaults: { ...DEFAULT_ZONE_QUOTAS, ...options.quotas },
