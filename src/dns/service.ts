@@ -9,7 +9,7 @@ import { blockKeys, importedZoneKeys, checkedBlock, isCurrentLayout, RECORDSET_Z
 import type { ApiError } from '../kernel/api-error.js';
 import { resolveCaller, type RequestContext } from '../kernel/context.js';
 import { EventBus } from './kernel/events.js';
-import { taskCollection, TaskRunner, TASKS } from './kernel/tasks.js';
+import { taskCollection, TaskRunner, TASKS, type TaskHandler } from './kernel/tasks.js';
 import { isUuidLike, pooledFill, uniformSource, uuidV4Source } from '../kernel/uuid.js';
 import { abort, invalidIdSource, restoreFailed } from '../kernel/command.js';
 import { abandonZone, createZone, deleteZone, getZone, listZones, updateZone, zoneNameservers } from './zones/zone-commands.js';
@@ -309,8 +309,8 @@ export function createDnsDeps(options: DnsServiceOptions = {}): DnsDeps {
     ids: options.ids === undefined ? uuidV4Source(randomFill) : checkedIds(options.ids),
     random: options.random ?? uniformSource(randomFill),
     forbiddenStatus: options.forbiddenStatus ?? 401,
-    limits: { ...DEFAULT_ZONE_LIMITS, ...options.limits },
-    quotaDefaults: { ...DEFAULT_ZONE_QUOTAS, ...options.quotas },
+    limits: options.limits === undefined ? DEFAULT_ZONE_LIMITS : { ...DEFAULT_ZONE_LIMITS, ...options.limits },
+    quotaDefaults: options.quotas === undefined ? DEFAULT_ZONE_QUOTAS : { ...DEFAULT_ZONE_QUOTAS, ...options.quotas },
     pools,
     defaultPool: pools[0]!,
     events: new EventBus(),
@@ -322,16 +322,27 @@ export function createDnsDeps(options: DnsServiceOptions = {}): DnsDeps {
     namePolicy: namePolicyCache(),
   };
   const importOptions = options.importRecordTypes === undefined ? {} : { recordTypes: options.importRecordTypes };
-  tasks.register(ZONE_PUSH, zonePushHandler(deps));
-  tasks.register(ZONE_IMPORT_TASK, importTaskHandler(deps, importOptions));
-  tasks.register(ZONE_EXPORT_TASK, exportTaskHandler(deps));
+  const xfrLimits = transferLimits(options.transferLimits);
+  tasks.register(ZONE_PUSH, onFirstTask(() => zonePushHandler(deps)));
+  tasks.register(ZONE_IMPORT_TASK, onFirstTask(() => importTaskHandler(deps, importOptions)));
+  tasks.register(ZONE_EXPORT_TASK, onFirstTask(() => exportTaskHandler(deps)));
   // Concurrent: a transfer waits on a master, and a slow master must not hold every other zone's tasks.
-  tasks.register(ZONE_XFR_TASK, zoneXfrHandler(deps, importOptions, transferLimits(options.transferLimits)), true);
+  tasks.register(ZONE_XFR_TASK, onFirstTask(() => zoneXfrHandler(deps, importOptions, xfrLimits)), true);
   return deps;
+}
+
+/**
+ * A task handler built when the first task of its kind runs: a service made for one test runs
+ * pushes at most, and each handler is a set of closures over the deps.
+ */
+function onFirstTask(make: () => TaskHandler): TaskHandler {
+  let handler: TaskHandler | undefined;
+  return (task) => (handler ??= make())(task);
 }
 
 /** The transfer ceiling of the options, checked (a programming error is a TypeError, as for `from`). */
 function transferLimits(given: Partial<TransferLimits> | undefined): TransferLimits {
+  if (given === undefined) return DEFAULT_TRANSFER_LIMITS;
   const limits = { ...DEFAULT_TRANSFER_LIMITS, ...given };
   for (const [key, value] of Object.entries(limits)) {
     if (!Number.isSafeInteger(value) || value < 1) throw new TypeError(`createDnsService: transferLimits.${key} must be a positive integer, not ${String(value)}`);
