@@ -379,6 +379,8 @@ export function createDnsService(options: DnsServiceOptions = {}): DnsService {
 function serviceOver(deps: DnsDeps): DnsService {
   const { storage, tasks, restored } = deps;
   const service = {
+    __proto__: LAZY_GROUP_GETTERS,
+    [DEPS]: deps,
     zones: {
       create: (ctx, body) => createZone(deps, ctx, body),
       get: (ctx, id) => getZone(deps, ctx, id),
@@ -407,15 +409,11 @@ function serviceOver(deps: DnsDeps): DnsService {
     authorize: (ctx) => resolveCaller(ctx, deps.forbiddenStatus).map(() => undefined),
     withBaseUrl: (baseUrl) => serviceOver({ ...deps, baseUrl: linkBase(baseUrl) }),
   } as Pick<DnsService, 'zones' | 'tasks' | 'events' | 'snapshot' | 'reset' | 'authorize' | 'withBaseUrl'> as DnsService;
-  // A test makes a service and uses two or three of its groups: the others are built on first
-  // use, once per service (each is a set of closures over the deps, and building all of them
-  // cost more than the test's zone create).
-  for (const [name, make] of LAZY_GROUPS) {
-    let group: unknown;
-    Object.defineProperty(service, name, { enumerable: true, get: () => (group ??= make(deps)) });
-  }
   return service;
 }
+
+/** Where a service keeps its deps for the groups built on first use. */
+const DEPS = Symbol('deps');
 
 /** The groups of a service built on first use, and how. */
 const LAZY_GROUPS: readonly (readonly [keyof DnsService, (deps: DnsDeps) => unknown])[] = [
@@ -454,3 +452,28 @@ const LAZY_GROUPS: readonly (readonly [keyof DnsService, (deps: DnsDeps) => unkn
   ['tlds', createTldCommands],
   ['blacklists', createBlacklistCommands],
 ];
+
+/**
+ * Every service's prototype: a test makes a service and uses two or three of its groups, so the
+ * others are built on first use, once per service (each is a set of closures over the deps), and
+ * then kept on the service itself. Getters on one shared prototype, not accessors defined per
+ * service, which cost more than the test's zone create.
+ */
+const LAZY_GROUP_GETTERS: object = Object.freeze(
+  Object.defineProperties(
+    {},
+    Object.fromEntries(
+      LAZY_GROUPS.map(([name, make]) => [
+        name,
+        {
+          enumerable: true,
+          get(this: { readonly [DEPS]: DnsDeps }): unknown {
+            const group = make(this[DEPS]);
+            Object.defineProperty(this, name, { value: group, enumerable: true });
+            return group;
+          },
+        },
+      ]),
+    ),
+  ),
+);
