@@ -1,18 +1,21 @@
 /**
- * What a test pays for a fresh service (issue 29): `node --expose-gc --import ./bench/loader.mjs bench/ab/fresh-service-ab.ts
- * [rounds] [old root]` (old root: a checkout of the commit to compare with, e.g. `git worktree add
- * /tmp/base 914217d` with main's node_modules linked in; new: this checkout). One iteration is what a
- * test does: `createDnsService()` with its defaults (memory storage, default clock and ids, `tasks:
- * 'auto'`), `zones.create`, `tasks.settle()`, `zones.get`, `zones.list`. GC is part of the cost (a
- * suite pays it), so nothing is collected between iterations. Each step is timed as a prefix of the
- * whole (service; service + create; ...), so the difference of two prefixes is what a step adds.
- * Old and new run alternately in this one process; prints the median µs per iteration and new/old.
+ * What a test pays for a fresh service (issue 29), through each tree's BUILT package (`dist/index.js`;
+ * run `npx tsup` in both first), as a suite that imports zoneward runs it:
+ * `node --expose-gc --import ./bench/loader.mjs bench/ab/fresh-service-ab.ts [rounds] [old root] [new root]`
+ * (old root: a checkout of the commit to compare with, e.g. `git worktree add /tmp/base 914217d` with
+ * main's node_modules linked in; new: this checkout unless given). One iteration is what a test does:
+ * `createDnsService()` with its defaults (memory storage, default clock and ids, `tasks: 'auto'`),
+ * `zones.create`, `tasks.settle()`, `zones.get`, `zones.list`. GC is part of the cost (a suite pays
+ * it), so nothing is collected between iterations. Each step is timed as a prefix of the whole
+ * (service; service + create; ...), so the difference of two prefixes is what a step adds. Old and
+ * new run alternately in this one process; prints the median CPU µs per iteration (the machine is
+ * shared: wall time measures the scheduler) and new/old.
  */
 import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 
-const [roundsArg = '9', oldRoot = '/tmp/base'] = process.argv.slice(2);
+const [roundsArg = '9', oldRoot = '/tmp/base', newRoot = '.'] = process.argv.slice(2);
 const ROUNDS = Number(roundsArg);
 const N = Number(process.env['FRESH_BENCH_ITERATIONS'] ?? 20_000);
 
@@ -26,13 +29,12 @@ interface Service {
 }
 type Create = () => Service;
 
-// The trees name the DNS wiring differently on either side of the layout move.
 const load = async (root: string): Promise<Create> => {
-  const path = ['src/dns/service.ts', 'src/dns/dns-service.ts'].map((p) => resolve(root, p)).find((p) => existsSync(p));
-  if (path === undefined) throw new Error(`no DNS service under ${root}`);
+  const path = resolve(root, 'dist/index.js');
+  if (!existsSync(path)) throw new Error(`${root}: no dist/index.js (run npx tsup there)`);
   return ((await import(pathToFileURL(path).href)) as { createDnsService: Create }).createDnsService;
 };
-const sides = { old: await load(oldRoot), new: await load('.') };
+const sides = { old: await load(oldRoot), new: await load(newRoot) };
 
 const ctx = { projectId: 'bench', roles: ['member'] };
 const body = { name: 'example.com.', email: 'admin@example.com' };
@@ -40,7 +42,7 @@ const steps = ['service', '+ create', '+ settle', '+ get', '+ list'] as const;
 
 /** µs per iteration of the first `depth` steps. */
 async function prefix(create: Create, depth: number): Promise<number> {
-  const t = performance.now();
+  const t = process.cpuUsage();
   for (let i = 0; i < N; i++) {
     const dns = create();
     // A test awaits between services; without it a loop of bare constructions keeps every
@@ -58,7 +60,8 @@ async function prefix(create: Create, depth: number): Promise<number> {
     if (depth === 4) continue;
     if ((await dns.zones.list(ctx)).isErr()) throw new Error('list failed');
   }
-  return ((performance.now() - t) * 1000) / N;
+  const used = process.cpuUsage(t);
+  return (used.user + used.system) / N;
 }
 
 const median = (xs: number[]): number => [...xs].sort((a, b) => a - b)[xs.length >> 1]!;

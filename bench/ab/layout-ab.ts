@@ -1,9 +1,16 @@
 /**
  * The commands before and after the layout move, alternated in one process (issue 26: "no
- * slower, ±5 %"): `node --import ./bench/loader.mjs bench/ab/layout-ab.ts <rounds> <old root> <new root>`, the old root a
- * checkout of main just before the move (`git worktree add /tmp/pre-layout 93fa436`, with a
- * `node_modules` link). The trees name their files differently, so each is reached through its
- * `src/index.ts` and `src/testing/index.ts`, which both keep.
+ * slower, ±5 %"), through each tree's BUILT package: `dist/index.js` and `dist/testing.js` of
+ * every root (run `npx tsup` in each first), never `src` through tsx, whose esbuild `keepNames`
+ * wraps every closure made per call in a `__name` call and so overstates per-transaction closures.
+ * This script itself runs through the benches' loader, which adds nothing (tsx would transform
+ * the imported `dist` too, and the script refuses to run under it):
+ *
+ *     node --import ./bench/loader.mjs bench/ab/layout-ab.ts <rounds> <old root> <new root>
+ *
+ * The old root a checkout of main just before the move (`git worktree add /tmp/pre-layout
+ * 93fa436`, with a `node_modules` link and `npx tsup` run in it); the new root this checkout,
+ * built.
  *
  * Each root gets one memory-backed DNS service with the same clock, ids and unlimited quotas. The
  * old tree's `tasks: 'auto'` did a task's work inside the command; the new tree's `'auto'` answers
@@ -69,8 +76,8 @@ function inlineMode(root: string): string {
 
 async function side(root: string): Promise<Side> {
   const tasks = inlineMode(root);
-  const { createDnsService } = (await import(`${root}/src/index.ts`)) as { createDnsService: (o: object) => Service };
-  const testing = (await import(`${root}/src/testing/index.ts`)) as Record<'manualClock' | 'sequentialIds', (a?: unknown) => unknown>;
+  const { createDnsService } = (await import(`${root}/dist/index.js`)) as { createDnsService: (o: object) => Service };
+  const testing = (await import(`${root}/dist/testing.js`)) as Record<'manualClock' | 'sequentialIds', (a?: unknown) => unknown>;
   const dns = createDnsService({
     clock: testing.manualClock('2026-01-01T00:00:00Z'),
     ids: testing.sequentialIds(),
@@ -125,6 +132,12 @@ async function batch(from: number, to: number, call: (i: number) => Promise<unkn
   return (used.user + used.system) / 1000;
 }
 
+// Under tsx a function made inside another is wrapped in `__name(...)` (see the header).
+function probe(): () => number {
+  const made = (): number => 0;
+  return made;
+}
+if (probe.toString().includes('__name')) throw new Error('run this bench through bench/loader.mjs, not tsx (see its header): tsx would transform the built dist too');
 const sides: Side[] = [];
 for (const root of roots) sides.push(await side(root));
 const label = (k: number): string => `${roots[k]} (${inlineMode(roots[k]!)})`;

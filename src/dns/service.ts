@@ -9,8 +9,8 @@ import { blockKeys, importedZoneKeys, checkedBlock, isCurrentLayout, RECORDSET_Z
 import type { ApiError } from '../kernel/api-error.js';
 import { resolveCaller, type RequestContext } from '../kernel/context.js';
 import { EventBus } from './kernel/events.js';
-import { taskCollection, TaskRunner, TASKS } from './kernel/tasks.js';
-import { isUuidLike, uuidV4Source } from '../kernel/uuid.js';
+import { taskCollection, TaskRunner, TASKS, type TaskHandler } from './kernel/tasks.js';
+import { isUuidLike, pooledFill, uniformSource, uuidV4Source } from '../kernel/uuid.js';
 import { abort, invalidIdSource, restoreFailed } from '../kernel/command.js';
 import { abandonZone, createZone, deleteZone, getZone, listZones, updateZone, zoneNameservers } from './zones/zone-commands.js';
 import { ZONE_PUSH } from './kernel/zone-operations.js';
@@ -198,7 +198,8 @@ const alwaysSucceeds: PoolTargetPort = Object.freeze({
 // Captured at load so a host test that stubs globals cannot change what the defaults use.
 const realClock = (): Date => new Date();
 const getRandomValues = globalThis.crypto.getRandomValues.bind(globalThis.crypto);
-const cryptoRandom = (): number => getRandomValues(new Uint32Array(1))[0]! / 4294967296;
+/** What the default id and random sources of every service in the process draw their bytes from. */
+const randomFill = pooledFill(getRandomValues);
 
 /** The DNS service's collections and how each one's index keys derive from its values. @internal */
 export const DNS_COLLECTIONS: CollectionKeys = {
@@ -305,11 +306,11 @@ export function createDnsDeps(options: DnsServiceOptions = {}): DnsDeps {
     dialect: 'dns',
     baseUrl: linkBase(options.baseUrl ?? DEFAULT_DNS_BASE_URL),
     clock: options.clock ?? realClock,
-    ids: options.ids === undefined ? uuidV4Source(getRandomValues) : checkedIds(options.ids),
-    random: options.random ?? cryptoRandom,
+    ids: options.ids === undefined ? uuidV4Source(randomFill) : checkedIds(options.ids),
+    random: options.random ?? uniformSource(randomFill),
     forbiddenStatus: options.forbiddenStatus ?? 401,
-    limits: { ...DEFAULT_ZONE_LIMITS, ...options.limits },
-    quotaDefaults: { ...DEFAULT_ZONE_QUOTAS, ...options.quotas },
+    limits: options.limits === undefined ? DEFAULT_ZONE_LIMITS : { ...DEFAULT_ZONE_LIMITS, ...options.limits },
+    quotaDefaults: options.quotas === undefined ? DEFAULT_ZONE_QUOTAS : { ...DEFAULT_ZONE_QUOTAS, ...options.quotas },
     pools,
     defaultPool: pools[0]!,
     events: new EventBus(),
@@ -321,16 +322,27 @@ export function createDnsDeps(options: DnsServiceOptions = {}): DnsDeps {
     namePolicy: namePolicyCache(),
   };
   const importOptions = options.importRecordTypes === undefined ? {} : { recordTypes: options.importRecordTypes };
-  tasks.register(ZONE_PUSH, zonePushHandler(deps));
-  tasks.register(ZONE_IMPORT_TASK, importTaskHandler(deps, importOptions));
-  tasks.register(ZONE_EXPORT_TASK, exportTaskHandler(deps));
+  const xfrLimits = transferLimits(options.transferLimits);
+  tasks.register(ZONE_PUSH, onFirstTask(() => zonePushHandler(deps)));
+  tasks.register(ZONE_IMPORT_TASK, onFirstTask(() => importTaskHandler(deps, importOptions)));
+  tasks.register(ZONE_EXPORT_TASK, onFirstTask(() => exportTaskHandler(deps)));
   // Concurrent: a transfer waits on a master, and a slow master must not hold every other zone's tasks.
-  tasks.register(ZONE_XFR_TASK, zoneXfrHandler(deps, importOptions, transferLimits(options.transferLimits)), true);
+  tasks.register(ZONE_XFR_TASK, onFirstTask(() => zoneXfrHandler(deps, importOptions, xfrLimits)), true);
   return deps;
+}
+
+/**
+ * A task handler built when the first task of its kind runs: a service made for one test runs
+ * pushes at most, and each handler is a set of closures over the deps.
+ */
+function onFirstTask(make: () => TaskHandler): TaskHandler {
+  let handler: TaskHandler | undefined;
+  return (task) => (handler ??= make())(task);
 }
 
 /** The transfer ceiling of the options, checked (a programming error is a TypeError, as for `from`). */
 function transferLimits(given: Partial<TransferLimits> | undefined): TransferLimits {
+  if (given === undefined) return DEFAULT_TRANSFER_LIMITS;
   const limits = { ...DEFAULT_TRANSFER_LIMITS, ...given };
   for (const [key, value] of Object.entries(limits)) {
     if (!Number.isSafeInteger(value) || value < 1) throw new TypeError(`createDnsService: transferLimits.${key} must be a positive integer, not ${String(value)}`);
@@ -367,6 +379,8 @@ export function createDnsService(options: DnsServiceOptions = {}): DnsService {
 function serviceOver(deps: DnsDeps): DnsService {
   const { storage, tasks, restored } = deps;
   const service = {
+    __proto__: LAZY_GROUP_GETTERS,
+    [DEPS]: deps,
     zones: {
       create: (ctx, body) => createZone(deps, ctx, body),
       get: (ctx, id) => getZone(deps, ctx, id),
@@ -395,15 +409,11 @@ function serviceOver(deps: DnsDeps): DnsService {
     authorize: (ctx) => resolveCaller(ctx, deps.forbiddenStatus).map(() => undefined),
     withBaseUrl: (baseUrl) => serviceOver({ ...deps, baseUrl: linkBase(baseUrl) }),
   } as Pick<DnsService, 'zones' | 'tasks' | 'events' | 'snapshot' | 'reset' | 'authorize' | 'withBaseUrl'> as DnsService;
-  // A test makes a service and uses two or three of its groups: the others are built on first
-  // use, once per service (each is a set of closures over the deps, and building all of them
-  // cost more than the test's zone create).
-  for (const [name, make] of LAZY_GROUPS) {
-    let group: unknown;
-    Object.defineProperty(service, name, { enumerable: true, get: () => (group ??= make(deps)) });
-  }
   return service;
 }
+
+/** Where a service keeps its deps for the groups built on first use. */
+const DEPS = Symbol('deps');
 
 /** The groups of a service built on first use, and how. */
 const LAZY_GROUPS: readonly (readonly [keyof DnsService, (deps: DnsDeps) => unknown])[] = [
@@ -442,3 +452,28 @@ const LAZY_GROUPS: readonly (readonly [keyof DnsService, (deps: DnsDeps) => unkn
   ['tlds', createTldCommands],
   ['blacklists', createBlacklistCommands],
 ];
+
+/**
+ * Every service's prototype: a test makes a service and uses two or three of its groups, so the
+ * others are built on first use, once per service (each is a set of closures over the deps), and
+ * then kept on the service itself. Getters on one shared prototype, not accessors defined per
+ * service, which cost more than the test's zone create.
+ */
+const LAZY_GROUP_GETTERS: object = Object.freeze(
+  Object.defineProperties(
+    {},
+    Object.fromEntries(
+      LAZY_GROUPS.map(([name, make]) => [
+        name,
+        {
+          enumerable: true,
+          get(this: { readonly [DEPS]: DnsDeps }): unknown {
+            const group = make(this[DEPS]);
+            Object.defineProperty(this, name, { value: group, enumerable: true });
+            return group;
+          },
+        },
+      ]),
+    ),
+  ),
+);

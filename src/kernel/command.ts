@@ -1,5 +1,16 @@
 import { err, ok, ResultAsync, type Result } from 'neverthrow';
-import { completeTransaction, type CompleteTransaction, type IndexKeys, type Storage, type StorageTransaction } from '../ports/storage.js';
+import {
+  completeTransaction,
+  type CompleteTransaction,
+  type IndexKeys,
+  type RangeQuery,
+  type RangeRequest,
+  type Storage,
+  type StorageLock,
+  type StorageTransaction,
+  type StoredEntry,
+  type StoredRow,
+} from '../ports/storage.js';
 import { ApiError, type ErrorDialect } from './api-error.js';
 import { resolveCaller, type Caller, type ForbiddenStatus } from './context.js';
 
@@ -119,39 +130,84 @@ const fault = (cause: unknown): never => {
   throw new StorageFault(cause);
 };
 
-/**
- * Wraps one adapter method so that a rejection (or a synchronous throw, should an adapter throw)
- * is tagged as a storage fault and can be told from a defect in the core. `then` rather than an
- * async wrapper, because every storage call of every command goes through it.
- */
-const guard =
-  <A extends unknown[], R>(f: (...args: A) => Promise<R>) =>
-  (...args: A): Promise<R> => {
-    try {
-      return f(...args).then(undefined, fault);
-    } catch (cause) {
-      return Promise.reject(new StorageFault(cause));
-    }
-  };
+/** A synchronous throw of an adapter, tagged as a rejection would be. */
+const thrown = <R>(cause: unknown): Promise<R> => Promise.reject(new StorageFault(cause));
 
 /**
  * The transaction a command sees: every method of the port present (see
- * {@link completeTransaction}), and every rejection of the adapter tagged so it can be told from
- * a defect in the core.
+ * {@link completeTransaction}), and every rejection of the adapter (or a synchronous throw, should
+ * an adapter throw) tagged as a storage fault, so it can be told from a defect in the core. `then`
+ * rather than async methods, and methods on the prototype rather than closures per transaction,
+ * because every storage call of every command goes through it.
  */
-function guardTransaction(raw: StorageTransaction): CompleteTransaction {
-  const tx = completeTransaction(raw);
-  return {
-    get: guard(tx.get),
-    put: guard(tx.put),
-    insert: guard(tx.insert),
-    delete: guard(tx.delete),
-    range: guard(tx.range),
-    rangeMany: guard(tx.rangeMany),
-    count: guard(tx.count),
-    lock: guard(tx.lock),
-    scan: guard(tx.scan),
-  };
+class GuardedTransaction implements CompleteTransaction {
+  private readonly tx: CompleteTransaction;
+  constructor(raw: StorageTransaction) {
+    this.tx = completeTransaction(raw);
+  }
+  get(c: string, id: string): Promise<unknown> {
+    try {
+      return this.tx.get(c, id).then(undefined, fault);
+    } catch (cause) {
+      return thrown(cause);
+    }
+  }
+  put(c: string, id: string, value: unknown, keys: IndexKeys): Promise<void> {
+    try {
+      return this.tx.put(c, id, value, keys).then(undefined, fault);
+    } catch (cause) {
+      return thrown(cause);
+    }
+  }
+  insert(c: string, id: string, value: unknown, keys: IndexKeys): Promise<boolean> {
+    try {
+      return this.tx.insert(c, id, value, keys).then(undefined, fault);
+    } catch (cause) {
+      return thrown(cause);
+    }
+  }
+  delete(c: string, id: string): Promise<boolean> {
+    try {
+      return this.tx.delete(c, id).then(undefined, fault);
+    } catch (cause) {
+      return thrown(cause);
+    }
+  }
+  range(c: string, index: string, query?: RangeQuery): Promise<readonly StoredEntry[]> {
+    try {
+      return this.tx.range(c, index, query).then(undefined, fault);
+    } catch (cause) {
+      return thrown(cause);
+    }
+  }
+  rangeMany(requests: readonly RangeRequest[]): Promise<readonly (readonly StoredEntry[])[]> {
+    try {
+      return this.tx.rangeMany(requests).then(undefined, fault);
+    } catch (cause) {
+      return thrown(cause);
+    }
+  }
+  count(c: string, index: string, prefix?: string): Promise<number> {
+    try {
+      return this.tx.count(c, index, prefix).then(undefined, fault);
+    } catch (cause) {
+      return thrown(cause);
+    }
+  }
+  lock(locks: readonly StorageLock[], covering?: boolean): Promise<void> {
+    try {
+      return this.tx.lock(locks, covering).then(undefined, fault);
+    } catch (cause) {
+      return thrown(cause);
+    }
+  }
+  scan(c: string, after: string | undefined, limit: number): Promise<readonly StoredRow[]> {
+    try {
+      return this.tx.scan(c, after, limit).then(undefined, fault);
+    } catch (cause) {
+      return thrown(cause);
+    }
+  }
 }
 
 /**
@@ -184,7 +240,7 @@ export function runInTransaction<T>(
         effects.length = 0;
         let result: Result<T, ApiError>;
         try {
-          result = await work({ tx: guardTransaction(raw), afterCommit: (e) => effects.push(e) });
+          result = await work({ tx: new GuardedTransaction(raw), afterCommit: (e) => effects.push(e) });
         } catch (error) {
           if (error instanceof StorageFault || error instanceof Abort || error instanceof CorruptValue) throw error;
           throw new Defect(error);

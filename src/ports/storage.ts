@@ -201,25 +201,47 @@ export async function insert(tx: StorageTransaction, collection: string, id: str
   return true;
 }
 
-const noLocks = (): Promise<void> => Promise.resolve();
-
 /**
  * The port boundary: `tx` with its optional methods filled in where the adapter left them out
  * (`insert` reads first, `rangeMany` reads one range after another, `lock` does nothing, which is
  * right for an adapter that runs transactions alone or serializable anyway). The core asks this
- * once per transaction and never asks what an adapter can do.
+ * once per transaction and never asks what an adapter can do. An adapter that has them all is
+ * handed on as it is; otherwise one object whose methods live on its prototype, since every
+ * command of every service pays for what this allocates.
  * @internal
  */
 export function completeTransaction(tx: StorageTransaction): CompleteTransaction {
-  return {
-    get: (c, id) => tx.get(c, id),
-    put: (c, id, value, keys) => tx.put(c, id, value, keys),
-    insert: tx.insert === undefined ? (c, id, value, keys) => insert(tx, c, id, value, keys) : (c, id, value, keys) => tx.insert!(c, id, value, keys),
-    delete: (c, id) => tx.delete(c, id),
-    range: (c, index, query) => tx.range(c, index, query),
-    rangeMany: tx.rangeMany === undefined ? (requests) => rangeMany(tx, requests) : (requests) => tx.rangeMany!(requests),
-    count: (c, index, prefix) => tx.count(c, index, prefix),
-    lock: tx.lock === undefined ? noLocks : (locks, covering) => tx.lock!(locks, covering),
-    scan: (c, after, limit) => tx.scan(c, after, limit),
-  };
+  return tx.insert !== undefined && tx.rangeMany !== undefined && tx.lock !== undefined ? (tx as CompleteTransaction) : new FilledTransaction(tx);
+}
+
+/** {@link completeTransaction}'s answer for an adapter without every optional method. */
+class FilledTransaction implements CompleteTransaction {
+  constructor(private readonly tx: StorageTransaction) {}
+  get(c: string, id: string): Promise<unknown> {
+    return this.tx.get(c, id);
+  }
+  put(c: string, id: string, value: unknown, keys: IndexKeys): Promise<void> {
+    return this.tx.put(c, id, value, keys);
+  }
+  insert(c: string, id: string, value: unknown, keys: IndexKeys): Promise<boolean> {
+    return insert(this.tx, c, id, value, keys);
+  }
+  delete(c: string, id: string): Promise<boolean> {
+    return this.tx.delete(c, id);
+  }
+  range(c: string, index: string, query?: RangeQuery): Promise<readonly StoredEntry[]> {
+    return this.tx.range(c, index, query);
+  }
+  rangeMany(requests: readonly RangeRequest[]): Promise<readonly (readonly StoredEntry[])[]> {
+    return rangeMany(this.tx, requests);
+  }
+  count(c: string, index: string, prefix?: string): Promise<number> {
+    return this.tx.count(c, index, prefix);
+  }
+  lock(locks: readonly StorageLock[], covering?: boolean): Promise<void> {
+    return this.tx.lock === undefined ? Promise.resolve() : this.tx.lock(locks, covering);
+  }
+  scan(c: string, after: string | undefined, limit: number): Promise<readonly StoredRow[]> {
+    return this.tx.scan(c, after, limit);
+  }
 }
