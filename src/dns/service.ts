@@ -126,6 +126,11 @@ export interface DnsServiceOptions {
  * A DNS zone service (the v2 zone API) held in one object: every command takes the caller's
  * {@link RequestContext} first and answers a `ResultAsync` that never rejects.
  *
+ * Its groups other than `zones`, `tasks` and `events` are built on first use, by getters its
+ * prototype holds (a test that makes a service per case pays only for what it calls). So, as
+ * with any class instance, `{ ...dns }` copies only the groups already used: to change one group,
+ * wrap the service (`Object.create(dns, …)`, or an object that forwards) rather than spread it.
+ *
  * @category Zones
  */
 export interface DnsService {
@@ -321,7 +326,7 @@ export function createDnsDeps(options: DnsServiceOptions = {}): DnsDeps {
     instantTargets: options.poolTargets === undefined,
     namePolicy: namePolicyCache(),
   };
-  const importOptions = options.importRecordTypes === undefined ? {} : { recordTypes: options.importRecordTypes };
+  const importOptions = options.importRecordTypes === undefined ? {} : { recordTypes: importRecordTypes(options.importRecordTypes) };
   const xfrLimits = transferLimits(options.transferLimits);
   tasks.register(ZONE_PUSH, onFirstTask(() => zonePushHandler(deps)));
   tasks.register(ZONE_IMPORT_TASK, onFirstTask(() => importTaskHandler(deps, importOptions)));
@@ -338,6 +343,17 @@ export function createDnsDeps(options: DnsServiceOptions = {}): DnsDeps {
 function onFirstTask(make: () => TaskHandler): TaskHandler {
   let handler: TaskHandler | undefined;
   return (task) => (handler ??= make())(task);
+}
+
+/**
+ * The import's record types of the options, checked here: the handlers that read them are built
+ * on the first task, and a programming error must surface at construction, as for `from`.
+ */
+function importRecordTypes(given: unknown): readonly string[] {
+  if (!Array.isArray(given) || !given.every((t) => typeof t === 'string' && t !== '')) {
+    throw new TypeError(`createDnsService: importRecordTypes must be an array of record type names, not ${JSON.stringify(given) ?? String(given)}`);
+  }
+  return Object.freeze([...(given as string[])]);
 }
 
 /** The transfer ceiling of the options, checked (a programming error is a TypeError, as for `from`). */

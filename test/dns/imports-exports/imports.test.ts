@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { createDnsService } from '../../../src/index.js';
 import { memoryStorage } from '../../../src/adapters/memory/memory-storage.js';
 import { faultyStorage } from '../../../src/testing/index.js';
 import { RECORDSETS } from '../../../src/dns/kernel/recordset.js';
@@ -9,6 +10,13 @@ const SOA = 'example.com. 600 IN SOA ns1.example.com. nsadmin.example.com. 20130
 const file = (...lines: string[]): string => `$ORIGIN example.com.\n$TTL 300\n${SOA}${lines.join('\n')}\n`;
 
 describe('imports.create', () => {
+  it('refuses record types that are not a list of names when the service is made, not at its first import', () => {
+    for (const importRecordTypes of ['A', [1], [''], null, { 0: 'A' }]) {
+      expect(() => createDnsService({ importRecordTypes: importRecordTypes as never })).toThrow(/importRecordTypes must be an array of record type names/);
+    }
+    expect(() => createDnsService({ importRecordTypes: ['A', 'soa'] })).not.toThrow();
+  });
+
   it('answers PENDING at once, version 1, zone_id and message null', async () => {
     const h = harness({ mode: 'manual' });
     const r = await h.imports.create(alice, FIXTURE, 'text/dns');
