@@ -1,3 +1,4 @@
+import { availableParallelism } from 'node:os';
 import { relative } from 'node:path';
 import { defineConfig } from 'vitest/config';
 import { BaseSequencer, type TestSpecification } from 'vitest/node';
@@ -8,27 +9,27 @@ import { BaseSequencer, type TestSpecification } from 'vitest/node';
 const POSTGRES_SUITES = ['test/dns/zones', 'test/dns/transfers', 'test/dns/imports-exports', 'test/dns/quotas', 'test/project-quotas', 'test/dns/recordsets', 'test/dns/secondary'];
 
 /**
- * The files that take longest (seconds each on CI's 2 cores, docs/testing.md), longest first,
- * as `project:path`. Vitest hands files to its two workers from one queue in order; started
- * last, one of these would leave a worker alone with it at the end. Vitest orders by the last
+ * The files that take longest (CONTRIBUTING.md, "CI time"), longest first, as `project:path`.
+ * Vitest hands files to its workers from one queue in order; started last, one of these would
+ * leave a worker alone with it at the end. Vitest orders by the last
  * run's durations where it has them, but CI's fresh clone has none, and without them it starts
  * the largest files first, which are not the slow ones.
  */
 const SLOWEST_FIRST = [
   'memory:test/http-clients/clients.test.ts',
   'memory:test/oracle/zones.oracle.test.ts',
-  'postgres:test/dns/recordsets/recordset-pages.test.ts',
   'postgres:test/dns/imports-exports/recordset-blocks.test.ts',
-  'postgres:test/dns/recordsets/recordset-writes.test.ts',
+  'postgres:test/dns/recordsets/recordset-pages.test.ts',
   'memory:test/proof/isolation.test.ts',
-  'memory:test/oracle/recordsets.oracle.test.ts',
+  'memory:test/model/dns.model.test.ts',
   'memory:test/adapters/postgres/two-processes.test.ts',
+  'postgres:test/dns/recordsets/recordset-writes.test.ts',
+  'memory:test/oracle/recordsets.oracle.test.ts',
   'memory:test/server/packed.test.ts',
   'postgres:test/dns/imports-exports/columnar-import.test.ts',
-  'memory:test/oracle/wire.oracle.test.ts',
-  'memory:test/model/dns.model.test.ts',
-  'memory:test/adapters/dns-server/secondaries.test.ts',
   'memory:test/proof/bad-input.test.ts',
+  'memory:test/oracle/wire.oracle.test.ts',
+  'memory:test/adapters/dns-server/secondaries.test.ts',
 ];
 
 class SlowestFirst extends BaseSequencer {
@@ -56,6 +57,10 @@ const memory = {
 
 export default defineConfig({
   test: {
+    // Vitest's default is one worker less than the cores: on CI's two, one worker, and every
+    // file in turn while the other core waited. Many of the slow files wait on a child process
+    // (the real services, the Python clients, PostgreSQL) more than they compute.
+    maxWorkers: Math.max(2, availableParallelism() - 1),
     sequence: { sequencer: SlowestFirst },
     ...(process.env.ZONEWARD_PG_URL === undefined
       ? memory
