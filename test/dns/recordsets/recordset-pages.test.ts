@@ -31,21 +31,32 @@ function zoneFile(n: number): string {
   return `${lines.join('\n')}\n`;
 }
 
-/** Every page of one order, checking each against the whole-zone path. */
+/**
+ * Every page of one order, checked against the whole-zone path: the pages, put end to end, are
+ * the whole zone as that path sorts it, each one full but the last, and each counts the zone.
+ * That makes every page the whole zone's page after its marker; every 16th page (and the last)
+ * is also compared with that path's own page after the same marker, field by field.
+ */
 async function walk(dns: DnsService, z: string, sortKey: string, sortDir: string, limit: number): Promise<string[]> {
-  const seen: string[] = [];
+  const whole = (await dns.recordsets.list(alice, z, { limit: 'max', sort_key: sortKey, sort_dir: sortDir, name: '*' }))._unsafeUnwrap() as unknown as Page;
+  const seen: Page['recordsets'] = [];
   let marker: string | undefined;
   for (let n = 0; n < 1000; n++) {
     const query = { limit: String(limit), sort_key: sortKey, sort_dir: sortDir, ...(marker === undefined ? {} : { marker }) };
     const page = (await dns.recordsets.list(alice, z, query))._unsafeUnwrap() as unknown as Page;
-    const slow = (await dns.recordsets.list(alice, z, { ...query, name: '*' }))._unsafeUnwrap() as unknown as Page;
-    expect(page).toEqual({ ...slow, links: page.links });
-    expect(page.metadata.total_count).toBe(slow.metadata.total_count);
-    seen.push(...page.recordsets.map((r) => r.id));
-    if (page.links.next === undefined) break;
+    const last = page.links.next === undefined;
+    if (n % 16 === 0 || last) {
+      const slow = (await dns.recordsets.list(alice, z, { ...query, name: '*' }))._unsafeUnwrap() as unknown as Page;
+      expect(page).toEqual({ ...slow, links: page.links });
+    }
+    if (!last) expect(page.recordsets.length).toBe(limit);
+    expect(page.metadata.total_count).toBe(page.recordsets.length === 0 ? 0 : whole.metadata.total_count);
+    seen.push(...page.recordsets);
+    if (last) break;
     marker = page.recordsets[page.recordsets.length - 1]!.id;
   }
-  return seen;
+  expect(seen).toEqual(whole.recordsets);
+  return seen.map((r) => r.id);
 }
 
 describe('recordset list pages', () => {
