@@ -217,14 +217,19 @@ function compileFilter(value: string): Predicate {
  */
 export const linkBase = (baseUrl: string): string => baseUrl.replace(/\/+$/, '');
 
+const UNRESERVED = /^[A-Za-z0-9_.~-]*$/;
+
 /**
  * A query-string piece as the real service's links encode it (Python's `urlencode`, i.e.
  * `quote_plus`): only letters, digits and `_.-~` are kept, a space is `+`.
  */
 const quotePlus = (s: string): string =>
-  encodeURIComponent(s)
-    .replace(/[!'()*]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`)
-    .replace(/%20/g, '+');
+  // Most pieces (ids, numbers, sort keys) need no escape: one test spares the three rewrites.
+  UNRESERVED.test(s)
+    ? s
+    : encodeURIComponent(s)
+        .replace(/[!'()*]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`)
+        .replace(/%20/g, '+');
 
 function buildLink(base: string, path: string, params: readonly (readonly [string, string])[]): string {
   if (params.length === 0) return `${base}${path}`;
