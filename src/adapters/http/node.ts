@@ -1,6 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { HttpHandler } from './handler.js';
-import { delegateRest, lightParts, type LightResponse } from './light.js';
+import { delegateRest, LazyHeaders, lightParts, type LightResponse } from './light.js';
 
 /**
  * zoneward/http on node:http without building what nobody reads: a lazy `Request` over the
@@ -17,50 +17,6 @@ export type SocketRead = { readonly bytes: Uint8Array } | { readonly tooLarge: t
 export const readSocket = Symbol('zoneward.readSocket');
 
 const EMPTY = new Uint8Array(0);
-
-/** Headers read by name straight from the raw header list; a real `Headers` for anything else. @internal */
-export class LazyHeaders {
-  #real: Headers | undefined;
-  readonly #raw: readonly string[];
-  constructor(raw: readonly string[]) {
-    this.#raw = raw;
-  }
-  /** As WHATWG's `get`: every value of the name, joined with `, `. */
-  get(name: string): string | null {
-    if (this.#real !== undefined) return this.#real.get(name);
-    const lower = name.toLowerCase();
-    let out: string | null = null;
-    const raw = this.#raw;
-    for (let i = 0; i < raw.length; i += 2) {
-      const key = raw[i]!;
-      if (key.length === lower.length && key.toLowerCase() === lower) out = out === null ? raw[i + 1]! : `${out}, ${raw[i + 1]!}`;
-    }
-    return out;
-  }
-  has(name: string): boolean {
-    return this.get(name) !== null;
-  }
-  /** @internal */
-  real(): Headers {
-    if (this.#real === undefined) {
-      const headers = new Headers();
-      for (let i = 0; i < this.#raw.length; i += 2) {
-        try {
-          headers.append(this.#raw[i]!, this.#raw[i + 1]!);
-        } catch {
-          // A header node:http accepted and WHATWG refuses: left out, as fetch would.
-        }
-      }
-      this.#real = headers;
-    }
-    return this.#real;
-  }
-  [Symbol.iterator](): IterableIterator<[string, string]> {
-    return this.real()[Symbol.iterator]();
-  }
-}
-Object.setPrototypeOf(LazyHeaders.prototype, Headers.prototype);
-delegateRest(LazyHeaders.prototype, Headers.prototype, (self: LazyHeaders) => self.real());
 
 /** A `Request` over an `IncomingMessage`, built only as far as it is read. */
 class NodeRequest {

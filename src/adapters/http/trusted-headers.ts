@@ -1,5 +1,5 @@
 import type { RequestContext } from '../../kernel/context.js';
-import { LazyHeaders } from './node.js';
+import { LazyHeaders } from './light.js';
 
 /** Which service's no-auth middleware a request is read as. @internal */
 export type Dialect = 'dns' | 'quota';
