@@ -152,7 +152,8 @@ export interface StorageTransaction {
    * what the transaction reads (SERIALIZABLE's predicate locks) as long as it still refuses to
    * write over a row changed since the transaction's view was taken. Only a first call, before
    * any read or write, may say so. An adapter without it runs every transaction alone or
-   * serializable anyway, so nothing is lost: the memory adapter has none.
+   * serializable anyway, so nothing is lost (the memory adapter, which runs one at a time, holds
+   * every lock already).
    */
   lock?(locks: readonly StorageLock[], covering?: boolean): Promise<void>;
   /** Values of a collection in id order, a page at a time (`after` = last id seen): for snapshots. */
@@ -169,6 +170,21 @@ export interface StoredRow {
   readonly id: string;
   /** The stored value. */
   readonly value: unknown;
+}
+
+// Storages built by this package that never reject and never throw from a transaction's methods
+// while it is open: the core calls them without tagging each call's failures. Kept by identity,
+// so a wrapper around one (a fault injector) is guarded as any other adapter.
+const unfailing = new WeakSet<Storage>();
+
+/** Marks `storage` as one of this package's adapters that never fail (see {@link failsNever}). @internal */
+export function neverRejects(storage: Storage): void {
+  unfailing.add(storage);
+}
+
+/** Whether `storage` is one this package marked with {@link neverRejects}. @internal */
+export function failsNever(storage: Storage): boolean {
+  return unfailing.has(storage);
 }
 
 /**
