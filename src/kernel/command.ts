@@ -107,7 +107,7 @@ class Abort {
  * @internal
  */
 export function abort(error: ApiError): never {
-  throw new Abort(error);
+  unwind(new Abort(error));
 }
 
 /**
@@ -125,12 +125,18 @@ class Defect {
   constructor(readonly cause: unknown) {}
 }
 
-const fault = (cause: unknown): never => {
-  throw new StorageFault(cause);
-};
+/** Throws one of this module's sentinels, which only this module catches. */
+function unwind(sentinel: Abort | StorageFault | Defect | CorruptValue): never {
+  // eslint-disable-next-line @typescript-eslint/only-throw-error -- a sentinel, never seen outside this module (see Abort)
+  throw sentinel;
+}
+
+const fault = (cause: unknown): never => unwind(new StorageFault(cause));
 
 /** A synchronous throw of an adapter, tagged as a rejection would be. */
-const thrown = <R>(cause: unknown): Promise<R> => Promise.reject(new StorageFault(cause));
+const thrown = <R>(cause: unknown): Promise<R> =>
+  // eslint-disable-next-line @typescript-eslint/prefer-promise-reject-errors -- a sentinel, as `fault` throws
+  Promise.reject(new StorageFault(cause));
 
 /**
  * The transaction a command sees: every method of the port present (see
@@ -251,10 +257,9 @@ export async function transact<T>(
       try {
         result = await work(attempt);
       } catch (error) {
-        if (error instanceof StorageFault || error instanceof Abort || error instanceof CorruptValue) throw error;
-        throw new Defect(error);
+        unwind(error instanceof StorageFault || error instanceof Abort || error instanceof CorruptValue ? error : new Defect(error));
       }
-      if (result.isErr()) throw new Abort(result.error);
+      if (result.isErr()) unwind(new Abort(result.error));
       return result.value;
     });
     const effects = last?.effects;

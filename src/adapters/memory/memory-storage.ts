@@ -272,7 +272,7 @@ export function memoryStorage(): Storage {
       // An idle store starts the transaction at once: nothing runs or waits before it.
       if (!running) return run(work);
       return new Promise<T>((resolve, reject) => {
-        waiting.push(() => run(work).then(resolve, reject));
+        waiting.push(() => void run(work).then(resolve, reject));
       });
     },
   });
