@@ -173,18 +173,20 @@ export interface StoredRow {
 }
 
 // Storages built by this package that never reject and never throw from a transaction's methods
-// while it is open: the core calls them without tagging each call's failures. Kept by identity,
-// so a wrapper around one (a fault injector) is guarded as any other adapter.
-const unfailing = new WeakSet<Storage>();
+// while it is open: the core calls them without tagging each call's failures. The mark holds the
+// storage itself, so a copy or a wrapper (a fault injector spreading it, an object inheriting
+// from it) is not marked and is guarded as any other adapter.
+const UNFAILING = Symbol('zoneward.unfailing');
 
-/** Marks `storage` as one of this package's adapters that never fail (see {@link failsNever}). @internal */
-export function neverRejects(storage: Storage): void {
-  unfailing.add(storage);
+/** Marks `storage`, before it is frozen, as one of this package's adapters that never fail (see {@link failsNever}). @internal */
+export function neverRejects<S extends Storage>(storage: S): S {
+  (storage as { [UNFAILING]?: Storage })[UNFAILING] = storage;
+  return storage;
 }
 
 /** Whether `storage` is one this package marked with {@link neverRejects}. @internal */
 export function failsNever(storage: Storage): boolean {
-  return unfailing.has(storage);
+  return (storage as { [UNFAILING]?: Storage })[UNFAILING] === storage;
 }
 
 /**

@@ -267,7 +267,7 @@ export function memoryStorage(): Storage {
     result.then(next, next);
     return result;
   };
-  const storage: Storage = Object.freeze({
+  return Object.freeze(neverRejects<Storage>({
     transaction<T>(work: (tx: StorageTransaction) => Promise<T>): Promise<T> {
       // An idle store starts the transaction at once: nothing runs or waits before it.
       if (!running) return run(work);
@@ -275,9 +275,7 @@ export function memoryStorage(): Storage {
         waiting.push(() => void run(work).then(resolve, reject));
       });
     },
-  });
-  neverRejects(storage);
-  return storage;
+  }));
 }
 
 /** A range read of an index, empty when the collection or the index was never written. */
