@@ -203,8 +203,14 @@ const alwaysSucceeds: PoolTargetPort = Object.freeze({
 // Captured at load so a host test that stubs globals cannot change what the defaults use.
 const realClock = (): Date => new Date();
 const getRandomValues = globalThis.crypto.getRandomValues.bind(globalThis.crypto);
-/** What the default id and random sources of every service in the process draw their bytes from. */
+/**
+ * The default id and random sources, one of each for every service in the process: what they
+ * draw is random whichever service asks, and a service made per test need not build its own
+ * pools (typed arrays are dear to make) for the handful of ids it draws.
+ */
 const randomFill = pooledFill(getRandomValues);
+const defaultIds = uuidV4Source(randomFill);
+const defaultRandom = uniformSource(randomFill);
 
 /** The DNS service's collections and how each one's index keys derive from its values. @internal */
 export const DNS_COLLECTIONS: CollectionKeys = {
@@ -311,8 +317,8 @@ export function createDnsDeps(options: DnsServiceOptions = {}): DnsDeps {
     dialect: 'dns',
     baseUrl: linkBase(options.baseUrl ?? DEFAULT_DNS_BASE_URL),
     clock: options.clock ?? realClock,
-    ids: options.ids === undefined ? uuidV4Source(randomFill) : checkedIds(options.ids),
-    random: options.random ?? uniformSource(randomFill),
+    ids: options.ids === undefined ? defaultIds : checkedIds(options.ids),
+    random: options.random ?? defaultRandom,
     forbiddenStatus: options.forbiddenStatus ?? 401,
     limits: options.limits === undefined ? DEFAULT_ZONE_LIMITS : { ...DEFAULT_ZONE_LIMITS, ...options.limits },
     quotaDefaults: options.quotas === undefined ? DEFAULT_ZONE_QUOTAS : { ...DEFAULT_ZONE_QUOTAS, ...options.quotas },

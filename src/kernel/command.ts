@@ -1,6 +1,7 @@
 import { err, ok, ResultAsync, type Result } from 'neverthrow';
 import {
   completeTransaction,
+  failsNever,
   type CompleteTransaction,
   type IndexKeys,
   type RangeQuery,
@@ -89,11 +90,13 @@ export const corruptValue = (cause: CorruptValue, dialect: ErrorDialect = 'dns')
 
 const describe = (cause: unknown): string => (cause instanceof Error ? cause.message : String(cause));
 
-// Thrown only to unwind a transaction; never seen outside this module.
-class Abort extends Error {
-  constructor(readonly error: ApiError) {
-    super('command aborted');
-  }
+/*
+ * Thrown only to unwind a transaction and caught below; never seen outside this module. Not
+ * `Error`s: every command that answers an error throws one, and an `Error` would capture a stack
+ * trace nobody reads.
+ */
+class Abort {
+  constructor(readonly error: ApiError) {}
 }
 
 /**
@@ -104,7 +107,7 @@ class Abort extends Error {
  * @internal
  */
 export function abort(error: ApiError): never {
-  throw new Abort(error);
+  unwind(new Abort(error));
 }
 
 /**
@@ -115,23 +118,25 @@ export function abort(error: ApiError): never {
 export async function insertNew(tx: CompleteTransaction, collection: string, id: string, value: unknown, keys: IndexKeys): Promise<void> {
   if (!(await tx.insert(collection, id, value, keys))) abort(duplicateId(collection, id));
 }
-class StorageFault extends Error {
-  constructor(override readonly cause: unknown) {
-    super('storage failed');
-  }
+class StorageFault {
+  constructor(readonly cause: unknown) {}
 }
-class Defect extends Error {
-  constructor(override readonly cause: unknown) {
-    super('defect');
-  }
+class Defect {
+  constructor(readonly cause: unknown) {}
 }
 
-const fault = (cause: unknown): never => {
-  throw new StorageFault(cause);
-};
+/** Throws one of this module's sentinels, which only this module catches. */
+function unwind(sentinel: Abort | StorageFault | Defect | CorruptValue): never {
+  // eslint-disable-next-line @typescript-eslint/only-throw-error -- a sentinel, never seen outside this module (see Abort)
+  throw sentinel;
+}
+
+const fault = (cause: unknown): never => unwind(new StorageFault(cause));
 
 /** A synchronous throw of an adapter, tagged as a rejection would be. */
-const thrown = <R>(cause: unknown): Promise<R> => Promise.reject(new StorageFault(cause));
+const thrown = <R>(cause: unknown): Promise<R> =>
+  // eslint-disable-next-line @typescript-eslint/prefer-promise-reject-errors -- a sentinel, as `fault` throws
+  Promise.reject(new StorageFault(cause));
 
 /**
  * The transaction a command sees: every method of the port present (see
@@ -221,6 +226,54 @@ export interface UnitOfWork {
   afterCommit(effect: () => void): void;
 }
 
+/** One attempt of a transaction's work: its transaction and the effects it asked for. */
+class Attempt implements UnitOfWork {
+  effects: (() => void)[] | undefined;
+  constructor(readonly tx: CompleteTransaction) {}
+  afterCommit(effect: () => void): void {
+    (this.effects ??= []).push(effect);
+  }
+}
+
+/**
+ * {@link runInTransaction} as a plain promise, for the command pipeline and the task handlers,
+ * which would only unwrap a `ResultAsync` again.
+ * @internal
+ */
+export async function transact<T>(
+  storage: Storage,
+  work: (uow: UnitOfWork) => PromiseLike<Result<T, ApiError>>,
+  dialect: ErrorDialect = 'dns',
+): Promise<Result<T, ApiError>> {
+  // This package's memory adapter never fails: its calls need no tagging.
+  const guarded = !failsNever(storage);
+  // The attempt that committed: an adapter may run `work` again, and only the last run's effects count.
+  let last: Attempt | undefined;
+  try {
+    const value = await storage.transaction(async (raw) => {
+      const attempt = new Attempt(guarded ? new GuardedTransaction(raw) : completeTransaction(raw));
+      last = attempt;
+      let result: Result<T, ApiError>;
+      try {
+        result = await work(attempt);
+      } catch (error) {
+        unwind(error instanceof StorageFault || error instanceof Abort || error instanceof CorruptValue ? error : new Defect(error));
+      }
+      if (result.isErr()) unwind(new Abort(result.error));
+      return result.value;
+    });
+    const effects = last?.effects;
+    if (effects !== undefined) for (const effect of effects) effect();
+    return ok(value);
+  } catch (error) {
+    if (error instanceof Abort) return err(error.error);
+    if (error instanceof Defect) return err(unexpected(error.cause, dialect));
+    if (error instanceof CorruptValue) return err(corruptValue(error, dialect));
+    if (error instanceof StorageFault) return err(storageFailure(error.cause, dialect));
+    return err(storageFailure(error, dialect));
+  }
+}
+
 /**
  * Runs one command as one storage transaction and turns every way it can end into a
  * `ResultAsync` that never rejects: `Err` from the work rolls the transaction back, an adapter
@@ -233,32 +286,7 @@ export function runInTransaction<T>(
   work: (uow: UnitOfWork) => PromiseLike<Result<T, ApiError>>,
   dialect: ErrorDialect = 'dns',
 ): ResultAsync<T, ApiError> {
-  const promise = (async (): Promise<Result<T, ApiError>> => {
-    const effects: (() => void)[] = [];
-    try {
-      const value = await storage.transaction(async (raw) => {
-        effects.length = 0;
-        let result: Result<T, ApiError>;
-        try {
-          result = await work({ tx: new GuardedTransaction(raw), afterCommit: (e) => effects.push(e) });
-        } catch (error) {
-          if (error instanceof StorageFault || error instanceof Abort || error instanceof CorruptValue) throw error;
-          throw new Defect(error);
-        }
-        if (result.isErr()) throw new Abort(result.error);
-        return result.value;
-      });
-      for (const effect of effects) effect();
-      return ok(value);
-    } catch (error) {
-      if (error instanceof Abort) return err(error.error);
-      if (error instanceof Defect) return err(unexpected(error.cause, dialect));
-      if (error instanceof CorruptValue) return err(corruptValue(error, dialect));
-      if (error instanceof StorageFault) return err(storageFailure(error.cause, dialect));
-      return err(storageFailure(error, dialect));
-    }
-  })();
-  return new ResultAsync(promise);
+  return new ResultAsync(transact(storage, work, dialect));
 }
 
 /**
@@ -338,19 +366,23 @@ function unreadBodyError(caller: Result<Caller, ApiError>, body: UnreadBody, ids
  * @internal
  */
 export function command<I, T>(env: CommandEnv, ctx: unknown, steps: CommandSteps<I, T>): ResultAsync<T, ApiError> {
-  return fromSafePromise(
-    (async (): Promise<Result<T, ApiError>> => {
-      const restored = await env.restored;
-      if (restored.isErr()) return err(restored.error);
-      const caller = resolveCaller(ctx, env.forbiddenStatus, env.dialect);
-      if (steps.body instanceof UnreadBody) return err(unreadBodyError(caller, steps.body, steps.ids));
-      if (caller.isErr()) return err(caller.error);
-      const parsed = steps.parse === undefined ? ok(undefined as I) : steps.parse(caller.value);
-      if (parsed.isErr()) return err(parsed.error);
-      const allowed = steps.authorize?.(caller.value, parsed.value);
-      if (allowed?.isErr()) return err(allowed.error);
-      return runInTransaction(env.storage, (uow) => steps.transaction(uow, caller.value, parsed.value), env.dialect);
-    })(),
-    env.dialect,
-  );
+  return new ResultAsync(runCommand(env, ctx, steps));
+}
+
+/** {@link command}'s pipeline as one async function: plain `Result`s inside, one `ResultAsync` at the boundary. */
+async function runCommand<I, T>(env: CommandEnv, ctx: unknown, steps: CommandSteps<I, T>): Promise<Result<T, ApiError>> {
+  try {
+    const restored = await env.restored;
+    if (restored.isErr()) return err(restored.error);
+    const caller = resolveCaller(ctx, env.forbiddenStatus, env.dialect);
+    if (steps.body instanceof UnreadBody) return err(unreadBodyError(caller, steps.body, steps.ids));
+    if (caller.isErr()) return err(caller.error);
+    const parsed = steps.parse === undefined ? ok(undefined as I) : steps.parse(caller.value);
+    if (parsed.isErr()) return err(parsed.error);
+    const allowed = steps.authorize?.(caller.value, parsed.value);
+    if (allowed?.isErr()) return err(allowed.error);
+    return await transact(env.storage, (uow) => steps.transaction(uow, caller.value, parsed.value), env.dialect);
+  } catch (cause) {
+    return err(unexpected(cause, env.dialect));
+  }
 }

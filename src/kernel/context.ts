@@ -115,13 +115,18 @@ export function resolveCaller(
   if ((allProjects || (c as { [ALL_PROJECTS_ASKED]?: unknown })[ALL_PROJECTS_ASKED] === true) && !isAdmin) return err(forbidden(forbiddenStatus, 'all_tenants', dialect));
   const editManagedRecords = c['editManagedRecords'] === true;
   if (editManagedRecords && !isAdmin) return err(forbidden(forbiddenStatus, 'edit_managed_records', dialect));
-  const elevations = editManagedRecords ? { allProjects, editManagedRecords } : { allProjects };
+  let acting = projectId;
   if (sudo !== undefined && sudo !== null) {
     if (typeof sudo !== 'string' || !usableProjectId(sudo)) return err(authenticationRequired(dialect));
     if (!isAdmin) return err(forbidden(forbiddenStatus, 'use_sudo', dialect));
-    return ok({ projectId: sudo, originalProjectId: projectId, roles, isAdmin, ...elevations });
+    acting = sudo;
   }
-  return ok({ projectId, originalProjectId: projectId, roles, isAdmin, ...elevations });
+  // Literals rather than a spread of the elevations: every command resolves its caller.
+  return ok(
+    editManagedRecords
+      ? { projectId: acting, originalProjectId: projectId, roles, isAdmin, allProjects, editManagedRecords }
+      : { projectId: acting, originalProjectId: projectId, roles, isAdmin, allProjects },
+  );
 }
 
 /** The caller's project for commands that need one (401 `missing_project_id` otherwise). @internal */

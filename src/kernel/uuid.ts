@@ -1,5 +1,3 @@
-const HEX = /^[0-9a-fA-F]{32}$/;
-
 /**
  * Whether a path id is UUID-shaped as the real service's router accepts it: 32 hex digits,
  * hyphens, braces and case optional.
@@ -7,9 +5,22 @@ const HEX = /^[0-9a-fA-F]{32}$/;
  */
 export function isUuidLike(value: unknown): value is string {
   if (typeof value !== 'string' || value.length > 38) return false;
-  let s = value;
-  if (s.startsWith('{') && s.endsWith('}')) s = s.slice(1, -1);
-  return HEX.test(s.replaceAll('-', ''));
+  // 32 hex digits once braces around the whole and every hyphen are dropped; one pass, no copies.
+  let start = 0;
+  let end = value.length;
+  if (end >= 2 && value.charCodeAt(0) === 0x7b && value.charCodeAt(end - 1) === 0x7d) {
+    start = 1;
+    end -= 1;
+  }
+  let digits = 0;
+  for (let i = start; i < end; i++) {
+    const c = value.charCodeAt(i);
+    if (c === 0x2d) continue;
+    // 0-9, then A-F and a-f folded together by the lower-case bit.
+    if ((c >= 0x30 && c <= 0x39) || ((c | 0x20) >= 0x61 && (c | 0x20) <= 0x66)) digits += 1;
+    else return false;
+  }
+  return digits === 32;
 }
 
 /**

@@ -152,7 +152,8 @@ export interface StorageTransaction {
    * what the transaction reads (SERIALIZABLE's predicate locks) as long as it still refuses to
    * write over a row changed since the transaction's view was taken. Only a first call, before
    * any read or write, may say so. An adapter without it runs every transaction alone or
-   * serializable anyway, so nothing is lost: the memory adapter has none.
+   * serializable anyway, so nothing is lost (the memory adapter, which runs one at a time, holds
+   * every lock already).
    */
   lock?(locks: readonly StorageLock[], covering?: boolean): Promise<void>;
   /** Values of a collection in id order, a page at a time (`after` = last id seen): for snapshots. */
@@ -169,6 +170,23 @@ export interface StoredRow {
   readonly id: string;
   /** The stored value. */
   readonly value: unknown;
+}
+
+// Storages built by this package that never reject and never throw from a transaction's methods
+// while it is open: the core calls them without tagging each call's failures. The mark holds the
+// storage itself, so a copy or a wrapper (a fault injector spreading it, an object inheriting
+// from it) is not marked and is guarded as any other adapter.
+const UNFAILING = Symbol('zoneward.unfailing');
+
+/** Marks `storage`, before it is frozen, as one of this package's adapters that never fail (see {@link failsNever}). @internal */
+export function neverRejects<S extends Storage>(storage: S): S {
+  (storage as { [UNFAILING]?: Storage })[UNFAILING] = storage;
+  return storage;
+}
+
+/** Whether `storage` is one this package marked with {@link neverRejects}. @internal */
+export function failsNever(storage: Storage): boolean {
+  return (storage as { [UNFAILING]?: Storage })[UNFAILING] === storage;
 }
 
 /**

@@ -110,3 +110,25 @@ describe('uniformSource', () => {
     expect(calls).toBe(2);
   });
 });
+
+describe('isUuidLike', () => {
+  /** The rule as the router states it: braces around the whole and every hyphen dropped, then 32 hex digits. */
+  const rule = (s: string): boolean => {
+    if (s.length > 38) return false;
+    const inner = s.startsWith('{') && s.endsWith('}') ? s.slice(1, -1) : s;
+    return /^[0-9a-fA-F]{32}$/.test(inner.replaceAll('-', ''));
+  };
+  const uuidish = fc
+    .tuple(fc.uuid(), fc.array(fc.constantFrom('-', '{', '}', 'g', 'G', '@', '`', '/', ':', 'F', 'f', '0', '\u0141', ''), { maxLength: 4 }), fc.nat(40), fc.boolean())
+    .map(([u, extra, at, hyphens]) => {
+      const s = hyphens ? u : u.replaceAll('-', '');
+      const k = at % (s.length + 1);
+      return s.slice(0, k) + extra.join('') + s.slice(k);
+    });
+  fcTest.prop([fc.oneof(uuidish, fc.string({ maxLength: 40 }), fc.uuid().map((u) => `{${u.toUpperCase()}}`))], { numRuns: 3000 })(
+    'answers as the rule does for ids, near-ids and any string',
+    (s) => {
+      expect(isUuidLike(s)).toBe(rule(s));
+    },
+  );
+});

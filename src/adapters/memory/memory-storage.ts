@@ -1,4 +1,4 @@
-import type { IndexKeys, RangeQuery, Storage, StorageTransaction, StoredEntry } from '../../ports/storage.js';
+import { neverRejects, type CompleteTransaction, type IndexKeys, type RangeQuery, type Storage, type StorageTransaction, type StoredEntry } from '../../ports/storage.js';
 import { OrderedIndex } from './ordered-index.js';
 
 interface Row {
@@ -94,90 +94,129 @@ function idIndex(c: Collection): OrderedIndex {
 /** What one transaction wrote, newest last, to undo in reverse when it fails. */
 type UndoLog = Undo[];
 
-/**
- * The operations of one transaction over `tables`, each write logged in `undo` first. An object of
- * its own methods (not a class instance), so that a caller may spread it to wrap one operation.
- * Every call after the transaction ended (`isOpen()` false) throws.
+/** What the operations of one transaction work on; `open` turns false when it ends. */
+interface TxState {
+  readonly tables: Tables;
+  readonly undo: UndoLog;
+  open: boolean;
+}
+
+// The state sits under a symbol on the transaction object, so that a caller who spreads the
+// object to wrap one operation (`{ ...tx, put }`) carries the same state, not a copy of it.
+const STATE = Symbol('memory transaction');
+type MemoryTransaction = CompleteTransaction & { readonly [STATE]: TxState };
+
+function stateOf(tx: MemoryTransaction): TxState {
+  const s = tx[STATE];
+  if (!s.open) throw new Error('storage transaction used after it ended');
+  return s;
+}
+
+function write(s: TxState, c: Collection, id: string, before: Row | undefined, row: Row | undefined): void {
+  s.undo.push({ collection: c, id, before });
+  s.tables.restore(c, id, row);
+}
+
+const RESOLVED: Promise<void> = Promise.resolve();
+const TRUE = Promise.resolve(true);
+const FALSE = Promise.resolve(false);
+
+/*
+ * The operations, shared by every transaction: a transaction is an object holding its state and
+ * these functions (no closures made per transaction, since every command opens one). Each reads
+ * its state through `this`, which a spread copy carries along.
  */
-function transactionOver(tables: Tables, undo: UndoLog, isOpen: () => boolean): StorageTransaction {
-  const check = (): void => {
-    if (!isOpen()) throw new Error('storage transaction used after it ended');
-  };
-  const write = (c: Collection, id: string, before: Row | undefined, row: Row | undefined): void => {
-    undo.push({ collection: c, id, before });
-    tables.restore(c, id, row);
-  };
+const operations: { readonly [K in keyof CompleteTransaction]: (this: MemoryTransaction, ...args: Parameters<CompleteTransaction[K]>) => ReturnType<CompleteTransaction[K]> } = {
+  get(name, id) {
+    return Promise.resolve(stateOf(this).tables.find(name)?.rows.get(id)?.value);
+  },
+  put(name, id, value, keys) {
+    const s = stateOf(this);
+    const c = s.tables.open(name);
+    write(s, c, id, c.rows.get(id), { value, keys });
+    return RESOLVED;
+  },
+  insert(name, id, value, keys) {
+    const s = stateOf(this);
+    const c = s.tables.open(name);
+    if (c.rows.has(id)) return FALSE;
+    write(s, c, id, undefined, { value, keys });
+    return TRUE;
+  },
+  delete(name, id) {
+    const s = stateOf(this);
+    const c = s.tables.find(name);
+    const before = c?.rows.get(id);
+    if (c === undefined || before === undefined) return FALSE;
+    write(s, c, id, before, undefined);
+    return TRUE;
+  },
+  range(name, indexName, query = {}) {
+    return Promise.resolve(rangeOf(stateOf(this).tables, name, indexName, query));
+  },
+  rangeMany(requests) {
+    const { tables } = stateOf(this);
+    return Promise.resolve(requests.map((r) => rangeOf(tables, r.collection, r.index, r.query ?? {})));
+  },
+  count(name, indexName, prefix = '') {
+    const i = stateOf(this).tables.find(name)?.indexes.get(indexName);
+    if (i === undefined) return Promise.resolve(0);
+    const { start, end } = i.prefixBounds(prefix);
+    return Promise.resolve(end - start);
+  },
+  // Transactions run one at a time: every lock is already held.
+  lock() {
+    stateOf(this);
+    return RESOLVED;
+  },
+  scan(name, after, limit) {
+    const c = stateOf(this).tables.find(name);
+    if (c === undefined) return Promise.resolve([]);
+    const byId = idIndex(c);
+    const out: { id: string; value: unknown }[] = [];
+    const start = after === undefined ? 0 : byId.upperBound('', after);
+    byId.forEach(start, byId.size, 'asc', (_key, id) => {
+      out.push({ id, value: c.rows.get(id)?.value });
+      return out.length < limit;
+    });
+    return Promise.resolve(out);
+  },
+};
+
+/**
+ * The operations of one transaction over `tables`, each write logged in its undo log first. An
+ * object of its own properties (not a class instance), so that a caller may spread it to wrap one
+ * operation. Every call after the transaction ended throws.
+ */
+function transactionOver(s: TxState): MemoryTransaction {
   return {
-    get(name, id) {
-      check();
-      return Promise.resolve(tables.find(name)?.rows.get(id)?.value);
-    },
-    put(name, id, value, keys) {
-      check();
-      const c = tables.open(name);
-      write(c, id, c.rows.get(id), { value, keys });
-      return Promise.resolve();
-    },
-    insert(name, id, value, keys) {
-      check();
-      const c = tables.open(name);
-      if (c.rows.has(id)) return Promise.resolve(false);
-      write(c, id, undefined, { value, keys });
-      return Promise.resolve(true);
-    },
-    delete(name, id) {
-      check();
-      const c = tables.find(name);
-      const before = c?.rows.get(id);
-      if (c === undefined || before === undefined) return Promise.resolve(false);
-      write(c, id, before, undefined);
-      return Promise.resolve(true);
-    },
-    range(name, indexName, query = {}) {
-      check();
-      return Promise.resolve(rangeOf(tables, name, indexName, query));
-    },
-    rangeMany(requests) {
-      check();
-      return Promise.resolve(requests.map((r) => rangeOf(tables, r.collection, r.index, r.query ?? {})));
-    },
-    count(name, indexName, prefix = '') {
-      check();
-      const i = tables.find(name)?.indexes.get(indexName);
-      if (i === undefined) return Promise.resolve(0);
-      const { start, end } = i.prefixBounds(prefix);
-      return Promise.resolve(end - start);
-    },
-    scan(name, after, limit) {
-      check();
-      const c = tables.find(name);
-      if (c === undefined) return Promise.resolve([]);
-      const byId = idIndex(c);
-      const out: { id: string; value: unknown }[] = [];
-      const start = after === undefined ? 0 : byId.upperBound('', after);
-      byId.forEach(start, byId.size, 'asc', (_key, id) => {
-        out.push({ id, value: c.rows.get(id)?.value });
-        return out.length < limit;
-      });
-      return Promise.resolve(out);
-    },
+    [STATE]: s,
+    get: operations.get,
+    put: operations.put,
+    insert: operations.insert,
+    delete: operations.delete,
+    range: operations.range,
+    rangeMany: operations.rangeMany,
+    count: operations.count,
+    lock: operations.lock,
+    scan: operations.scan,
   };
 }
 
 /** Runs `work` in one transaction: its writes stay when it resolves, and are undone when it rejects. */
 async function runTransaction<T>(tables: Tables, work: (tx: StorageTransaction) => Promise<T>): Promise<T> {
-  const undo: UndoLog = [];
-  let open = true;
+  const s: TxState = { tables, undo: [], open: true };
   try {
-    return await work(transactionOver(tables, undo, () => open));
+    return await work(transactionOver(s));
   } catch (error) {
+    const { undo } = s;
     for (let k = undo.length - 1; k >= 0; k--) {
       const u = undo[k]!;
       tables.restore(u.collection, u.id, u.before);
     }
     throw error;
   } finally {
-    open = false;
+    s.open = false;
   }
 }
 
@@ -200,17 +239,43 @@ async function runTransaction<T>(tables: Tables, work: (tx: StorageTransaction) 
  */
 export function memoryStorage(): Storage {
   const tables = new Tables();
-  let tail: Promise<unknown> = Promise.resolve();
-  return {
-    transaction<T>(work: (tx: StorageTransaction) => Promise<T>): Promise<T> {
-      const result = tail.then(() => runTransaction(tables, work));
-      tail = result.then(
-        () => undefined,
-        () => undefined,
-      );
-      return result;
-    },
+  // Whether a transaction runs now; those that arrive meanwhile wait in `waiting`, oldest first
+  // (from `head` on), and each one ending starts the next.
+  let running = false;
+  let waiting: (() => void)[] = [];
+  let head = 0;
+  const next = (): void => {
+    if (head === waiting.length) {
+      running = false;
+      waiting = [];
+      head = 0;
+      return;
+    }
+    const start = waiting[head]!;
+    waiting[head++] = undefined!;
+    // A queue that never empties drops what it already started, now and then, in one copy.
+    if (head >= 1024 && head * 2 >= waiting.length) {
+      waiting = waiting.slice(head);
+      head = 0;
+    }
+    start();
   };
+  const run = <T>(work: (tx: StorageTransaction) => Promise<T>): Promise<T> => {
+    // Set before the work starts, so a transaction asked for from inside it waits its turn.
+    running = true;
+    const result = runTransaction(tables, work);
+    result.then(next, next);
+    return result;
+  };
+  return Object.freeze(neverRejects<Storage>({
+    transaction<T>(work: (tx: StorageTransaction) => Promise<T>): Promise<T> {
+      // An idle store starts the transaction at once: nothing runs or waits before it.
+      if (!running) return run(work);
+      return new Promise<T>((resolve, reject) => {
+        waiting.push(() => void run(work).then(resolve, reject));
+      });
+    },
+  }));
 }
 
 /** A range read of an index, empty when the collection or the index was never written. */

@@ -134,6 +134,9 @@ export function namePolicyCache(): NamePolicyCache {
 
 const tokenProblem = shapeCheck({ token: isString });
 
+/** The policy of frozen options with no stored rule, by those options: a pure function's memo, shared by the services given them. */
+const withoutStoredRules = new WeakMap<object, NamePolicy>();
+
 /** The revision a token starts with: 0 for none, or one written before tokens counted. */
 const revisionOf = (token: string | undefined): number => {
   const n = token === undefined ? NaN : Number.parseInt(token, 10);
@@ -176,6 +179,19 @@ export async function readNamePolicy(
   // (a snapshot holding rules without it is refused on restore: see `rulesWithoutToken`).
   const token = (await readToken(tx)) ?? NO_RULES;
   if (cache.token === token && cache.policy !== undefined) return cache.policy;
+  if (token === NO_RULES) {
+    // Nothing stored: the policy is the options' alone, the same for every service given the same
+    // (frozen) limits, as every service made with the defaults is; a fresh service per test
+    // would otherwise compile it at its first create.
+    let policy = withoutStoredRules.get(configured);
+    if (policy === undefined) {
+      policy = { tlds: new Set(configured.tlds), blacklist: anyPattern(usablePatterns(configured.blacklist)), nameservers: new Map() };
+      if (Object.isFrozen(configured) && Object.isFrozen(configured.tlds) && Object.isFrozen(configured.blacklist)) withoutStoredRules.set(configured, policy);
+    }
+    cache.token = token;
+    cache.policy = policy;
+    return policy;
+  }
   const [tlds, stored, nameservers] =
     token === NO_RULES ? [[], [], new Map<string, readonly Nameserver[]>()] : [await tldRepository.all(tx), await blacklistRepository.all(tx), await readPoolNameservers(tx)];
   if (cache.configured?.from !== configured.blacklist) {

@@ -125,6 +125,12 @@ export class TaskRunner {
   #again = false;
   /** Concurrent tasks started and not finished, by task id. */
   readonly #inFlight = new Map<string, InFlight>();
+  /**
+   * The oldest task in storage, when this runner knows it without reading: a commit queued it
+   * into a queue that held nothing else. Taken by the next run; dropped by anything else that
+   * changes the queue's head.
+   */
+  #head: StoredTask | undefined;
 
   #restored: Promise<Result<void, ApiError>> = Promise.resolve(ok(undefined));
   /** Why the last attempt to run a task could not reach the storage, for `settle()`'s rejection. */
@@ -155,17 +161,25 @@ export class TaskRunner {
   waitFor(restored: Promise<Result<void, ApiError>>, restoredTasks: number): void {
     this.#restored = restored;
     this.#pending = restoredTasks;
+    this.#head = undefined;
   }
 
   /** Counts tasks already in storage (after a restore) and starts them in auto mode. */
   async recount(): Promise<void> {
     this.#pending = await this.#storage.transaction((tx) => tx.count(TASKS, QUEUE));
+    this.#head = undefined;
     this.kick();
   }
 
-  /** Called after a commit that queued a task. */
-  queued(): void {
+  /**
+   * Called after a commit that queued a task.
+   * @param task - the task queued, when the caller has it: if the queue held nothing else, the
+   *   next run takes it without reading the queue
+   */
+  queued(task?: StoredTask): void {
     this.#pending += 1;
+    // A task queued behind others leaves the known head (or not knowing it) as it was.
+    if (this.#pending === 1) this.#head = task;
     this.kick();
   }
 
@@ -281,8 +295,12 @@ export class TaskRunner {
     if (restored.isErr()) throw restored.error;
     if (this.#pending <= this.#inFlight.size) return false;
     let task: StoredTask | 'empty' | 'blocked';
+    const head = this.#head;
+    this.#head = undefined;
     try {
-      if (this.#inFlight.size === 0) {
+      // Queued into an empty queue and not run since: still the oldest.
+      if (head !== undefined && this.#inFlight.size === 0) task = head;
+      else if (this.#inFlight.size === 0) {
         // Nothing running (the common case): the oldest task, read as cheaply as it can be.
         const first = await this.#storage.transaction((tx) => tx.range(TASKS, QUEUE, { limit: 1 }));
         task = first[0] === undefined ? 'empty' : checked(collection, first[0].id, first[0].value);
@@ -340,5 +358,6 @@ export class TaskRunner {
   /** Forgets every queued task (after a reset). */
   cleared(): void {
     this.#pending = 0;
+    this.#head = undefined;
   }
 }

@@ -77,7 +77,7 @@ export async function saveAndPush(
   }
   await store(uow.tx, zone);
   const task = await enqueueTask(uow.tx, deps.ids(), ZONE_PUSH, zone.id, { action, serial: zone.serial });
-  uow.afterCommit(() => deps.tasks.queued());
+  uow.afterCommit(() => deps.tasks.queued(task));
   return { zone, task };
 }
 

@@ -31,14 +31,14 @@ const answer = (deps: DnsDeps, pushed: { zone: Zone }): ZoneBody => presentZone(
 /** A create body, parsed and checked as the real service's schema and object do. */
 function parseCreate(body: unknown, deps: DnsDeps): Result<ZoneInput & { name: string; type: 'PRIMARY' | 'SECONDARY' }, ApiError> {
   if (body === undefined || body === null) return err(emptyRequestBody());
-  return parseZoneBody(body, undefined, deps.limits).andThen((input) => {
-    const type = input.type ?? 'PRIMARY';
-    return validateZone({ type, email: input.email, masters: input.masters ?? [], name: input.name }, input).map(() => ({
-      ...input,
-      name: input.name!,
-      type,
-    }));
-  });
+  const parsed = parseZoneBody(body, undefined, deps.limits);
+  if (parsed.isErr()) return err(parsed.error);
+  const input = parsed.value;
+  const type = input.type ?? 'PRIMARY';
+  const valid = validateZone({ type, email: input.email, masters: input.masters ?? NO_MASTERS, name: input.name }, input);
+  if (valid.isErr()) return err(valid.error);
+  input.type = type;
+  return ok(input as ZoneInput & { name: string; type: 'PRIMARY' | 'SECONDARY' });
 }
 
 /** `POST /v2/zones`. @internal */

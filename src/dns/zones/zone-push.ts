@@ -1,6 +1,6 @@
 import type { DnsDeps } from '../kernel/deps.js';
 import { ok } from 'neverthrow';
-import { runInTransaction } from '../../kernel/command.js';
+import { transact } from '../../kernel/command.js';
 import { finishTask, type StoredTask } from '../kernel/tasks.js';
 import { emitZoneEvent, removeZone } from '../kernel/zone-operations.js';
 import { presentZone, type Zone, type ZoneAction } from '../kernel/zone.js';
@@ -19,7 +19,7 @@ const isPushAction = (a: unknown): a is ZoneAction => a === 'CREATE' || a === 'U
  */
 export function zonePushHandler(deps: DnsDeps): (task: StoredTask) => Promise<boolean | 'retry'> {
   const apply = (task: StoredTask, report: (zone: Zone) => Promise<PushReport>) =>
-    runInTransaction(deps.storage, async (uow) => {
+    transact(deps.storage, async (uow) => {
       const current = await zones.byId(uow.tx, task.subject);
       if (current !== undefined) {
         const next = applyReport(current, await report(current), deps.clock());
