@@ -2,6 +2,7 @@ import type { DnsService } from '../../dns/service.js';
 import type { QuotaService } from '../../project-quotas/index.js';
 import type { ApiError } from '../../kernel/api-error.js';
 import type { RequestContext } from '../../kernel/context.js';
+import { uuidV4Source } from '../../kernel/uuid.js';
 import { dnsFace, dnsRoutes, dnsVersions } from './dns-routes.js';
 import { authenticationFailed, handlerDefect, methodNotAllowed, notFound, pathNotUtf8 } from './http-errors.js';
 import { quotaFace, quotaRoutes, quotaVersions } from './quota-routes.js';
@@ -62,7 +63,6 @@ export const parsedEntry = Symbol('zoneward.parsedEntry');
 const DEFAULT_MAX_BODY = 32 * 1024 * 1024;
 const VIEW_CACHE_SIZE = 32;
 
-const newRequestId = (): string => `req-${globalThis.crypto.randomUUID()}`;
 
 /**
  * Creates the HTTP front of both services: a function from a WHATWG `Request` to a `Response`,
@@ -107,6 +107,10 @@ export function createHttpHandler(options: HttpHandlerOptions): HttpHandler {
     mounts.push({ prefix: '/v1', dialect: 'quota', face, router: compileRoutes(quotaRoutes(face)) });
   }
 
+  // The default id source's generator: a pool of random bytes, each id a flat string (node's
+  // `randomUUID` answers a tree of twenty pieces, flattened again when the header is written).
+  const uuid = uuidV4Source((bytes) => globalThis.crypto.getRandomValues(bytes));
+  const newRequestId = (): string => `req-${uuid()}`;
   const origins = new Map<string, string>();
   const bases = new Map<string, string>();
   // Synchronous up to the action: a request waits only where something it needs is a promise.
