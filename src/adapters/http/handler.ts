@@ -63,7 +63,6 @@ export const parsedEntry = Symbol('zoneward.parsedEntry');
 const DEFAULT_MAX_BODY = 32 * 1024 * 1024;
 const VIEW_CACHE_SIZE = 32;
 
-
 /**
  * Creates the HTTP front of both services: a function from a WHATWG `Request` to a `Response`,
  * answering as the real services answer on the wire (statuses, `Location`, content types, error
