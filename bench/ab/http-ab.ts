@@ -10,9 +10,13 @@
  * `zones.get`, its JSON written); sides in ABBA order each round, medians of µs a call.
  * Over node:http: bare node:http, a node:http doing the least this API needs, old and new zoneward through `toNodeListener`, fastify routing
  * to the commands by hand, each in its own process (bench/http-target.ts); autocannon, the order
- * turning each round; median requests/s. `HTTP_AB_WIRE_ROUNDS=0` compares in process only.
+ * turning each round; median requests/s, and the median of each server's own CPU time a request (its
+ * process's user + system time from /proc over the round: what a loaded machine inflates less than
+ * the rate, since the load generator starving for CPU lowers every rate alike). `HTTP_AB_WIRE_ROUNDS=0`
+ * compares in process only.
  */
 import { load } from '../http-load.js';
+import { readFileSync } from 'node:fs';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { cpus, loadavg } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
@@ -112,16 +116,29 @@ async function start(kind: Kind): Promise<Target> {
   });
   return { child, ...(JSON.parse(line) as { port: number; path: string; headers: Record<string, string> }) };
 }
+/** A process's CPU time so far in µs (Linux), or NaN where /proc is not there. */
+function cpuOf(pid: number | undefined): number {
+  try {
+    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+    return ((Number(fields[11]) + Number(fields[12])) * 1e6) / 100;
+  } catch {
+    return Number.NaN;
+  }
+}
 const targets = {} as Record<Kind, Target>;
 for (const kind of kinds) targets[kind] = await start(kind);
 const wire = { GET: { bare: [], floor: [], old: [], new: [], fastify: [] }, POST: { bare: [], floor: [], old: [], new: [], fastify: [] } } as Record<'GET' | 'POST', Record<Kind, number[]>>;
+const cpuPer = { GET: { bare: [], floor: [], old: [], new: [], fastify: [] }, POST: { bare: [], floor: [], old: [], new: [], fastify: [] } } as Record<'GET' | 'POST', Record<Kind, number[]>>;
 try {
   for (const method of WIRE_ROUNDS > 0 ? (['GET', 'POST'] as const) : []) {
     for (const kind of kinds) await load(targets[kind], method, 1);
     for (let round = 0; round < WIRE_ROUNDS; round++) {
       for (let i = 0; i < kinds.length; i++) {
         const kind = kinds[(i + round) % kinds.length]!;
-        wire[method][kind].push(await load(targets[kind], method, SECONDS));
+        const before = cpuOf(targets[kind].child.pid);
+        const rate = await load(targets[kind], method, SECONDS);
+        wire[method][kind].push(rate);
+        cpuPer[method][kind].push((cpuOf(targets[kind].child.pid) - before) / (rate * SECONDS));
       }
     }
     log(`${method}: ${kinds.map((k) => `${k} ${median(wire[method][k]).toFixed(0)}/s`).join(', ')}`);
@@ -135,7 +152,8 @@ const name = { bare: 'bare node:http, same JSON', floor: 'node:http, Map lookup 
 const rows = (['GET', 'POST'] as const).flatMap((method) =>
   kinds.map((k) => {
     const rate = median(wire[method][k]);
-    return `| \`${method} /v2/zones${method === 'GET' ? '/{id}' : ''}\` | ${name[k]} | ${Math.round(rate).toLocaleString('en')} | ${((100 * rate) / median(wire[method].bare)).toFixed(0)} % |`;
+    const cpu = median(cpuPer[method][k]);
+    return `| \`${method} /v2/zones${method === 'GET' ? '/{id}' : ''}\` | ${name[k]} | ${Math.round(rate).toLocaleString('en')} | ${((100 * rate) / median(wire[method].bare)).toFixed(0)} % | ${Number.isNaN(cpu) ? '—' : cpu.toFixed(1)} |`;
   }),
 );
 process.stdout.write(
@@ -154,10 +172,10 @@ process.stdout.write(
     ...(WIRE_ROUNDS > 0
       ? [
           '',
-          `Over node:http (autocannon, 10 connections, ${SECONDS} s a round, ${WIRE_ROUNDS} rounds, the order turning each round; median requests/s):`,
+          `Over node:http (autocannon, 10 connections, ${SECONDS} s a round, ${WIRE_ROUNDS} rounds, the order turning each round; median requests/s, and of the server's own CPU µs a request):`,
           '',
-          '| request | server | requests/s | of bare |',
-          '| --- | --- | ---: | ---: |',
+          '| request | server | requests/s | of bare | server CPU µs a request |',
+          '| --- | --- | ---: | ---: | ---: |',
           ...rows,
         ]
       : []),

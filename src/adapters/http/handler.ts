@@ -2,13 +2,14 @@ import type { DnsService } from '../../dns/service.js';
 import type { QuotaService } from '../../project-quotas/index.js';
 import type { ApiError } from '../../kernel/api-error.js';
 import type { RequestContext } from '../../kernel/context.js';
+import { uuidV4Source } from '../../kernel/uuid.js';
 import { dnsFace, dnsRoutes, dnsVersions } from './dns-routes.js';
 import { authenticationFailed, handlerDefect, methodNotAllowed, notFound, pathNotUtf8 } from './http-errors.js';
 import { quotaFace, quotaRoutes, quotaVersions } from './quota-routes.js';
 import { errorResponse, jsonResponse, type Answering } from './responses.js';
 import { compileRoutes, type Routed, type Router } from './router.js';
 import type { Action, Exchange, ServiceFace } from './routes.js';
-import { routedTo, type Dialect } from './trusted-headers.js';
+import { callerIn, routedTo, type Dialect, type HeaderRecord, type TrustedReader } from './trusted-headers.js';
 
 /**
  * Options of {@link createHttpHandler}.
@@ -47,10 +48,20 @@ export interface HttpHandlerOptions {
  */
 export type HttpHandler = (request: Request) => Promise<Response>;
 
+/**
+ * A handler's entry for a server that parsed the request itself (`toNodeListener`): the method
+ * and target as the server read them, the `Host`-derived `prefix` (`http://host`), its parsed
+ * headers. `request` is the same request as a `Request`, for what the entry does not take from
+ * them. `done` gets the answer, at once when nothing waits; it is never skipped.
+ * @internal
+ */
+export type ParsedEntry = (request: Request, method: string, prefix: string, target: string, headers: HeaderRecord, done: (response: Response) => void) => void;
+
+/** Where a handler made by {@link createHttpHandler} keeps its {@link ParsedEntry}. @internal */
+export const parsedEntry = Symbol('zoneward.parsedEntry');
+
 const DEFAULT_MAX_BODY = 32 * 1024 * 1024;
 const VIEW_CACHE_SIZE = 32;
-
-const newRequestId = (): string => `req-${globalThis.crypto.randomUUID()}`;
 
 /**
  * Creates the HTTP front of both services: a function from a WHATWG `Request` to a `Response`,
@@ -95,12 +106,14 @@ export function createHttpHandler(options: HttpHandlerOptions): HttpHandler {
     mounts.push({ prefix: '/v1', dialect: 'quota', face, router: compileRoutes(quotaRoutes(face)) });
   }
 
+  // The default id source's generator: a pool of random bytes, each id a flat string (node's
+  // `randomUUID` answers a tree of twenty pieces, flattened again when the header is written).
+  const uuid = uuidV4Source((bytes) => globalThis.crypto.getRandomValues(bytes));
+  const newRequestId = (): string => `req-${uuid()}`;
   const origins = new Map<string, string>();
   const bases = new Map<string, string>();
   // Synchronous up to the action: a request waits only where something it needs is a promise.
-  const route = (request: Request, requestId: string): Response | Promise<Response> => {
-    const url = parseTarget(request.url, origins);
-    const method = request.method.toUpperCase();
+  const route = (request: Request, requestId: string, url: Target, method: string, headers: HeaderRecord | undefined): Response | Promise<Response> => {
     let path = url.pathname;
     let base = bases.get(url.origin);
     if (base === undefined) {
@@ -126,25 +139,49 @@ export function createHttpHandler(options: HttpHandlerOptions): HttpHandler {
       undecodable = parts.undecodable;
       routed = mount.router(method, parts.decoded);
     } else mount = mounts.find((m) => m.dialect === fallbackDialect);
-    const x = new RequestExchange(request, requestId, mount?.dialect ?? fallbackDialect, base, url.search, maxBodyBytes, authenticate);
+    const x = new RequestExchange(request, requestId, mount?.dialect ?? fallbackDialect, base, url.search, maxBodyBytes, authenticate, headers);
     if (routed.kind === 'action' && mount!.face.screen === undefined && !undecodable) return routed.action(x, routed.params);
     return settle(x, mount, routed, undecodable, method);
   };
 
   // Only a bug of ours or a failing Request getter gets here: answer it, never reject.
   const defect = (request: Request, requestId: string, cause: unknown): Response => {
-    const dialect = routedTo.get(request) ?? fallbackDialect;
+    const dialect = routedTo.get(request) ?? dialectOf(request);
     return errorResponse({ requestId, dialect }, handlerDefect(dialect, cause));
   };
-  return (request) => {
+  // The mount's dialect, for a defect of a request whose caller was read without `routedTo`.
+  const dialectOf = (request: Request): Dialect => {
+    try {
+      const path = parseTarget(request.url, origins).pathname;
+      return mountOf(mounts, path.startsWith(basePath) ? path.slice(basePath.length) : path)?.dialect ?? fallbackDialect;
+    } catch {
+      return fallbackDialect;
+    }
+  };
+  const handle: HttpHandler = (request) => {
     const requestId = newRequestId();
     try {
-      const answer = route(request, requestId);
+      const answer = route(request, requestId, parseTarget(request.url, origins), request.method.toUpperCase(), undefined);
       return answer instanceof Promise ? answer.catch((cause: unknown) => defect(request, requestId, cause)) : Promise.resolve(answer);
     } catch (cause) {
       return Promise.resolve(defect(request, requestId, cause));
     }
   };
+  // The same answers without reading back what the server parsed, and with no promise of its own.
+  const entry: ParsedEntry = (request, method, prefix, target, headers, done) => {
+    const requestId = newRequestId();
+    let answer: Response | Promise<Response>;
+    try {
+      // node:http's parser takes only upper-case method names: no `toUpperCase` to make.
+      answer = route(request, requestId, plainTarget(prefix, target, origins) ?? parseTarget(request.url, origins), method, headers);
+    } catch (cause) {
+      done(defect(request, requestId, cause));
+      return;
+    }
+    if (answer instanceof Promise) answer.then(done, (cause: unknown) => done(defect(request, requestId, cause)));
+    else done(answer);
+  };
+  return Object.assign(handle, { [parsedEntry]: entry });
 }
 
 const NOT_ROUTED: Routed<Action> = { kind: 'not_found' };
@@ -182,13 +219,14 @@ class RequestExchange implements Exchange {
     readonly base: string,
     readonly search: string,
     readonly maxBodyBytes: number,
-    private readonly authenticate: HttpHandlerOptions['authenticate'],
+    private readonly authenticate: HttpHandlerOptions['authenticate'] & TrustedReader,
+    private readonly headers: HeaderRecord | undefined,
   ) {}
   get query(): URLSearchParams {
     return (this.#query ??= new URLSearchParams(this.search));
   }
   caller(): RequestContext | ApiError | Promise<RequestContext | ApiError> {
-    return (this.#caller ??= authenticateOnce(this.authenticate, this.request, this.dialect));
+    return (this.#caller ??= authenticateOnce(this.authenticate, this.request, this.headers, this.dialect));
   }
 }
 
@@ -203,14 +241,19 @@ interface Mount {
 
 /** The caller, or the 401 when `authenticate` throws, rejects or answers no object; sync when it is. */
 function authenticateOnce(
-  authenticate: HttpHandlerOptions['authenticate'],
+  authenticate: HttpHandlerOptions['authenticate'] & TrustedReader,
   request: Request,
+  headers: HeaderRecord | undefined,
   dialect: Dialect,
 ): RequestContext | ApiError | Promise<RequestContext | ApiError> {
-  routedTo.set(request, dialect);
   let ctx: RequestContext | Promise<RequestContext>;
   try {
-    ctx = authenticate(request);
+    const reader = authenticate[callerIn];
+    if (reader !== undefined) ctx = reader(request, headers, dialect);
+    else {
+      routedTo.set(request, dialect);
+      ctx = authenticate(request);
+    }
   } catch {
     return authenticationFailed(dialect);
   }
@@ -273,25 +316,26 @@ const DOT_SEGMENT = /\/\.|%2e/i;
 export function parseTarget(url: string, origins: Map<string, string>): Target {
   const scheme = url.indexOf('://');
   const slash = scheme < 0 ? -1 : url.indexOf('/', scheme + 3);
-  if (slash > 0) {
-    const prefix = url.slice(0, slash);
-    const rest = url.slice(slash);
-    const q = rest.indexOf('?');
-    const pathname = q < 0 ? rest : rest.slice(0, q);
-    // Only plain origins are cached: one found there needs no test.
-    let origin = origins.get(prefix);
-    if ((origin !== undefined || PLAIN_ORIGIN.test(prefix)) && PLAIN_REST.test(rest) && !DOT_SEGMENT.test(pathname)) {
-      if (origin === undefined) {
-        origin = new URL(prefix).origin;
-        // Bounded: the origin comes from the request's Host.
-        if (origins.size >= VIEW_CACHE_SIZE) origins.delete(origins.keys().next().value!);
-        origins.set(prefix, origin);
-      }
-      return { origin, pathname, search: q < 0 ? '' : rest.slice(q + 1) };
-    }
-  }
+  const plain = slash > 0 ? plainTarget(url.slice(0, slash), url.slice(slash), origins) : undefined;
+  if (plain !== undefined) return plain;
   const parsed = new URL(url);
   return { origin: parsed.origin, pathname: parsed.pathname, search: parsed.search.slice(1) };
+}
+
+/** {@link parseTarget} of `prefix + rest` when that is a plain URL (`rest` its path and query), else `undefined`. */
+function plainTarget(prefix: string, rest: string, origins: Map<string, string>): Target | undefined {
+  const q = rest.indexOf('?');
+  const pathname = q < 0 ? rest : rest.slice(0, q);
+  // Only plain origins are cached: one found there needs no test.
+  let origin = origins.get(prefix);
+  if ((origin === undefined && !PLAIN_ORIGIN.test(prefix)) || !PLAIN_REST.test(rest) || DOT_SEGMENT.test(pathname)) return undefined;
+  if (origin === undefined) {
+    origin = new URL(prefix).origin;
+    // Bounded: the origin comes from the request's Host.
+    if (origins.size >= VIEW_CACHE_SIZE) origins.delete(origins.keys().next().value!);
+    origins.set(prefix, origin);
+  }
+  return { origin, pathname, search: q < 0 ? '' : rest.slice(q + 1) };
 }
 
 /**

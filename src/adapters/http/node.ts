@@ -1,5 +1,5 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import type { HttpHandler } from './handler.js';
+import { parsedEntry, type HttpHandler, type ParsedEntry } from './handler.js';
 import { delegateRest, LazyHeaders, lightParts, type LightResponse } from './light.js';
 
 /**
@@ -23,18 +23,17 @@ class NodeRequest {
   #real: Request | undefined;
   #headers: LazyHeaders | undefined;
   #used = false;
-  readonly #url: string;
+  readonly #prefix: string;
   readonly #req: IncomingMessage;
-  constructor(req: IncomingMessage) {
+  constructor(req: IncomingMessage, prefix: string) {
     this.#req = req;
-    const encrypted = (req.socket as { encrypted?: boolean } | null)?.encrypted === true;
-    this.#url = `${encrypted ? 'https' : 'http'}://${req.headers.host ?? 'localhost'}${req.url ?? '/'}`;
+    this.#prefix = prefix;
   }
   get method(): string {
     return this.#req.method ?? 'GET';
   }
   get url(): string {
-    return this.#url;
+    return `${this.#prefix}${this.#req.url ?? '/'}`;
   }
   get headers(): Headers {
     if (this.#real !== undefined) return this.#real.headers;
@@ -51,7 +50,7 @@ class NodeRequest {
     if (this.#real === undefined) {
       const hasBody = this.method !== 'GET' && this.method !== 'HEAD' && !this.#used;
       const headers = this.#headers?.real() ?? new LazyHeaders(this.#req.rawHeaders).real();
-      this.#real = new Request(this.#url, {
+      this.#real = new Request(this.url, {
         method: this.method,
         headers,
         ...(hasBody ? { body: socketStream(this.#req), duplex: 'half' } : {}),
@@ -173,14 +172,33 @@ const concat = (chunks: readonly Buffer[], length: number): Uint8Array => {
  * @category HTTP
  */
 export function toNodeListener(handle: HttpHandler): (req: IncomingMessage, res: ServerResponse) => void {
+  const entry = (handle as HttpHandler & { [parsedEntry]?: ParsedEntry })[parsedEntry];
+  if (entry === undefined) {
+    return (req, res) => {
+      const request = new NodeRequest(req, prefixOf(req)) as unknown as Request;
+      handle(request).then(
+        (response) => write(req, res, response),
+        () => fail(res),
+      );
+    };
+  }
+  // The handler's own entry: method, target and headers as node parsed them, no promise of ours.
   return (req, res) => {
-    const request = new NodeRequest(req) as unknown as Request;
-    handle(request).then(
-      (response) => write(req, res, response),
-      () => fail(res),
-    );
+    const prefix = prefixOf(req);
+    const request = new NodeRequest(req, prefix) as unknown as Request;
+    entry(request, req.method ?? 'GET', prefix, req.url ?? '/', req.headers, (response) => {
+      try {
+        write(req, res, response);
+      } catch {
+        fail(res);
+      }
+    });
   };
 }
+
+/** The scheme and `Host` a request's URL starts with. */
+const prefixOf = (req: IncomingMessage): string =>
+  `${(req.socket as { encrypted?: boolean } | null)?.encrypted === true ? 'https' : 'http'}://${req.headers.host ?? 'localhost'}`;
 
 function fail(res: ServerResponse): void {
   if (res.headersSent) res.destroy();
@@ -195,9 +213,12 @@ function write(req: IncomingMessage, res: ServerResponse, response: Response): v
   const unread = !req.complete && req.method !== 'GET' && req.method !== 'HEAD';
   const parts = (response as Partial<LightResponse>)[lightParts];
   if (parts !== undefined) {
-    const headers: Record<string, string> = { ...parts.headers };
-    if (parts.body !== null) headers['content-length'] = String(Buffer.byteLength(parts.body));
-    if (unread) headers['connection'] = 'close';
+    // A flat list: node writes it as it stands, where a record's names are checked one by one
+    // (every name and value here is the handler's own: its constants, the request id, links).
+    const headers: string[] = [];
+    for (const name in parts.headers) headers.push(name, parts.headers[name]!);
+    if (parts.body !== null) headers.push('content-length', String(Buffer.byteLength(parts.body)));
+    if (unread) headers.push('connection', 'close');
     res.writeHead(parts.status, headers);
     // No 'finish' listener for the usual request, whose body was read to its end.
     if (unread) res.end(parts.body ?? undefined, () => closeUnread(req, unread));

@@ -11,6 +11,21 @@ export type Dialect = 'dns' | 'quota';
  */
 export const routedTo = new WeakMap<Request, Dialect>();
 
+/** A server's own parsed headers by lowercase name, duplicates joined as WHATWG's `get` joins them (node's `IncomingMessage.headers`). @internal */
+export type HeaderRecord = Readonly<Record<string, string | readonly string[] | undefined>>;
+
+/**
+ * {@link trustedHeaders}' reading for a handler that knows the dialect it routed to: the caller
+ * without the {@link routedTo} entry, from a server's parsed headers when it hands them over.
+ * @internal
+ */
+export const callerIn = Symbol('zoneward.callerIn');
+
+/** What {@link trustedHeaders} answers: the `authenticate` function, and its reading for the handler. @internal */
+export interface TrustedReader {
+  [callerIn]?: (request: Request, headers: HeaderRecord | undefined, dialect: Dialect) => RequestContext;
+}
+
 const TRUE_STRINGS = new Set(['1', 't', 'true', 'on', 'y', 'yes']);
 
 /** `bool_from_string` of the real services' common library: case-insensitive, surrounding space ignored. @internal */
@@ -39,6 +54,16 @@ const DNS_HEADERS = [
 const QUOTA_HEADERS = ['x-project-id', 'x-roles'] as const;
 const WANTED = new Set<string>([...DNS_HEADERS, ...QUOTA_HEADERS]);
 type Named = Partial<Record<(typeof DNS_HEADERS)[number] | (typeof QUOTA_HEADERS)[number], string>>;
+
+/** The values of the headers the middleware reads, from a server's parsed record. */
+function namedIn(record: HeaderRecord, names: readonly (keyof Named)[]): Named {
+  const out: Named = {};
+  for (const name of names) {
+    const value = record[name];
+    if (value !== undefined) out[name] = typeof value === 'string' ? value : value.join(', ');
+  }
+  return out;
+}
 
 /**
  * The values of the headers the middleware reads, as `get` answers them. A WHATWG `Headers` is
@@ -101,14 +126,20 @@ function fromToken(token: string | undefined): { project?: string; roles?: strin
  * @category HTTP
  */
 export function trustedHeaders(): (request: Request) => RequestContext {
-  return (request) => {
+  const authenticate = (request: Request): RequestContext => {
     const headers = request.headers;
-    return (routedTo.get(request) ?? guessDialect(request)) === 'quota' ? quotaCaller(headers) : dnsCaller(headers);
+    return (routedTo.get(request) ?? guessDialect(request)) === 'quota' ? quotaCaller(named(headers, QUOTA_HEADERS)) : dnsCaller(named(headers, DNS_HEADERS));
   };
+  const reader: TrustedReader = {
+    [callerIn]: (request, record, dialect) => {
+      if (dialect === 'quota') return quotaCaller(record === undefined ? named(request.headers, QUOTA_HEADERS) : namedIn(record, QUOTA_HEADERS));
+      return dnsCaller(record === undefined ? named(request.headers, DNS_HEADERS) : namedIn(record, DNS_HEADERS));
+    },
+  };
+  return Object.assign(authenticate, reader);
 }
 
-function dnsCaller(headers: Headers): RequestContext {
-  const h = named(headers, DNS_HEADERS);
+function dnsCaller(h: Named): RequestContext {
   const project = h['x-auth-project-id'];
   const roleList = h['x-roles'];
   // The token stands only for the headers that are absent.
@@ -125,8 +156,7 @@ function dnsCaller(headers: Headers): RequestContext {
   return ctx;
 }
 
-function quotaCaller(headers: Headers): RequestContext {
-  const h = named(headers, QUOTA_HEADERS);
+function quotaCaller(h: Named): RequestContext {
   const project = h['x-project-id'];
   const roles = (h['x-roles'] ?? '')
     .split(',')

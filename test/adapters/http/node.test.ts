@@ -7,7 +7,8 @@ import { once } from 'node:events';
 import { createServer, type Server } from 'node:http';
 import { connect, type AddressInfo, type Socket } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
-import { createDnsService } from '../../../src/index.js';
+import { createDnsService, createQuotaService } from '../../../src/index.js';
+import { manualClock, sequentialIds } from '../../../src/testing/index.js';
 import { createHttpHandler, toNodeListener, trustedHeaders, type HttpHandler } from '../../../src/adapters/http/index.js';
 
 const member = { 'X-Auth-Project-ID': 'p1', 'X-Roles': 'member' };
@@ -48,6 +49,64 @@ describe('toNodeListener', () => {
     expect(await wrongType.json()).toMatchObject({ code: 415, type: 'unsupported_content_type' });
     const gone = await fetch(`${origin}/v2/zones/${zone.id}`, { method: 'DELETE', headers: member });
     expect(gone.status).toBe(202);
+  });
+
+  it("answers every request byte for byte as a wrapped handler (node's parse unused) does", async () => {
+    // Two services that evolve alike: the handler's own node entry against the same handler
+    // behind a wrapper, which toNodeListener can only hand a Request.
+    const make = () => {
+      const dns = createDnsService({ clock: manualClock('2026-01-01T00:00:00Z'), ids: sequentialIds(), tasks: 'inline' });
+      return createHttpHandler({ dns, quotas: createQuotaService(), authenticate: trustedHeaders() });
+    };
+    const direct = await listen(make());
+    const inner = make();
+    const wrapped = await listen((request) => inner(request));
+    const raw = async (port: number, head: string, body = ''): Promise<string> => {
+      const socket = connect(port, '127.0.0.1');
+      const chunks: Buffer[] = [];
+      socket.on('data', (c: Buffer) => chunks.push(c));
+      const length = body === '' ? '' : `content-length: ${Buffer.byteLength(body)}\r\n`;
+      socket.end(`${head}\r\n${length}connection: close\r\n\r\n${body}`);
+      await once(socket, 'close');
+      // What differs from one answer to the next whatever the server: the request id and the date.
+      return Buffer.concat(chunks)
+        .toString()
+        .replace(/req-[0-9a-f-]{36}/g, 'req-*')
+        .replace(/\r\nDate: [^\r]*/, '');
+    };
+    const id = '00000000-0000-4000-8000-000000000001';
+    const host = 'Host: zw.example:9001';
+    const json = 'content-type: application/json';
+    const cases: [head: string, body?: string][] = [
+      [`POST /v2/zones HTTP/1.1\r\n${host}\r\nx-auth-project-id: p1\r\nx-roles: member\r\n${json}`, zoneBody('a.com.')],
+      [`GET /v2/zones/${id} HTTP/1.1\r\n${host}\r\nX-Auth-Project-ID: p1\r\nX-Roles: member`],
+      [`GET /v2/zones/${id} HTTP/1.1\r\n${host}\r\nX-Auth-Project-ID: p2\r\nX-Roles: member`],
+      // A header sent twice is read joined, as WHATWG's get joins it.
+      [`GET /v2/zones/${id} HTTP/1.1\r\n${host}\r\nx-auth-project-id: p1\r\nx-roles: reader\r\nX-Roles: member`],
+      [`GET /v2/zones HTTP/1.1\r\n${host}\r\nx-auth-token: noauth:p1:member`],
+      [`GET /v2/zones?all_projects=1 HTTP/1.1\r\n${host}\r\nx-roles: member`],
+      [`GET /v2/zones HTTP/1.1\r\n${host}\r\nx-roles: member\r\nx-auth-all-projects: true`],
+      [`GET /v2/zones HTTP/1.1\r\n${host}\r\nx-auth-sudo-project-id: p1`],
+      [`GET /v2/./zones/${id}/../${id} HTTP/1.1\r\n${host}\r\nx-auth-project-id: p1`],
+      [`GET /v2/zones/%7B${id}%7D HTTP/1.1\r\n${host}`],
+      [`GET /v2/zones/%ff HTTP/1.1\r\n${host}`],
+      [`GET /v2/zones/${id} HTTP/1.1\r\nHost: ZW.Example:80\r\nx-auth-project-id: p1`],
+      [`GET /v2/zones/${id} HTTP/1.1\r\nHost: zw.example/x?\r\nx-auth-project-id: p1`],
+      [`GET /v2/zones/${id} HTTP/1.0\r\nx-auth-project-id: p1`],
+      [`GET http://elsewhere.example/v2/zones HTTP/1.1\r\n${host}`],
+      [`GET / HTTP/1.1\r\n${host}`],
+      [`PATCH /v2/zones HTTP/1.1\r\n${host}`],
+      [`GET /v2/nowhere HTTP/1.1\r\n${host}`],
+      [`PUT /v1/project-quotas/p9 HTTP/1.1\r\n${host}\r\n${json}`, '{"project_quotas":{"secrets":5}}'],
+      [`GET /v1/project-quotas/p9 HTTP/1.1\r\n${host}\r\nx-roles: Admin`],
+      [`GET /v1/quotas HTTP/1.1\r\n${host}\r\nx-project-id: p9\r\nx-roles: , Creator ,`],
+      [`DELETE /v2/zones/${id} HTTP/1.1\r\n${host}\r\nx-auth-project-id: p1\r\nx-roles: member`],
+    ];
+    for (const [head, body] of cases) {
+      const expected = await raw(wrapped.port, head, body);
+      expect(expected).toMatch(/^HTTP\/1\.1 \d{3} /);
+      expect(await raw(direct.port, head, body), head).toBe(expected);
+    }
   });
 
   it('hands the handler a Request: headers by name and whole, the URL, the body as text, a clone', async () => {
