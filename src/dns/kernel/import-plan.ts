@@ -1,7 +1,7 @@
 import { blockBounds, type RecordsetColumns } from './blocks.js';
 import { keyedHash, type OwnerKey } from './owner-index.js';
 import { TYPE_CODE_BASE } from './recordset.js';
-import { COLUMN_MASK, COLUMN_SHIFT, type RecordColumns } from '../../zonefile/columns.js';
+import { COLUMN_MASK, COLUMN_SHIFT, RecordColumns } from '../../zonefile/columns.js';
 import { parseIPv6 } from '../../zonefile/codec.js';
 import { ORIGIN_NOT_FIRST, parseColumns } from '../../zonefile/parse.js';
 import { CNAME_AFTER_DATA, CnameRule, NO_CLASH, OwnerTable, type OwnerKeys, type ProbeCounter } from '../../zonefile/owners.js';
@@ -171,6 +171,13 @@ export function planImport(
  * lower case, the hash `keyedHash` of the part before the zone's suffix, which every owner shares.
  */
 class ImportOwners implements OwnerKeys {
+  /**
+   * An idle owner stage and recordset stage, held for the life of the process so that a full
+   * collection between imports keeps the maps their optimised code was made for (see the
+   * parser's `Reader.shapes`). Never read.
+   */
+  static readonly shapes: readonly object[] = [new ImportOwners('.', 0, [0, 0], undefined), new CnameRule(0)];
+
   /** The owner name of the last look-up in lower case. */
   lower = '';
   private readonly table: OwnerTable;
@@ -272,6 +279,9 @@ class ImportOwners implements OwnerKeys {
  * check and the blocks read from the rdata column.
  */
 class ImportRecordsets {
+  /** An idle one, held for the reason of `ImportOwners.shapes`. Never read. */
+  static readonly shapes: readonly object[] = [new ImportRecordsets(new RecordColumns(), new Set())];
+
   count = 0;
   recordCount = 0;
   readonly name: string[];
@@ -305,7 +315,7 @@ class ImportRecordsets {
   readonly next: Int32Array;
   readonly typeNames: string[] = [];
   /** Types seen so far by type code, numbered (or UNSEEN, REFUSED): one look-up per record does the allow-list. */
-  private readonly typeIds = new Int32Array(65536).fill(UNSEEN);
+  private readonly typeIds: Int32Array;
   private readonly big = new Map<number, Set<string>>();
   // Each AAAA record's address in one spelling, read once, and only for records compared with another.
   private addresses: string[] | undefined;
@@ -325,6 +335,8 @@ class ImportRecordsets {
     this.lastAt = new Int32Array(total);
     this.ownerHash = new Uint32Array(total);
     this.next = new Int32Array(total).fill(-1);
+    // None for an empty file (the idle one of `shapes` holds no quarter megabyte).
+    this.typeIds = new Int32Array(total === 0 ? 0 : 65536).fill(UNSEEN);
   }
 
   dataAt(k: number): string {
