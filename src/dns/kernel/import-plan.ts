@@ -284,7 +284,8 @@ class ImportRecordsets {
 
   count = 0;
   recordCount = 0;
-  readonly name: string[];
+  /** Per recordset: its owner's number (`ImportOwners`); named as the blocks are made. */
+  readonly owner: Int32Array;
   /** Per recordset: its type's index into `typeNames`. */
   readonly type: Uint16Array;
   /** Per recordset: its smallest TTL (TTLs are 0 … 2^32 - 1). */
@@ -325,7 +326,7 @@ class ImportRecordsets {
     private readonly allowed: ReadonlySet<string>,
   ) {
     const total = columns.count;
-    this.name = new Array<string>(total);
+    this.owner = new Int32Array(total);
     this.type = new Uint16Array(total);
     this.min = new Uint32Array(total);
     this.size = new Int32Array(total);
@@ -374,7 +375,7 @@ class ImportRecordsets {
       if (owner !== this.lastOwner && (last >= 0 || owner < this.lastOwner)) this.inNodeOrder = false;
       this.lastOwner = owner;
       set = this.count++;
-      this.name[set] = owners.spelled(owner);
+      this.owner[set] = owner;
       this.lastAt[set] = index;
       this.ownerHash[set] = owners.hash;
       this.type[set] = typeId;
@@ -496,7 +497,7 @@ function recordsetBlocks(sets: ImportRecordsets, owners: ImportOwners): { blocks
       const j = i - from;
       const set = order === null ? i : order[i]!;
       // Recordsets of one owner share their name's string (the owner's first spelling).
-      names[j] = sets.name[set]!;
+      names[j] = owners.spelled(sets.owner[set]!);
       if (order !== null) hashes[i] = sets.ownerHash[set]!;
       const t = sets.type[set]!;
       if (localType[t] === -1) localType[t] = typeNames.push(sets.typeNames[t]!) - 1;
