@@ -2,7 +2,7 @@ import { err, ok, safeTry, type Result, type ResultAsync } from 'neverthrow';
 import type { DnsDeps } from '../kernel/deps.js';
 import { listOwned, type ListEnvelope } from '../../kernel/list-command.js';
 import { checkZoneQuota, readZoneQuotas } from '../kernel/zone-quotas.js';
-import { buildBlocks, drawSortedIds } from '../kernel/blocks.js';
+import { buildBlocks, drawSortedPacked, sortedIdAt, sortedIdCount, takeSmallest, type SortedIds } from '../kernel/blocks.js';
 import { storeImported } from '../kernel/recordset-store.js';
 import type { ApiError } from '../../kernel/api-error.js';
 import { command, runInTransaction, type UnitOfWork } from '../../kernel/command.js';
@@ -175,25 +175,13 @@ function creationMessage(error: ApiError): string {
  * smallest go to the SOA and the NS, the others, still ascending, to the file's recordsets.
  * O(recordsets), no id drawn twice.
  */
-function managedFirst(zone: Zone, drawn: readonly string[]): { managed: Pick<Zone, 'soaRecordsetId' | 'nsRecordsetId'>; imported: readonly string[] } {
+function managedFirst(zone: Zone, drawn: SortedIds): { managed: Pick<Zone, 'soaRecordsetId' | 'nsRecordsetId'>; imported: SortedIds } {
   const own = [zone.soaRecordsetId, zone.nsRecordsetId].filter((id): id is string => id !== null).sort();
-  if (own.length === 0 || drawn.length === 0 || own[own.length - 1]! < drawn[0]!) {
+  if (own.length === 0 || sortedIdCount(drawn) === 0 || own[own.length - 1]! < sortedIdAt(drawn, 0)) {
     return { managed: { soaRecordsetId: zone.soaRecordsetId, nsRecordsetId: zone.nsRecordsetId }, imported: drawn };
   }
-  // The managed ids put in their places (binary searches, then the array's own moves), then the two smallest taken.
-  const all = drawn.slice();
-  for (let j = own.length - 1; j >= 0; j--) {
-    let lo = 0;
-    let hi = drawn.length;
-    while (lo < hi) {
-      const mid = (lo + hi) >>> 1;
-      if (drawn[mid]! < own[j]!) lo = mid + 1;
-      else hi = mid;
-    }
-    all.splice(lo, 0, own[j]!);
-  }
-  const first = all.splice(0, own.length);
-  return { managed: { soaRecordsetId: first[0]!, nsRecordsetId: zone.nsRecordsetId === null ? null : first[1]! }, imported: all };
+  const { smallest, rest } = takeSmallest(drawn, own);
+  return { managed: { soaRecordsetId: smallest[0]!, nsRecordsetId: zone.nsRecordsetId === null ? null : smallest[1]! }, imported: rest };
 }
 
 /**
@@ -288,7 +276,7 @@ export function importTaskHandler(deps: DnsDeps, options: ZoneImportOptions = {}
       if (checkZoneQuota(quotas, 'zone_records', p.recordCount).isErr()) return err(failure(IMPORT_MESSAGES.quota));
       const perSet = quotas.recordset_records;
       if (perSet >= 0 && p.largestRecordset > perSet) return err(failure(IMPORT_MESSAGES.quota));
-      const ids = managedFirst(zone, drawSortedIds(p.recordsetCount, deps.ids));
+      const ids = managedFirst(zone, drawSortedPacked(p.recordsetCount, deps.ids));
       const blocks = buildBlocks(zone.id, zone.projectId, zone.createdAt, ids.imported, p.blocks);
       await storeImported(tx, zone, zone.createdAt, blocks, p.ownerHashes, p.ownerKey);
       const counted: Zone = Object.freeze({ ...withImportedCounts(zone, p.recordsetCount, p.recordCount), ...ids.managed });

@@ -59,7 +59,7 @@ export function blockBounds(sizes: ArrayLike<number>, count: number): number[] {
  * ascending, one per recordset across all the columns, in order.
  * @internal
  */
-export function buildBlocks(zoneId: string, projectId: string, createdAt: number, ids: readonly string[], planned: readonly RecordsetColumns[]): RecordsetBlock[] {
+export function buildBlocks(zoneId: string, projectId: string, createdAt: number, ids: SortedIds, planned: readonly RecordsetColumns[]): RecordsetBlock[] {
   const blocks: RecordsetBlock[] = [];
   let from = 0;
   for (const cols of planned) {
@@ -69,7 +69,7 @@ export function buildBlocks(zoneId: string, projectId: string, createdAt: number
         zoneId,
         projectId,
         createdAt,
-        ...packIds(ids.slice(from, to)),
+        ...(isPacked(ids) ? { ids: ASCII.decode(ids.text.subarray(from * ids.width, to * ids.width)), idWidth: ids.width } : packIds(ids.slice(from, to))),
         names: Object.freeze(cols.names),
         typeNames: Object.freeze(cols.typeNames),
         typeCodes: cols.typeCodes,
@@ -81,6 +81,86 @@ export function buildBlocks(zoneId: string, projectId: string, createdAt: number
     from = to;
   }
   return blocks;
+}
+
+/**
+ * Ids in ascending order as one ASCII text, `width` characters each: what a block stores (its ids
+ * as one string), made without a string per id.
+ * @internal
+ */
+export interface PackedIds {
+  readonly text: Uint8Array;
+  readonly width: number;
+  readonly count: number;
+}
+
+/** Ids in ascending order, one string each or packed. @internal */
+export type SortedIds = readonly string[] | PackedIds;
+
+const isPacked = (ids: SortedIds): ids is PackedIds => !Array.isArray(ids);
+
+/** ASCII bytes to text: the UTF-8 decoder's ASCII path, a flat one-byte string. */
+const ASCII = new TextDecoder();
+
+/** Id `i` of `ids`. @internal */
+export function sortedIdAt(ids: SortedIds, i: number): string {
+  return isPacked(ids) ? ASCII.decode(ids.text.subarray(i * ids.width, (i + 1) * ids.width)) : ids[i]!;
+}
+
+/** How many ids `ids` holds. @internal */
+export const sortedIdCount = (ids: SortedIds): number => (isPacked(ids) ? ids.count : ids.length);
+
+/** Whether `id` is `width` ASCII characters. */
+function asciiOfWidth(id: string, width: number): boolean {
+  if (id.length !== width) return false;
+  for (let i = 0; i < width; i++) if (id.charCodeAt(i) > 0x7f) return false;
+  return true;
+}
+
+/**
+ * The `extra.length` smallest of `ids` and `extra` together, ascending, and the others, still
+ * in order. An import's zone takes the smallest ids for its own SOA and NS recordsets.
+ * @internal
+ */
+export function takeSmallest(ids: SortedIds, extra: readonly string[]): { smallest: string[]; rest: SortedIds } {
+  const m = Math.min(extra.length, sortedIdCount(ids));
+  const head = [...extra];
+  for (let i = 0; i < m; i++) head.push(sortedIdAt(ids, i));
+  head.sort(byString);
+  const smallest = head.slice(0, extra.length);
+  const left = head.slice(extra.length);
+  if (!isPacked(ids) || !left.every((id) => asciiOfWidth(id, ids.width))) {
+    const rest = isPacked(ids) ? Array.from({ length: ids.count - m }, (_, i) => sortedIdAt(ids, m + i)) : ids.slice(m);
+    for (const id of left) rest.splice(lowerBound(rest.length, (i) => rest[i]! < id), 0, id);
+    return { smallest, rest };
+  }
+  const { width } = ids;
+  const count = ids.count - m + left.length;
+  const text = new Uint8Array(count * width);
+  let from = m; // next id of `ids` to copy
+  let to = 0; // ids written
+  for (const id of left) {
+    const until = m + lowerBound(ids.count - m, (i) => sortedIdAt(ids, m + i) < id);
+    text.set(ids.text.subarray(from * width, until * width), to * width);
+    to += until - from;
+    from = until;
+    for (let k = 0; k < width; k++) text[to * width + k] = id.charCodeAt(k);
+    to++;
+  }
+  text.set(ids.text.subarray(from * width), to * width);
+  return { smallest, rest: { text, width, count } };
+}
+
+/** The first of 0 … n - 1 for which `before` is false (`before` true on a prefix). */
+function lowerBound(n: number, before: (i: number) => boolean): number {
+  let lo = 0;
+  let hi = n;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if (before(mid)) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
 }
 
 /** The first 8 characters as a number when they are lower-case hex digits (their string order), else -1. */
@@ -175,4 +255,96 @@ export function drawSortedIds(count: number, source: () => string): string[] {
     start = i;
   }
   return out;
+}
+
+/** Per byte value, the character codes of its two lower-case hex digits. */
+const HEX_HIGH = new Uint8Array(256);
+const HEX_LOW = new Uint8Array(256);
+for (let b = 0; b < 256; b++) {
+  HEX_HIGH[b] = (b >> 4 < 10 ? 48 : 87) + (b >> 4);
+  HEX_LOW[b] = ((b & 15) < 10 ? 48 : 87) + (b & 15);
+}
+
+/**
+ * Writes the 16 bytes at `bytes[from]` as a UUID's 36 characters at `text[to]`. Unrolled, with
+ * the tables in locals: run once per import over every id, this loop runs mostly before the
+ * optimiser has compiled it, where each operation saved counts.
+ */
+function writeUuid(bytes: Uint8Array, from: number, text: Uint8Array, to: number): void {
+  const hi = HEX_HIGH;
+  const lo = HEX_LOW;
+  let b = bytes[from]!;
+  text[to] = hi[b]!;
+  text[to + 1] = lo[b]!;
+  b = bytes[from + 1]!;
+  text[to + 2] = hi[b]!;
+  text[to + 3] = lo[b]!;
+  b = bytes[from + 2]!;
+  text[to + 4] = hi[b]!;
+  text[to + 5] = lo[b]!;
+  b = bytes[from + 3]!;
+  text[to + 6] = hi[b]!;
+  text[to + 7] = lo[b]!;
+  text[to + 8] = 45;
+  b = bytes[from + 4]!;
+  text[to + 9] = hi[b]!;
+  text[to + 10] = lo[b]!;
+  b = bytes[from + 5]!;
+  text[to + 11] = hi[b]!;
+  text[to + 12] = lo[b]!;
+  text[to + 13] = 45;
+  b = bytes[from + 6]!;
+  text[to + 14] = hi[b]!;
+  text[to + 15] = lo[b]!;
+  b = bytes[from + 7]!;
+  text[to + 16] = hi[b]!;
+  text[to + 17] = lo[b]!;
+  text[to + 18] = 45;
+  b = bytes[from + 8]!;
+  text[to + 19] = hi[b]!;
+  text[to + 20] = lo[b]!;
+  b = bytes[from + 9]!;
+  text[to + 21] = hi[b]!;
+  text[to + 22] = lo[b]!;
+  text[to + 23] = 45;
+  for (let k = 10, p = to + 24; k < 16; k++, p += 2) {
+    b = bytes[from + k]!;
+    text[p] = hi[b]!;
+    text[p + 1] = lo[b]!;
+  }
+}
+
+/**
+ * Draws `count` ids from `source`, ascending, as {@link drawSortedIds} does; from the default
+ * source (`BinaryUuidSource`), drawn as bytes and ordered and written out packed, with no string
+ * per id: 100,000 short strings made and held until they are joined into blocks cost the
+ * collector more than making them.
+ * @internal
+ */
+export function drawSortedPacked(count: number, source: (() => string) & { readonly binary?: (count: number) => Uint8Array }): SortedIds {
+  if (source.binary === undefined) return drawSortedIds(count, source);
+  const bytes = source.binary(count);
+  // The first four bytes, big-endian, order ids as their first eight hex digits do.
+  const keys = new Uint32Array(count);
+  for (let i = 0; i < count; i++) {
+    const at = i * 16;
+    keys[i] = ((bytes[at]! << 24) | (bytes[at + 1]! << 16) | (bytes[at + 2]! << 8) | bytes[at + 3]!) >>> 0;
+  }
+  const order = radixOrder(keys);
+  // Ids that share their first four bytes (about one pair in 100,000) are ordered by the rest.
+  const rest = (a: number, b: number): number => {
+    for (let k = 4; k < 16; k++) {
+      const d = bytes[a * 16 + k]! - bytes[b * 16 + k]!;
+      if (d !== 0) return d;
+    }
+    return 0;
+  };
+  for (let start = 0, i = 1; i <= count; i++) {
+    if (i < count && keys[order[i]!] === keys[order[start]!]) continue;
+    if (i - start > 1) order.subarray(start, i).sort(rest);
+    start = i;
+  }
+  const text = new Uint8Array(count * 36);
+  for (let i = 0; i < count; i++) writeUuid(bytes, order[i]! * 16, text, i * 36);
+  return { text, width: 36, count };
 }

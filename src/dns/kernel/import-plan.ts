@@ -1,7 +1,7 @@
 import { blockBounds, type RecordsetColumns } from './blocks.js';
 import { keyedHash, type OwnerKey } from './owner-index.js';
 import { TYPE_CODE_BASE } from './recordset.js';
-import { COLUMN_MASK, COLUMN_SHIFT, type RecordColumns } from '../../zonefile/columns.js';
+import { COLUMN_MASK, COLUMN_SHIFT, RecordColumns } from '../../zonefile/columns.js';
 import { parseIPv6 } from '../../zonefile/codec.js';
 import { ORIGIN_NOT_FIRST, parseColumns } from '../../zonefile/parse.js';
 import { CNAME_AFTER_DATA, CnameRule, NO_CLASH, OwnerTable, type OwnerKeys, type ProbeCounter } from '../../zonefile/owners.js';
@@ -171,6 +171,13 @@ export function planImport(
  * lower case, the hash `keyedHash` of the part before the zone's suffix, which every owner shares.
  */
 class ImportOwners implements OwnerKeys {
+  /**
+   * An idle owner stage and recordset stage, held for the life of the process so that a full
+   * collection between imports keeps the maps their optimised code was made for (see the
+   * parser's `Reader.shapes`). Never read.
+   */
+  static readonly shapes: readonly object[] = [new ImportOwners('.', 0, [0, 0], undefined), new CnameRule(0)];
+
   /** The owner name of the last look-up in lower case. */
   lower = '';
   private readonly table: OwnerTable;
@@ -272,9 +279,13 @@ class ImportOwners implements OwnerKeys {
  * check and the blocks read from the rdata column.
  */
 class ImportRecordsets {
+  /** An idle one, held for the reason of `ImportOwners.shapes`. Never read. */
+  static readonly shapes: readonly object[] = [new ImportRecordsets(new RecordColumns(), new Set())];
+
   count = 0;
   recordCount = 0;
-  readonly name: string[];
+  /** Per recordset: its owner's number (`ImportOwners`); named as the blocks are made. */
+  readonly owner: Int32Array;
   /** Per recordset: its type's index into `typeNames`. */
   readonly type: Uint16Array;
   /** Per recordset: its smallest TTL (TTLs are 0 … 2^32 - 1). */
@@ -305,7 +316,7 @@ class ImportRecordsets {
   readonly next: Int32Array;
   readonly typeNames: string[] = [];
   /** Types seen so far by type code, numbered (or UNSEEN, REFUSED): one look-up per record does the allow-list. */
-  private readonly typeIds = new Int32Array(65536).fill(UNSEEN);
+  private readonly typeIds: Int32Array;
   private readonly big = new Map<number, Set<string>>();
   // Each AAAA record's address in one spelling, read once, and only for records compared with another.
   private addresses: string[] | undefined;
@@ -315,7 +326,7 @@ class ImportRecordsets {
     private readonly allowed: ReadonlySet<string>,
   ) {
     const total = columns.count;
-    this.name = new Array<string>(total);
+    this.owner = new Int32Array(total);
     this.type = new Uint16Array(total);
     this.min = new Uint32Array(total);
     this.size = new Int32Array(total);
@@ -325,6 +336,8 @@ class ImportRecordsets {
     this.lastAt = new Int32Array(total);
     this.ownerHash = new Uint32Array(total);
     this.next = new Int32Array(total).fill(-1);
+    // None for an empty file (the idle one of `shapes` holds no quarter megabyte).
+    this.typeIds = new Int32Array(total === 0 ? 0 : 65536).fill(UNSEEN);
   }
 
   dataAt(k: number): string {
@@ -362,7 +375,7 @@ class ImportRecordsets {
       if (owner !== this.lastOwner && (last >= 0 || owner < this.lastOwner)) this.inNodeOrder = false;
       this.lastOwner = owner;
       set = this.count++;
-      this.name[set] = owners.spelled(owner);
+      this.owner[set] = owner;
       this.lastAt[set] = index;
       this.ownerHash[set] = owners.hash;
       this.type[set] = typeId;
@@ -484,7 +497,7 @@ function recordsetBlocks(sets: ImportRecordsets, owners: ImportOwners): { blocks
       const j = i - from;
       const set = order === null ? i : order[i]!;
       // Recordsets of one owner share their name's string (the owner's first spelling).
-      names[j] = sets.name[set]!;
+      names[j] = owners.spelled(sets.owner[set]!);
       if (order !== null) hashes[i] = sets.ownerHash[set]!;
       const t = sets.type[set]!;
       if (localType[t] === -1) localType[t] = typeNames.push(sets.typeNames[t]!) - 1;

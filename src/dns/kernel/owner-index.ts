@@ -185,46 +185,45 @@ export function ownerRows(zone: { readonly id: string }, blocks: readonly Record
   for (const b of blocks) total += b.names.length;
   if (total !== ownerHashes.length) throw new RangeError(`ownerRows: ${ownerHashes.length} owner hashes for ${total} recordsets`);
   // One entry per run of an owner in a block. Two owners of one hash side by side share one: the
-  // block read finds both.
-  let count = 0;
-  for (let n = 0, at = 0; n < blocks.length; n++) {
-    for (let i = 0, size = blocks[n]!.names.length; i < size; i++, at++) if (i === 0 || ownerHashes[at] !== ownerHashes[at - 1]) count++;
-  }
-  const { bits, blockBits, width, keyBits } = layout(count, blocks.length);
+  // block read finds both. Each entry's mixed hash and block, computed once.
   const seed = zoneSeed(zone.id);
-  const keyShift = 32 - keyBits;
-  const blockScale = 2 ** blockBits;
-  // Two passes over the entries, each hashing them again rather than keeping them: the first
-  // counts each row's entries, the second writes them into their row's characters.
-  const sizes = new Uint32Array(1 << bits);
+  const hashes = new Uint32Array(total);
+  const blockOf = new Uint32Array(total);
+  let count = 0;
   for (let n = 0, at = 0; n < blocks.length; n++) {
     for (let i = 0, size = blocks[n]!.names.length; i < size; i++, at++) {
       if (i > 0 && ownerHashes[at] === ownerHashes[at - 1]) continue;
-      const row = bits === 0 ? 0 : entryHash(seed, ownerHashes[at]!) >>> (32 - bits);
-      sizes[row] = sizes[row]! + 1;
+      hashes[count] = entryHash(seed, ownerHashes[at]!);
+      blockOf[count++] = n;
     }
+  }
+  const { bits, blockBits, width, keyBits } = layout(count, blocks.length);
+  const keyShift = 32 - keyBits;
+  const blockScale = 2 ** blockBits;
+  // Each row's entries counted, then written into their row's characters.
+  const sizes = new Uint32Array(1 << bits);
+  for (let e = 0; e < count; e++) {
+    const row = bits === 0 ? 0 : hashes[e]! >>> (32 - bits);
+    sizes[row] = sizes[row]! + 1;
   }
   const codes = Array.from(sizes, (n) => new Uint16Array(n * width));
   const fill = new Uint32Array(1 << bits);
-  for (let n = 0, at = 0; n < blocks.length; n++) {
-    for (let i = 0, size = blocks[n]!.names.length; i < size; i++, at++) {
-      if (i > 0 && ownerHashes[at] === ownerHashes[at - 1]) continue;
-      const h = entryHash(seed, ownerHashes[at]!);
-      const row = bits === 0 ? 0 : h >>> (32 - bits);
-      const v = ((bits === 0 ? h : (h << bits) >>> 0) >>> keyShift) * blockScale + n;
-      const into = codes[row]!;
-      const c = fill[row]!;
-      fill[row] = c + width;
-      if (width === 2) {
-        into[c] = CHAR_BASE + (v >>> CHAR_BITS);
-        into[c + 1] = CHAR_BASE + (v & CHAR_MASK);
-      } else {
-        const high = Math.floor(v / 2 ** (2 * CHAR_BITS));
-        const low = v - high * 2 ** (2 * CHAR_BITS);
-        into[c] = CHAR_BASE + high;
-        into[c + 1] = CHAR_BASE + (low >>> CHAR_BITS);
-        into[c + 2] = CHAR_BASE + (low & CHAR_MASK);
-      }
+  for (let e = 0; e < count; e++) {
+    const h = hashes[e]!;
+    const row = bits === 0 ? 0 : h >>> (32 - bits);
+    const v = ((bits === 0 ? h : (h << bits) >>> 0) >>> keyShift) * blockScale + blockOf[e]!;
+    const into = codes[row]!;
+    const c = fill[row]!;
+    fill[row] = c + width;
+    if (width === 2) {
+      into[c] = CHAR_BASE + (v >>> CHAR_BITS);
+      into[c + 1] = CHAR_BASE + (v & CHAR_MASK);
+    } else {
+      const high = Math.floor(v / 2 ** (2 * CHAR_BITS));
+      const low = v - high * 2 ** (2 * CHAR_BITS);
+      into[c] = CHAR_BASE + high;
+      into[c + 1] = CHAR_BASE + (low >>> CHAR_BITS);
+      into[c + 2] = CHAR_BASE + (low & CHAR_MASK);
     }
   }
   const rows = new Map<number, OwnerRow>();

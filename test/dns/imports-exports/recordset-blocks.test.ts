@@ -10,7 +10,8 @@ import { memoryStorage } from '../../../src/adapters/memory/memory-storage.js';
 import { createDnsDeps, createDnsService } from '../../../src/dns/service.js';
 import { createExportCommands } from '../../../src/dns/exports/index.js';
 import { createImportCommands } from '../../../src/dns/imports/index.js';
-import { BLOCK_RECORDS, BLOCK_RECORDSETS, drawSortedIds } from '../../../src/dns/kernel/blocks.js';
+import { BLOCK_RECORDS, BLOCK_RECORDSETS, drawSortedIds, drawSortedPacked, sortedIdAt, sortedIdCount, takeSmallest, type SortedIds } from '../../../src/dns/kernel/blocks.js';
+import { uuidV4Source } from '../../../src/kernel/uuid.js';
 import { getRecordset, listRecordsets } from '../../../src/dns/recordsets/recordset-commands.js';
 import type { RecordsetBody } from '../../../src/dns/kernel/recordset-body.js';
 import { inspectDns, manualClock, seededRandom, sequentialIds } from '../../../src/testing/index.js';
@@ -249,4 +250,52 @@ describe('drawSortedIds', () => {
     const random = Array.from({ length: 1000 }, () => crypto.randomUUID());
     expect(drawn(random).sorted).toEqual([...random].sort(byString));
   });
+});
+
+describe('drawSortedPacked', () => {
+  const byString = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);
+  const all = (ids: SortedIds): string[] => Array.from({ length: sortedIdCount(ids) }, (_, i) => sortedIdAt(ids, i));
+  /** The bytes of `count` ids, some sharing their first four bytes (so ties are ordered by the rest). */
+  const idBytes = (count: number) =>
+    fc.uint8Array({ minLength: 16 * count, maxLength: 16 * count }).chain((b) =>
+      fc.array(fc.nat(Math.max(0, count - 1)), { maxLength: count === 0 ? 0 : 8 }).map((twins) => {
+        for (const t of twins) b.copyWithin(16 * t, 0, 4);
+        return b;
+      }),
+    );
+  /** A default-shaped source replaying `bytes`, in one call of `binary` or one id at a time. */
+  const replaying = (bytes: Uint8Array) => {
+    let at = 0;
+    return uuidV4Source((into) => {
+      into.set(bytes.subarray(at, at + into.length));
+      at += into.length;
+    });
+  };
+  fcTest.prop([fc.integer({ min: 1, max: 300 }).chain(idBytes)], { numRuns: 40 })(
+    'packs the ids of the default source as drawing them one by one and sorting them does',
+    (bytes) => {
+      const count = bytes.length / 16;
+      const one = replaying(bytes);
+      const expected = Array.from({ length: count }, () => one()).sort(byString);
+      const packed = drawSortedPacked(count, replaying(bytes));
+      expect(Array.isArray(packed)).toBe(false);
+      expect(all(packed)).toEqual(expected);
+    },
+  );
+  it('draws from any other source one id at a time', () => {
+    const ids = ['b', 'a', 'c'];
+    let n = 0;
+    expect(drawSortedPacked(3, () => ids[n++]!)).toEqual(['a', 'b', 'c']);
+  });
+  fcTest.prop([fc.integer({ min: 0, max: 60 }).chain(idBytes), fc.array(fc.uuid(), { maxLength: 2 }), fc.boolean()], { numRuns: 60 })(
+    'takeSmallest: the smallest of both, the rest still ascending, packed or not',
+    (bytes, extra, packed) => {
+      const count = bytes.length / 16;
+      const ids = packed && count > 0 ? drawSortedPacked(count, replaying(bytes)) : all(drawSortedPacked(count, replaying(bytes)));
+      const merged = [...all(ids), ...extra].sort(byString);
+      const { smallest, rest } = takeSmallest(ids, extra);
+      expect(smallest).toEqual(merged.slice(0, extra.length));
+      expect(all(rest)).toEqual(merged.slice(extra.length));
+    },
+  );
 });
