@@ -204,9 +204,8 @@ const alwaysSucceeds: PoolTargetPort = Object.freeze({
 const realClock = (): Date => new Date();
 const getRandomValues = globalThis.crypto.getRandomValues.bind(globalThis.crypto);
 /**
- * The default id and random sources, one of each for every service in the process: what they
- * draw is random whichever service asks, and a service made per test need not build its own
- * pools (typed arrays are dear to make) for the handful of ids it draws.
+ * The default id and random sources, one of each per process: random whichever service asks, and
+ * a service made per test builds no pools (dear typed arrays) of its own.
  */
 const randomFill = pooledFill(getRandomValues);
 const defaultIds = uuidV4Source(randomFill);
