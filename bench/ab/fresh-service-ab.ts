@@ -1,23 +1,26 @@
 /**
  * What a test pays for a fresh service (issue 29), through each tree's BUILT package (`dist/index.js`;
  * run `npx tsup` in both first), as a suite that imports zoneward runs it:
- * `node --expose-gc --import ./bench/loader.mjs bench/ab/fresh-service-ab.ts [rounds] [old root] [new root]`
+ * `node --expose-gc --import ./bench/loader.mjs bench/ab/fresh-service-ab.ts [rounds] [old root] [more roots...]`
  * (old root: a checkout of the commit to compare with, e.g. `git worktree add /tmp/base 914217d` with
- * main's node_modules linked in; new: this checkout unless given). One iteration is what a test does:
+ * main's node_modules linked in; then any other roots, this checkout last unless given: each is
+ * compared with the first). One iteration is what a test does:
  * `createDnsService()` with its defaults (memory storage, default clock and ids, `tasks: 'auto'`),
  * `zones.create`, `tasks.settle()`, `zones.get`, `zones.list`. GC is part of the cost (a suite pays
  * it), so nothing is collected between iterations. Each step is timed as a prefix of the whole
- * (service; service + create; ...), so the difference of two prefixes is what a step adds. Old and
- * new run alternately in this one process; prints the median CPU µs per iteration (the machine is
- * shared: wall time measures the scheduler) and new/old.
+ * (service; service + create; ...), so the difference of two prefixes is what a step adds. The
+ * roots run in turn in this one process, their order reversed every other round; prints the
+ * median CPU µs per iteration (the machine is shared: wall time measures the scheduler) and each
+ * root's ratio to the first.
  */
 import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 
-const [roundsArg = '9', oldRoot = '/tmp/base', newRoot = '.'] = process.argv.slice(2);
+const [roundsArg = '9', ...rootArgs] = process.argv.slice(2);
 const ROUNDS = Number(roundsArg);
 const N = Number(process.env['FRESH_BENCH_ITERATIONS'] ?? 20_000);
+const roots = rootArgs.length === 0 ? ['/tmp/base', '.'] : rootArgs.length === 1 ? [rootArgs[0]!, '.'] : rootArgs;
 
 interface Service {
   zones: {
@@ -34,7 +37,8 @@ const load = async (root: string): Promise<Create> => {
   if (!existsSync(path)) throw new Error(`${root}: no dist/index.js (run npx tsup there)`);
   return ((await import(pathToFileURL(path).href)) as { createDnsService: Create }).createDnsService;
 };
-const sides = { old: await load(oldRoot), new: await load(newRoot) };
+const sides: Create[] = [];
+for (const root of roots) sides.push(await load(root));
 
 const ctx = { projectId: 'bench', roles: ['member'] };
 const body = { name: 'example.com.', email: 'admin@example.com' };
@@ -65,20 +69,24 @@ async function prefix(create: Create, depth: number): Promise<number> {
 }
 
 const median = (xs: number[]): number => [...xs].sort((a, b) => a - b)[xs.length >> 1]!;
-const times: Record<'old' | 'new', number[][]> = { old: steps.map(() => []), new: steps.map(() => []) };
-for (const name of ['old', 'new'] as const) for (let d = 1; d <= steps.length; d++) await prefix(sides[name], d); // warm-up
+const times: number[][][] = sides.map(() => steps.map(() => []));
+for (const side of sides) for (let d = 1; d <= steps.length; d++) await prefix(side, d); // warm-up
 for (let r = 0; r < ROUNDS; r++) {
   for (let d = 1; d <= steps.length; d++) {
-    const order = (r + d) % 2 === 0 ? (['old', 'new'] as const) : (['new', 'old'] as const);
-    for (const name of order) times[name][d - 1]!.push(await prefix(sides[name], d));
+    const order = sides.map((_, k) => k);
+    if ((r + d) % 2 === 1) order.reverse();
+    for (const k of order) times[k]![d - 1]!.push(await prefix(sides[k]!, d));
   }
 }
-const m = { old: times.old.map(median), new: times.new.map(median) };
-console.log(`${N} iterations × ${ROUNDS} rounds, medians (µs per iteration)\n`);
-console.log('| step | old | new | new/old | old total | new total | new/old |');
-console.log('|---|---:|---:|---:|---:|---:|---:|');
-steps.forEach((step, i) => {
-  const o = m.old[i]! - (i === 0 ? 0 : m.old[i - 1]!);
-  const n = m.new[i]! - (i === 0 ? 0 : m.new[i - 1]!);
-  console.log(`| ${step} | ${o.toFixed(1)} | ${n.toFixed(1)} | ${(n / o).toFixed(2)} | ${m.old[i]!.toFixed(1)} | ${m.new[i]!.toFixed(1)} | ${(m.new[i]! / m.old[i]!).toFixed(2)} |`);
+const m = times.map((t) => t.map(median));
+const step = (k: number, i: number): number => m[k]![i]! - (i === 0 ? 0 : m[k]![i - 1]!);
+console.log(`${N} iterations × ${ROUNDS} rounds, medians (µs per iteration); roots: ${roots.join(', ')}\n`);
+console.log(`| step | ${roots.join(' | ')} | ${roots.slice(1).map((r) => `${r} ÷ first`).join(' | ')} |`);
+console.log(`|---|${roots.map(() => '---:').join('|')}|${roots.slice(1).map(() => '---:').join('|')}|`);
+steps.forEach((name, i) => {
+  const row = roots.map((_, k) => step(k, i).toFixed(1));
+  const ratios = roots.slice(1).map((_, k) => (step(k + 1, i) / step(0, i)).toFixed(2));
+  console.log(`| ${name} | ${row.join(' | ')} | ${ratios.join(' | ')} |`);
 });
+const last = steps.length - 1;
+console.log(`| whole iteration | ${roots.map((_, k) => m[k]![last]!.toFixed(1)).join(' | ')} | ${roots.slice(1).map((_, k) => (m[k + 1]![last]! / m[0]![last]!).toFixed(2)).join(' | ')} |`);

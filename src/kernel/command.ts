@@ -290,15 +290,6 @@ export function runInTransaction<T>(
 }
 
 /**
- * Lifts a pure step (validation, authorization) into a command: a thrown defect still becomes an
- * `Err`, so a command never rejects.
- * @internal
- */
-export function fromSafePromise<T>(promise: Promise<Result<T, ApiError>>, dialect: ErrorDialect = 'dns'): ResultAsync<T, ApiError> {
-  return new ResultAsync(promise.catch((cause: unknown) => err(unexpected(cause, dialect))));
-}
-
-/**
  * What every command of one service shares: where state lives, the outcome of the restore of a
  * `from` snapshot (every command waits for it), how policy refusals are answered.
  * @internal

@@ -8,7 +8,7 @@ import { describe, expect, it } from 'vitest';
 import { memoryStorage } from '../../src/adapters/memory/memory-storage.js';
 import type { Storage, StorageTransaction } from '../../src/ports/storage.js';
 import { ApiError } from '../../src/kernel/api-error.js';
-import { fromSafePromise, runInTransaction } from '../../src/kernel/command.js';
+import { command, runInTransaction } from '../../src/kernel/command.js';
 
 const STORAGE_FAILURE = { code: 500, type: 'storage_failure', message: 'The storage failed; nothing was changed.' };
 const UNKNOWN = { code: 500, type: 'unknown' };
@@ -171,15 +171,21 @@ describe('runInTransaction', () => {
   });
 });
 
-describe('fromSafePromise', () => {
-  it('passes a result through and turns a rejection into 500 unknown', async () => {
-    expect((await fromSafePromise(Promise.resolve(ok(3))))._unsafeUnwrap()).toBe(3);
+describe('command', () => {
+  const env = (dialect: 'dns' | 'quota') => ({ storage: memoryStorage(), restored: Promise.resolve(ok(undefined)), forbiddenStatus: 403 as const, dialect });
+  const caller = { projectId: 'p', roles: ['member'] };
+  it('passes a result through and turns a defect thrown by any step into 500 unknown', async () => {
+    expect((await command(env('dns'), caller, { transaction: () => Promise.resolve(ok(3)) }))._unsafeUnwrap()).toBe(3);
     const refusal = new ApiError(400, 'bad_request', 'no');
-    expect((await fromSafePromise(Promise.resolve(err(refusal))))._unsafeUnwrapErr()).toBe(refusal);
+    expect((await command(env('dns'), caller, { parse: () => err(refusal), transaction: () => Promise.resolve(ok(3)) }))._unsafeUnwrapErr()).toBe(refusal);
     const defect = new Error('bug');
-    const r = await fromSafePromise(Promise.reject(defect));
+    const thrower = (): never => {
+      throw defect;
+    };
+    const r = await command(env('dns'), caller, { parse: thrower, transaction: () => Promise.resolve(ok(3)) });
     expect(r._unsafeUnwrapErr().toJSON()).toEqual(UNKNOWN);
     expect(r._unsafeUnwrapErr().cause).toBe(defect);
-    expect((await fromSafePromise(Promise.reject(defect), 'quota'))._unsafeUnwrapErr().toJSON()).toMatchObject({ code: 500, title: 'Internal Server Error' });
+    const q = await command(env('quota'), caller, { authorize: thrower, transaction: () => Promise.resolve(ok(3)) });
+    expect(q._unsafeUnwrapErr().toJSON()).toMatchObject({ code: 500, title: 'Internal Server Error' });
   });
 });

@@ -133,6 +133,8 @@ export class TaskRunner {
   #head: StoredTask | undefined;
 
   #restored: Promise<Result<void, ApiError>> = Promise.resolve(ok(undefined));
+  /** Whether the restore is known to have succeeded (or there was none), so `settle()` may answer at once. */
+  #restoredOk = true;
   /** Why the last attempt to run a task could not reach the storage, for `settle()`'s rejection. */
   #lastFault: unknown;
 
@@ -160,6 +162,13 @@ export class TaskRunner {
    */
   waitFor(restored: Promise<Result<void, ApiError>>, restoredTasks: number): void {
     this.#restored = restored;
+    this.#restoredOk = false;
+    void restored.then(
+      (r) => {
+        this.#restoredOk = r.isOk();
+      },
+      () => undefined,
+    );
     this.#pending = restoredTasks;
     this.#head = undefined;
   }
@@ -202,7 +211,8 @@ export class TaskRunner {
       try {
         while (this.#again) {
           this.#again = false;
-          while (await this.#step(true));
+          // Past the last task, no step to find the queue empty: the count says so.
+          while (this.#pending > this.#inFlight.size && (await this.#step(true)));
         }
       } finally {
         this.#drain = undefined;
@@ -233,6 +243,8 @@ export class TaskRunner {
   async settle(): Promise<void> {
     let failures = 0;
     for (;;) {
+      // Nothing queued, running or restoring: done, without a step to learn it.
+      if (this.#pending === 0 && this.#drain === undefined && this.#inFlight.size === 0 && this.#restoredOk) return;
       if (this.#drain !== undefined) {
         await this.#drain;
         continue;

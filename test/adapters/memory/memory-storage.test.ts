@@ -35,3 +35,51 @@ describe('memoryStorage ranges', () => {
     );
   });
 });
+
+describe('memoryStorage transactions', () => {
+  it('runs one at a time, first asked first run, one asked for from inside another included', async () => {
+    const storage = memoryStorage();
+    const log: string[] = [];
+    let inner: Promise<unknown> | undefined;
+    const a = storage.transaction(async (tx) => {
+      log.push('a starts');
+      // Asked for while `a` runs (before its first await): it must wait for `a`, not start at once.
+      inner = storage.transaction(async (t) => {
+        log.push(`c sees ${String(await t.get('c', '1'))}`);
+      });
+      await tx.put('c', '1', 'a', {});
+      await Promise.resolve();
+      log.push('a ends');
+    });
+    const b = storage.transaction(async (tx) => {
+      log.push('b starts');
+      await tx.put('c', '1', 'b', {});
+    });
+    await Promise.all([a, b, inner]);
+    expect(log).toEqual(['a starts', 'a ends', 'c sees a', 'b starts']);
+    // Idle again: the next one starts at once and sees every write before it.
+    expect(await storage.transaction((tx) => tx.get('c', '1'))).toBe('b');
+  });
+
+  it('keeps running them in order through a long queue and after failures', async () => {
+    const storage = memoryStorage();
+    const order: number[] = [];
+    const runs = Array.from({ length: 3000 }, (_, i) =>
+      storage.transaction(async (tx) => {
+        order.push(i);
+        await tx.put('c', String(i % 7), i, {});
+        if (i % 5 === 0) throw new Error('rolled back');
+      }).then(
+        () => true,
+        () => false,
+      ),
+    );
+    const outcomes = await Promise.all(runs);
+    expect(order).toEqual(Array.from({ length: 3000 }, (_, i) => i));
+    expect(outcomes.filter((ok) => !ok).length).toBe(600);
+    // Key 6 holds the last write to it that was not rolled back.
+    let last = -1;
+    for (let i = 0; i < 3000; i++) if (i % 7 === 6 && i % 5 !== 0) last = i;
+    expect(await storage.transaction((tx) => tx.get('c', '6'))).toBe(last);
+  });
+});
