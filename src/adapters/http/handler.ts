@@ -135,9 +135,11 @@ export function createHttpHandler(options: HttpHandlerOptions): HttpHandler {
     let routed: Routed<Action> = NOT_ROUTED;
     let undecodable = false;
     if (mount !== undefined) {
-      const parts = segments(path.slice(mount.prefix.length));
-      undecodable = parts.undecodable;
-      routed = mount.router(method, parts.decoded);
+      const below = path.slice(mount.prefix.length);
+      const parts = segments(below);
+      // Most paths hold no percent-encoding: one test for the whole path, none a segment.
+      if (below.includes('%')) undecodable = decodeSegments(parts);
+      routed = mount.router(method, parts);
     } else mount = mounts.find((m) => m.dialect === fallbackDialect);
     const x = new RequestExchange(request, requestId, mount?.dialect ?? fallbackDialect, base, url.search, maxBodyBytes, authenticate, headers);
     if (routed.kind === 'action' && mount!.face.screen === undefined && !undecodable) return routed.action(x, routed.params);
@@ -276,26 +278,29 @@ function notFoundResponse(x: Answering, method: string): Response {
   return errorResponse(x, notFound(x.dialect));
 }
 
-/**
- * Splits a path below the service prefix into decoded segments, trailing slashes dropped. A
- * segment whose percent-encoding is not UTF-8 stays as sent, and `undecodable` says so.
- */
-function segments(path: string): { decoded: string[]; undecodable: boolean } {
+/** Splits a path below the service prefix into its segments as sent, trailing slashes dropped. */
+function segments(path: string): string[] {
   let end = path.length;
   while (end > 0 && path.charCodeAt(end - 1) === 0x2f) end--;
-  if (end === 0) return { decoded: [], undecodable: false };
-  const decoded = path.slice(1, end).split('/');
+  return end === 0 ? [] : path.slice(1, end).split('/');
+}
+
+/**
+ * Decodes each segment's percent-encoding in place. One that is not UTF-8 stays as sent, and the
+ * answer says so (`true`).
+ */
+function decodeSegments(parts: string[]): boolean {
   let undecodable = false;
-  for (let i = 0; i < decoded.length; i++) {
-    const s = decoded[i]!;
+  for (let i = 0; i < parts.length; i++) {
+    const s = parts[i]!;
     if (!s.includes('%')) continue;
     try {
-      decoded[i] = decodeURIComponent(s);
+      parts[i] = decodeURIComponent(s);
     } catch {
       undecodable = true;
     }
   }
-  return { decoded, undecodable };
+  return undecodable;
 }
 
 /** What the handler reads of a request URL: `URL`'s origin, pathname and search (without `?`). @internal */

@@ -177,7 +177,7 @@ export function toNodeListener(handle: HttpHandler): (req: IncomingMessage, res:
     return (req, res) => {
       const request = new NodeRequest(req, prefixOf(req)) as unknown as Request;
       handle(request).then(
-        (response) => write(req, res, response),
+        (response) => answer(req, res, response),
         () => fail(res),
       );
     };
@@ -186,19 +186,22 @@ export function toNodeListener(handle: HttpHandler): (req: IncomingMessage, res:
   return (req, res) => {
     const prefix = prefixOf(req);
     const request = new NodeRequest(req, prefix) as unknown as Request;
-    entry(request, req.method ?? 'GET', prefix, req.url ?? '/', req.headers, (response) => {
-      try {
-        write(req, res, response);
-      } catch {
-        fail(res);
-      }
-    });
+    entry(request, req.method ?? 'GET', prefix, req.url ?? '/', req.headers, (response) => answer(req, res, response));
   };
 }
 
 /** The scheme and `Host` a request's URL starts with. */
 const prefixOf = (req: IncomingMessage): string =>
   `${(req.socket as { encrypted?: boolean } | null)?.encrypted === true ? 'https' : 'http'}://${req.headers.host ?? 'localhost'}`;
+
+/** Writes the answer; one node refuses to write (a header it will not send) is a 500, never a throw. */
+function answer(req: IncomingMessage, res: ServerResponse, response: Response): void {
+  try {
+    write(req, res, response);
+  } catch {
+    fail(res);
+  }
+}
 
 function fail(res: ServerResponse): void {
   if (res.headersSent) res.destroy();
