@@ -171,13 +171,6 @@ export function planImport(
  * lower case, the hash `keyedHash` of the part before the zone's suffix, which every owner shares.
  */
 class ImportOwners implements OwnerKeys {
-  /**
-   * An idle owner stage and recordset stage, held for the life of the process so that a full
-   * collection between imports keeps the maps their optimised code was made for (see the
-   * parser's `Reader.shapes`). Never read.
-   */
-  static readonly shapes: readonly object[] = [new ImportOwners('.', 0, [0, 0], undefined), new CnameRule(0)];
-
   /** The owner name of the last look-up in lower case. */
   lower = '';
   private readonly table: OwnerTable;
@@ -279,9 +272,6 @@ class ImportOwners implements OwnerKeys {
  * check and the blocks read from the rdata column.
  */
 class ImportRecordsets {
-  /** An idle one, held for the reason of `ImportOwners.shapes`. Never read. */
-  static readonly shapes: readonly object[] = [new ImportRecordsets(new RecordColumns(), new Set())];
-
   count = 0;
   recordCount = 0;
   /** Per recordset: its owner's number (`ImportOwners`); named as the blocks are made. */
@@ -514,6 +504,80 @@ function recordsetBlocks(sets: ImportRecordsets, owners: ImportOwners): { blocks
 }
 
 /**
+ * The first two stages of {@link planColumns}, a record at a time: its owner, the import's rules,
+ * its recordset. One call per record rather than one loop: V8 optimises a small function called
+ * often while a small import runs, where a loop of a million records in one function is compiled
+ * on the stack (OSR) in the middle of the large one, running unoptimised meanwhile (the whole
+ * stage inlined took 100 ms to compile, on a second core the process also pays for).
+ */
+class ImportPass {
+  /**
+   * An idle pass with its stages, held for the life of the process: optimised code holds the
+   * maps of its objects weakly, and once no pass is alive a full collection frees them and
+   * throws that code away (see the parser's `Reader.shapes`). Never read.
+   */
+  static readonly shapes: readonly object[] = [new ImportPass('.', new RecordColumns(), new Set(), [0, 0], undefined)];
+
+  readonly owners: ImportOwners;
+  readonly sets: ImportRecordsets;
+  private readonly cnames: CnameRule;
+  /** The last SOA at the apex: dnspython's SOA is a singleton, each one replaces the one before. */
+  soa = -1;
+  /** The smallest SOA TTL, as dnspython's rdataset keeps it. */
+  soaTtl = 0;
+  /** The first record of a type the service does not store. */
+  refused = -1;
+
+  constructor(
+    private readonly lowerOrigin: string,
+    private readonly columns: RecordColumns,
+    allowed: ReadonlySet<string>,
+    key: OwnerKey,
+    counter: ProbeCounter | undefined,
+  ) {
+    this.owners = new ImportOwners(lowerOrigin, columns.count, key, counter);
+    this.cnames = new CnameRule(columns.count);
+    this.sets = new ImportRecordsets(columns, allowed);
+  }
+
+  /** Takes record `index`: the import's error message, or null. */
+  take(index: number): string | null {
+    const { columns, owners, lowerOrigin } = this;
+    const name = columns.owners[index >>> COLUMN_SHIFT]![index & COLUMN_MASK]!;
+    const owner = owners.of(name);
+    if (owner < 0) return null;
+    const lower = owners.lower;
+    const type = columns.types[index]!;
+    // dnspython refuses an SOA off the apex as it adds the record: before the CNAME rule looks at it.
+    if (type === TYPE_SOA && lower !== lowerOrigin) return undefinedError(SOA_OFF_APEX);
+    const typeId = this.sets.typeId(type);
+    // The CNAME rule (RFC 1034 §3.6.2), which dnspython applies while it reads the file: so it
+    // comes before a refused type's error, and counts refused types, except those that may stand
+    // beside a CNAME (only which error is reported depends on them). A CNAME after a CNAME
+    // replaces it (dnspython), so the rule's two-CNAMEs answer is not asked for here. Names
+    // outside the zone are dropped unread, as dnspython drops them. The apex is no exception: a
+    // CNAME there clashes with the SOA, whichever comes first, and without an SOA the file has none.
+    if (typeId >= 0 || CnameRule.counts(type)) {
+      const clash = this.cnames.add(owner, type === TYPE_CNAME);
+      if (clash !== NO_CLASH) return undefinedError(clash === CNAME_AFTER_DATA ? CNAME_CLASH : DATA_CLASH);
+    }
+    if (type === TYPE_SOA) {
+      const ttl = columns.ttls[index]!;
+      this.soaTtl = this.soa < 0 ? ttl : Math.min(this.soaTtl, ttl);
+      this.soa = index;
+      return null;
+    }
+    if (typeId < 0) {
+      if (this.refused < 0) this.refused = index;
+      return null;
+    }
+    if (type === TYPE_NS && lower === lowerOrigin) return null;
+    this.sets.add(index, owner, typeId, owners);
+    return null;
+  }
+}
+
+/**
  * The conversion of a parsed import file: each record's owner (the owner stage), the import's rules
  * and the recordsets (the recordset stage), then the storage's blocks (the block stage). `origin`
  * is the zone's; `key` the owner hashes' (`drawOwnerKey`); `lineOf` gives a record's line, for error messages; `counter` counts the owner
@@ -528,46 +592,13 @@ export function planColumns(
   lineOf: (index: number) => number,
   counter?: ProbeCounter,
 ): { ok: ImportPlan } | { error: string } {
-  const lowerOrigin = origin.toLowerCase();
-  const { owners: ownerChunks, ttls, types } = columns;
-  const total = columns.count;
-  const owners = new ImportOwners(lowerOrigin, total, key, counter);
-  const cnames = new CnameRule(total);
-  const sets = new ImportRecordsets(columns, allowed);
-  let soa = -1; // the last SOA at the apex: dnspython's SOA is a singleton, each one replaces the one before
-  let soaTtl = 0; // the smallest SOA TTL, as dnspython's rdataset keeps it
-  let refused = -1; // the first record of a type the service does not store
-  for (let index = 0; index < total; index++) {
-    const name = ownerChunks[index >>> COLUMN_SHIFT]![index & COLUMN_MASK]!;
-    const owner = owners.of(name);
-    if (owner < 0) continue;
-    const lower = owners.lower;
-    const type = types[index]!;
-    // dnspython refuses an SOA off the apex as it adds the record: before the CNAME rule looks at it.
-    if (type === TYPE_SOA && lower !== lowerOrigin) return { error: undefinedError(SOA_OFF_APEX) };
-    const typeId = sets.typeId(type);
-    // The CNAME rule (RFC 1034 §3.6.2), which dnspython applies while it reads the file: so it
-    // comes before a refused type's error, and counts refused types, except those that may stand
-    // beside a CNAME (only which error is reported depends on them). A CNAME after a CNAME
-    // replaces it (dnspython), so the rule's two-CNAMEs answer is not asked for here. Names
-    // outside the zone are dropped unread, as dnspython drops them. The apex is no exception: a
-    // CNAME there clashes with the SOA, whichever comes first, and without an SOA the file has none.
-    if (typeId >= 0 || CnameRule.counts(type)) {
-      const clash = cnames.add(owner, type === TYPE_CNAME);
-      if (clash !== NO_CLASH) return { error: undefinedError(clash === CNAME_AFTER_DATA ? CNAME_CLASH : DATA_CLASH) };
-    }
-    if (type === TYPE_SOA) {
-      soaTtl = soa < 0 ? ttls[index]! : Math.min(soaTtl, ttls[index]!);
-      soa = index;
-      continue;
-    }
-    if (typeId < 0) {
-      if (refused < 0) refused = index;
-      continue;
-    }
-    if (type === TYPE_NS && lower === lowerOrigin) continue;
-    sets.add(index, owner, typeId, owners);
+  const pass = new ImportPass(origin.toLowerCase(), columns, allowed, key, counter);
+  for (let index = 0; index < columns.count; index++) {
+    const error = pass.take(index);
+    if (error !== null) return { error };
   }
+  const { owners, sets, soa, soaTtl, refused } = pass;
+  const { types } = columns;
   if (refused >= 0) {
     const line = lineOf(refused);
     return { error: `Record type ${typeToText(types[refused]!)}${line > 0 ? ` on line ${line}` : ''} is not supported by this service.` };
