@@ -29,7 +29,8 @@ export interface HttpHandlerOptions {
   readonly authenticate: (request: Request) => RequestContext | Promise<RequestContext>;
   /**
    * The path prefix the handler is mounted under (`/dns` serves `/dns/v2/zones`), as the request
-   * URL shows it. Links in answers keep it. Requests outside it are answered 404.
+   * URL shows it (percent-encoded where a character is not allowed in a URL path). Links in
+   * answers keep it. Requests outside it are answered 404.
    * @defaultValue ''
    */
   readonly basePath?: string;
@@ -92,6 +93,10 @@ export function createHttpHandler(options: HttpHandlerOptions): HttpHandler {
   }
   const basePath = (options.basePath ?? '').replace(/\/+$/, '');
   if (basePath !== '' && !basePath.startsWith('/')) throw new TypeError('createHttpHandler: `basePath` must start with /');
+  // As the request URL shows it: a raw target is ASCII, and links carrying it go to headers unchecked.
+  if (!/^[A-Za-z0-9\-._~!$&'()*+,;=:@%/]*$/.test(basePath)) {
+    throw new TypeError('createHttpHandler: `basePath` must be a URL path as requests show it (ASCII, anything else percent-encoded)');
+  }
   const maxBodyBytes = options.maxBodyBytes ?? DEFAULT_MAX_BODY;
   const { dns, quotas, authenticate } = options;
   const fallbackDialect: Dialect = dns === undefined && quotas !== undefined ? 'quota' : 'dns';

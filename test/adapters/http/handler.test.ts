@@ -45,6 +45,17 @@ describe('zoneward/http: DNS', () => {
     expect((await handle(new Request('http://b.test/v2/zones', { headers: member }))).status).toBe(404);
   });
 
+  it('refuses a basePath no request target could show (not ASCII, a space), and takes a percent-encoded one', async () => {
+    const dns = createDnsService();
+    for (const basePath of ['/dné', '/a b', '/x\n']) {
+      expect(() => createHttpHandler({ dns, authenticate: trustedHeaders(), basePath })).toThrow(/basePath/);
+    }
+    const handle = createHttpHandler({ dns, authenticate: trustedHeaders(), basePath: '/dn%C3%A9' });
+    const r = await handle(new Request('http://h/dn%C3%A9/v2/zones', { headers: member }));
+    expect(r.status).toBe(200);
+    expect((await read(r)).links.self).toBe('http://h/dn%C3%A9/v2/zones');
+  });
+
   it('answers content-type, JSON and empty-body errors in the real service\'s words, with request_id', async () => {
     const { handle } = setup();
     const post = (headers: Record<string, string>, body?: string) =>
