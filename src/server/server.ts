@@ -1,5 +1,5 @@
 import { readFile, rename, writeFile } from 'node:fs/promises';
-import { createServer, type Server } from 'node:http';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { memoryStorage } from '../adapters/memory/memory-storage.js';
 import { createHttpHandler, type HttpHandler } from '../adapters/http/handler.js';
@@ -83,6 +83,8 @@ interface Services {
   readonly dns: DnsService;
   readonly quotas: QuotaService;
   readonly handle: HttpHandler;
+  /** `handle` on node:http, through the handler's own entry (node's parse, no `Request` built). */
+  readonly listen: (req: IncomingMessage, res: ServerResponse) => void;
 }
 
 /**
@@ -135,7 +137,8 @@ export async function startServer(options: ServerOptions = {}): Promise<Zoneward
   const build = (from?: ServerSnapshot): Services => {
     const dns = createDnsService({ ...options.dns, storage: storage(), clock, ids, ...(from ? { from: from.dns } : {}) });
     const quotas = createQuotaService({ ...options.quotas, storage: storage(), ...(from ? { from: from.quotas } : {}) });
-    return { dns, quotas, handle: createHttpHandler({ dns, quotas, authenticate, basePath }) };
+    const handle = createHttpHandler({ dns, quotas, authenticate, basePath });
+    return { dns, quotas, handle, listen: toNodeListener(handle) };
   };
   const saved = snapshotFile === undefined ? undefined : await readSnapshot(snapshotFile);
   let services = build(saved);
@@ -185,21 +188,23 @@ export async function startServer(options: ServerOptions = {}): Promise<Zoneward
   };
 
   const handle = async (request: Request): Promise<Response> => {
-    const started = performance.now();
-    let response: Response;
     try {
-      response = await route(request);
+      return await route(request);
     } catch {
-      response = json(500, { error: 'internal error' });
+      return json(500, { error: 'internal error' });
     }
-    if (log !== undefined) {
-      const url = new URL(request.url);
-      log(`${new Date().toISOString()} ${request.method} ${url.pathname}${url.search} ${response.status} ${(performance.now() - started).toFixed(1)}ms`);
-    }
-    return response;
+  };
+  const own = toNodeListener(handle);
+  // Only a target that plainly names an API path skips `route`: one with dot segments, a percent
+  // sign or a backslash may resolve under /identity or /zoneward once the URL is normalised.
+  const api = `${basePath}/v`;
+  const plainApi = (target: string): boolean => target.startsWith(api) && !/[%\\]|\/\./.test(target);
+  const listener = (req: IncomingMessage, res: ServerResponse): void => {
+    if (log !== undefined) logWhenDone(req, res, log);
+    (plainApi(req.url ?? '/') ? services.listen : own)(req, res);
   };
 
-  const server = createServer(toNodeListener(handle));
+  const server = createServer(listener);
   try {
     await listen(server, options.port ?? 9001, options.host ?? '127.0.0.1');
     if (options.dnsPort !== undefined) dnsServer = await serveDns({ dns: services.dns, host: options.host ?? '127.0.0.1', port: options.dnsPort });
@@ -292,4 +297,18 @@ export function tokenCaller(identity: Identity): (request: Request) => RequestCo
       ...(managed ? { editManagedRecords: isTrueString(managed) } : {}),
     };
   };
+}
+
+/** One log line a request once its answer is written, or once the client went away before it was. */
+function logWhenDone(req: IncomingMessage, res: ServerResponse, log: (line: string) => void): void {
+  const started = performance.now();
+  let logged = false;
+  const done = (): void => {
+    if (logged) return;
+    logged = true;
+    const url = new URL(req.url ?? '/', 'http://localhost');
+    log(`${new Date().toISOString()} ${req.method} ${url.pathname}${url.search} ${res.statusCode} ${(performance.now() - started).toFixed(1)}ms`);
+  };
+  res.once('finish', done);
+  res.once('close', done);
 }

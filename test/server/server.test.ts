@@ -4,6 +4,7 @@
  * and the snapshot file across a restart.
  */
 /* eslint-disable @typescript-eslint/no-explicit-any -- the answers are JSON bodies read field by field */
+import { request } from 'node:http';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -235,6 +236,37 @@ describe('serving under a base path, with a request log', () => {
     expect((await fetch(server.url.replace(/\/api$/, '/v2/zones'))).status).toBe(404);
     expect(lines).toHaveLength(3);
     expect(lines[1]).toMatch(/ GET \/api\/v2\/zones 200 [\d.]+ms$/);
+  });
+});
+
+describe('the API paths through the handler\'s node entry', () => {
+  /** A raw GET whose target node hands over as sent (fetch would normalise it first). */
+  const raw = (url: string, target: string): Promise<{ status: number; body: string }> =>
+    new Promise((resolve, reject) => {
+      const { hostname, port } = new URL(url);
+      const req = request({ host: hostname, port, path: target, method: 'GET' }, (res) => {
+        let body = '';
+        res.setEncoding('utf8').on('data', (chunk: string) => (body += chunk));
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, body }));
+      });
+      req.on('error', reject).end();
+    });
+
+  it('answers what the URL names once normalised, whichever way the target spells it', async () => {
+    const lines: string[] = [];
+    const server = await start({ log: (line) => lines.push(line) });
+    expect((await call(server.url, null, 'POST', '/zoneward/clock', { time: '2030-01-02T03:04:05Z' })).status).toBe(200);
+    const clock = await raw(server.url, '/zoneward/clock');
+    expect(clock.status).toBe(200);
+    // Each of these starts like an API path but names the test endpoint once resolved.
+    for (const target of ['/v2/../zoneward/clock', '/v2/%2e%2e/zoneward/clock', '/v2\\..\\zoneward/clock']) {
+      const r = await raw(server.url, target);
+      expect(r, target).toEqual({ status: 200, body: clock.body });
+    }
+    expect((await raw(server.url, '/v2/zones')).status).toBe(401);
+    expect(lines).toHaveLength(6);
+    expect(lines[1]).toMatch(/ GET \/zoneward\/clock 200 [\d.]+ms$/);
+    expect(lines[5]).toMatch(/ GET \/v2\/zones 401 [\d.]+ms$/);
   });
 });
 
