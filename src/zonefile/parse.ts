@@ -67,7 +67,7 @@ class Reader implements RdataOut {
    * reader, lexer or scanner is alive, a full collection frees those maps and throws away the
    * code that V8 optimised for them, so the next import runs unoptimised again, recompiling
    * everything. One object of each keeps them (a 100k import in a fresh process, after a small
-   * one and a full collection: about 15 % less CPU, bench/imports-vs.ts). Never read.
+   * one and a full collection: 10–15 % less CPU, docs/benchmarks.md). Never read.
    */
   static readonly shapes: readonly object[] = [new Reader(new Lexer(' '), {}, new RecordColumns()), new LineScanner(' ', true, true), new LineScanner(' ')];
 
