@@ -106,8 +106,9 @@ interface TxState {
 const STATE = Symbol('memory transaction');
 type MemoryTransaction = CompleteTransaction & { readonly [STATE]: TxState };
 
-function stateOf(tx: MemoryTransaction): TxState {
-  const s = tx[STATE];
+function stateOf(tx: MemoryTransaction | undefined): TxState {
+  const s = tx?.[STATE];
+  if (s === undefined) throw new Error('memory storage: a transaction method called apart from its transaction object (call it as tx.get(...))');
   if (!s.open) throw new Error('storage transaction used after it ended');
   return s;
 }
