@@ -306,9 +306,18 @@ function logWhenDone(req: IncomingMessage, res: ServerResponse, log: (line: stri
   const done = (): void => {
     if (logged) return;
     logged = true;
-    const url = new URL(req.url ?? '/', 'http://localhost');
-    log(`${new Date().toISOString()} ${req.method} ${url.pathname}${url.search} ${res.statusCode} ${(performance.now() - started).toFixed(1)}ms`);
+    log(`${new Date().toISOString()} ${req.method} ${pathOf(req.url ?? '/')} ${res.statusCode} ${(performance.now() - started).toFixed(1)}ms`);
   };
   res.once('finish', done);
   res.once('close', done);
+}
+
+/** A target's path and query as the URL reads them; a target no URL can read (`http://[`), as sent. */
+function pathOf(target: string): string {
+  try {
+    const url = new URL(target, 'http://localhost');
+    return `${url.pathname}${url.search}`;
+  } catch {
+    return JSON.stringify(target);
+  }
 }

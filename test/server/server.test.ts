@@ -264,6 +264,11 @@ describe('the API paths through the handler\'s node entry', () => {
       expect(r, target).toEqual({ status: 200, body: clock.body });
     }
     expect((await raw(server.url, '/v2/zones')).status).toBe(401);
+    // A target no URL can read is answered, and logged as sent, with the server still up.
+    expect((await raw(server.url, 'http://[')).status).toBeGreaterThanOrEqual(400);
+    expect((await raw(server.url, '/v2/zones')).status).toBe(401);
+    expect(lines.at(-2)).toMatch(/ GET "http:\/\/\[" \d{3} [\d.]+ms$/);
+    lines.splice(-2);
     expect(lines).toHaveLength(6);
     expect(lines[1]).toMatch(/ GET \/zoneward\/clock 200 [\d.]+ms$/);
     expect(lines[5]).toMatch(/ GET \/v2\/zones 401 [\d.]+ms$/);
