@@ -133,17 +133,12 @@ function unwind(sentinel: Abort | StorageFault | Defect | CorruptValue): never {
 
 const fault = (cause: unknown): never => unwind(new StorageFault(cause));
 
-/** A synchronous throw of an adapter, tagged as a rejection would be. */
-const thrown = <R>(cause: unknown): Promise<R> =>
-  // eslint-disable-next-line @typescript-eslint/prefer-promise-reject-errors -- a sentinel, as `fault` throws
-  Promise.reject(new StorageFault(cause));
-
 /**
  * The transaction a command sees: every method of the port present (see
  * {@link completeTransaction}), and every rejection of the adapter (or a synchronous throw, should
- * an adapter throw) tagged as a storage fault, so it can be told from a defect in the core. `then`
- * rather than async methods, and methods on the prototype rather than closures per transaction,
- * because every storage call of every command goes through it.
+ * an adapter throw) tagged as a storage fault, so it can be told from a defect in the core.
+ * Methods on the prototype rather than closures per transaction, and `then` rather than async
+ * wrappers, since every storage call of an adapter other than this package's own goes through it.
  */
 class GuardedTransaction implements CompleteTransaction {
   private readonly tx: CompleteTransaction;
@@ -151,67 +146,43 @@ class GuardedTransaction implements CompleteTransaction {
     this.tx = completeTransaction(raw);
   }
   get(c: string, id: string): Promise<unknown> {
-    try {
-      return this.tx.get(c, id).then(undefined, fault);
-    } catch (cause) {
-      return thrown(cause);
-    }
+    return this.call('get', c, id);
   }
   put(c: string, id: string, value: unknown, keys: IndexKeys): Promise<void> {
-    try {
-      return this.tx.put(c, id, value, keys).then(undefined, fault);
-    } catch (cause) {
-      return thrown(cause);
-    }
+    return this.call('put', c, id, value, keys);
   }
   insert(c: string, id: string, value: unknown, keys: IndexKeys): Promise<boolean> {
-    try {
-      return this.tx.insert(c, id, value, keys).then(undefined, fault);
-    } catch (cause) {
-      return thrown(cause);
-    }
+    return this.call('insert', c, id, value, keys);
   }
   delete(c: string, id: string): Promise<boolean> {
-    try {
-      return this.tx.delete(c, id).then(undefined, fault);
-    } catch (cause) {
-      return thrown(cause);
-    }
+    return this.call('delete', c, id);
   }
   range(c: string, index: string, query?: RangeQuery): Promise<readonly StoredEntry[]> {
-    try {
-      return this.tx.range(c, index, query).then(undefined, fault);
-    } catch (cause) {
-      return thrown(cause);
-    }
+    return this.call('range', c, index, query);
   }
   rangeMany(requests: readonly RangeRequest[]): Promise<readonly (readonly StoredEntry[])[]> {
-    try {
-      return this.tx.rangeMany(requests).then(undefined, fault);
-    } catch (cause) {
-      return thrown(cause);
-    }
+    return this.call('rangeMany', requests);
   }
   count(c: string, index: string, prefix?: string): Promise<number> {
-    try {
-      return this.tx.count(c, index, prefix).then(undefined, fault);
-    } catch (cause) {
-      return thrown(cause);
-    }
+    return this.call('count', c, index, prefix);
   }
   lock(locks: readonly StorageLock[], covering?: boolean): Promise<void> {
-    try {
-      return this.tx.lock(locks, covering).then(undefined, fault);
-    } catch (cause) {
-      return thrown(cause);
-    }
+    return this.call('lock', locks, covering);
   }
   scan(c: string, after: string | undefined, limit: number): Promise<readonly StoredRow[]> {
+    return this.call('scan', c, after, limit);
+  }
+  /** Calls the adapter's `name`, tagging its rejection, or its synchronous throw, as a storage fault. */
+  private call<K extends keyof CompleteTransaction>(name: K, ...args: Parameters<CompleteTransaction[K]>): ReturnType<CompleteTransaction[K]> {
+    let pending: Promise<unknown>;
     try {
-      return this.tx.scan(c, after, limit).then(undefined, fault);
+      pending = (this.tx[name] as (...a: Parameters<CompleteTransaction[K]>) => Promise<unknown>).apply(this.tx, args);
     } catch (cause) {
-      return thrown(cause);
+      // eslint-disable-next-line @typescript-eslint/prefer-promise-reject-errors -- a sentinel, as `fault` throws
+      pending = Promise.reject(new StorageFault(cause));
+      return pending as ReturnType<CompleteTransaction[K]>;
     }
+    return pending.then(undefined, fault) as ReturnType<CompleteTransaction[K]>;
   }
 }
 

@@ -192,8 +192,7 @@ export async function readNamePolicy(
     cache.policy = policy;
     return policy;
   }
-  const [tlds, stored, nameservers] =
-    token === NO_RULES ? [[], [], new Map<string, readonly Nameserver[]>()] : [await tldRepository.all(tx), await blacklistRepository.all(tx), await readPoolNameservers(tx)];
+  const [tlds, stored, nameservers] = [await tldRepository.all(tx), await blacklistRepository.all(tx), await readPoolNameservers(tx)];
   if (cache.configured?.from !== configured.blacklist) {
     cache.configured = { from: configured.blacklist, patterns: usablePatterns(configured.blacklist) };
   }
