@@ -204,8 +204,9 @@ describeWith(clientsInstalled, 'the real clients against zoneward/http on node:h
 
   beforeAll(async () => {
     // Both at once: the real Designate is slow, and the two servers share nothing.
-    // The real Designate (SQLite, eventlet) under load has once answered a 500 mid-flow: a run of
-    // it with failures is tried once more on fresh servers before it counts.
+    // The real Designate (SQLite, eventlet) answers 500 "database is locked" to a write racing its
+    // own background work; the flows wait for that work, and a run with failures is still tried
+    // once more on fresh servers before it counts.
     real = realServices.missing === undefined
       ? runAgainstRealServices().then((first) => (first.failures.length === 0 ? first : runAgainstRealServices()))
       : undefined;
