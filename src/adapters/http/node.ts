@@ -24,16 +24,18 @@ class NodeRequest {
   #headers: LazyHeaders | undefined;
   #used = false;
   readonly #prefix: string;
+  readonly #target: string;
   readonly #req: IncomingMessage;
-  constructor(req: IncomingMessage, prefix: string) {
+  constructor(req: IncomingMessage, prefix: string, target: string) {
     this.#req = req;
     this.#prefix = prefix;
+    this.#target = target;
   }
   get method(): string {
     return this.#req.method ?? 'GET';
   }
   get url(): string {
-    return `${this.#prefix}${this.#req.url ?? '/'}`;
+    return `${this.#prefix}${this.#target}`;
   }
   get headers(): Headers {
     if (this.#real !== undefined) return this.#real.headers;
@@ -156,7 +158,10 @@ const concat = (chunks: readonly Buffer[], length: number): Uint8Array => {
  * socket); the handler's own answers are written with one `writeHead` and one `end`, and any other
  * `Response` (a wrapped handler's) is streamed with the socket's backpressure. A body over the
  * handler's limit is answered 413 without being read further, and that connection is then
- * closed; a client that hangs up mid-request ends nothing but its own request.
+ * closed; a client that hangs up mid-request ends nothing but its own request. A `Host` that is
+ * not `host[:port]` is answered 400 in plain text (RFC 9112), since no `Request` URL can carry
+ * it; a target that is not a path (`http://host/…`, `*`) reaches the handler as a path no route
+ * has, answered 404 as the real services answer it.
  *
  * @param handle - the handler (from {@link createHttpHandler}, or one that wraps it)
  * @returns a `request` listener for `node:http`'s `createServer`
@@ -173,9 +178,12 @@ const concat = (chunks: readonly Buffer[], length: number): Uint8Array => {
  */
 export function toNodeListener(handle: HttpHandler): (req: IncomingMessage, res: ServerResponse) => void {
   const entry = (handle as HttpHandler & { [parsedEntry]?: ParsedEntry })[parsedEntry];
+  const hosts = new Map<string, boolean>();
   if (entry === undefined) {
     return (req, res) => {
-      const request = new NodeRequest(req, prefixOf(req)) as unknown as Request;
+      const prefix = prefixOf(req, hosts);
+      if (prefix === undefined) return refuseHost(res);
+      const request = new NodeRequest(req, prefix, originForm(req.url)) as unknown as Request;
       handle(request).then(
         (response) => answer(req, res, response),
         () => fail(res),
@@ -184,15 +192,53 @@ export function toNodeListener(handle: HttpHandler): (req: IncomingMessage, res:
   }
   // The handler's own entry: method, target and headers as node parsed them, no promise of ours.
   return (req, res) => {
-    const prefix = prefixOf(req);
-    const request = new NodeRequest(req, prefix) as unknown as Request;
-    entry(request, req.method ?? 'GET', prefix, req.url ?? '/', req.headers, (response) => answer(req, res, response));
+    const prefix = prefixOf(req, hosts);
+    if (prefix === undefined) return refuseHost(res);
+    const target = originForm(req.url);
+    const request = new NodeRequest(req, prefix, target) as unknown as Request;
+    entry(request, req.method ?? 'GET', prefix, target, req.headers, (response) => answer(req, res, response));
   };
 }
 
-/** The scheme and `Host` a request's URL starts with. */
-const prefixOf = (req: IncomingMessage): string =>
-  `${(req.socket as { encrypted?: boolean } | null)?.encrypted === true ? 'https' : 'http'}://${req.headers.host ?? 'localhost'}`;
+/**
+ * The target as a path. Any other form node lets through (`http://host/path`, `*`) becomes one
+ * segment that no route has, answered 404 as the real services answer it; glued to the `Host`
+ * as it stands it would be a URL of some other host and path, or none at all.
+ */
+const originForm = (target: string | undefined): string =>
+  target === undefined ? '/' : target.charCodeAt(0) === 0x2f ? target : `/${encodeURIComponent(target)}`;
+
+/** `host [":" port]` as RFC 3986 spells an authority without user information. */
+const AUTHORITY = /^(?:\[[0-9A-Fa-f:.]+\]|(?:[A-Za-z0-9\-._~!$&'()*+,;=]|%[0-9A-Fa-f]{2})+)(?::[0-9]*)?$/;
+/** Hosts remembered as readable or not; bounded, because the client chooses them. */
+const HOSTS_KEPT = 32;
+
+/**
+ * The scheme and `Host` a request's URL starts with, or `undefined` when the `Host` names no
+ * host a URL can hold (`[`, `a b`, `x/y`, a port over 65535): no `Request` can carry it, and a
+ * link built from it would point elsewhere.
+ */
+function prefixOf(req: IncomingMessage, hosts: Map<string, boolean>): string | undefined {
+  const host = req.headers.host ?? 'localhost';
+  let readable = hosts.get(host);
+  if (readable === undefined) {
+    readable = AUTHORITY.test(host) && URL.canParse(`http://${host}/`);
+    if (hosts.size >= HOSTS_KEPT) hosts.delete(hosts.keys().next().value!);
+    hosts.set(host, readable);
+  }
+  if (!readable) return undefined;
+  return `${(req.socket as { encrypted?: boolean } | null)?.encrypted === true ? 'https' : 'http'}://${host}`;
+}
+
+/**
+ * What RFC 9112 asks of a server given a `Host` it cannot read, as node answers a missing one: 400,
+ * and the connection closed (the request's body, if any, is never read).
+ */
+function refuseHost(res: ServerResponse): void {
+  const body = 'Bad Request: the Host header is not a host[:port]\n';
+  res.writeHead(400, { 'content-type': 'text/plain; charset=utf-8', 'content-length': String(body.length), connection: 'close' });
+  res.end(body);
+}
 
 /** Writes the answer; one node refuses to write (a header it will not send) is a 500, never a throw. */
 function answer(req: IncomingMessage, res: ServerResponse, response: Response): void {

@@ -109,6 +109,33 @@ describe('toNodeListener', () => {
     }
   });
 
+  it('answers a Host no URL can hold 400 and a target not a path 404, whichever handler it mounts', async () => {
+    const make = () => createHttpHandler({ dns: createDnsService(), authenticate: trustedHeaders() });
+    const inner = make();
+    for (const { port } of [await listen(make()), await listen((request) => inner(request))]) {
+      const raw = async (head: string): Promise<string> => {
+        const socket = connect(port, '127.0.0.1');
+        const chunks: Buffer[] = [];
+        socket.on('data', (c: Buffer) => chunks.push(c));
+        socket.end(`${head}\r\nx-roles: member\r\nconnection: close\r\n\r\n`);
+        await once(socket, 'close');
+        return Buffer.concat(chunks).toString('latin1');
+      };
+      // RFC 9112, 3.2: a Host that is not host[:port] is a 400, as node answers a missing one.
+      for (const host of ['[', 'a b', 'zw.example/x?', 'h:99999', '%zz', 'user@h', '']) {
+        const answer = await raw(`GET /v2/zones HTTP/1.1\r\nHost: ${host}`);
+        expect(answer, host).toMatch(/^HTTP\/1\.1 400 [^]*\r\nconnection: close\r\n[^]*\r\n\r\nBad Request: the Host header is not a host\[:port\]\n$/i);
+      }
+      for (const host of ['[::1]:9001', 'zw.example', 'zw.example:9001', '192.0.2.1', 'xn--bcher-kva.example']) {
+        expect(await raw(`GET /v2/zones HTTP/1.1\r\nHost: ${host}`), host).toContain(`"self":"http://${host}/v2/zones"`);
+      }
+      // Other target forms name no resource of these services: the real ones answer them 404 too.
+      for (const head of ['GET http://[::1]:1/v2/zones HTTP/1.1\r\nHost: [::1]:80', 'GET http://zw.example/v2/zones HTTP/1.1\r\nHost: h', 'OPTIONS * HTTP/1.1\r\nHost: h']) {
+        expect(await raw(head), head).toMatch(/^HTTP\/1\.1 404 [^]*"type":"not_found"/);
+      }
+    }
+  });
+
   it('hands the handler a Request: headers by name and whole, the URL, the body as text, a clone', async () => {
     const seen: unknown[] = [];
     const { origin } = await listen(async (request) => {
