@@ -86,13 +86,22 @@ export async function writeCollections(
   keys: CollectionKeys,
   owned = false,
 ): Promise<void> {
+  // Every row is read and its index keys made before anything is cleared: rows that are not this
+  // service's fail here, with the storage as it was, not after the clear with nothing restored.
+  const writes: (readonly [name: string, id: string, value: unknown, keys: IndexKeys])[] = [];
+  for (const [name, rows] of Object.entries(collections)) {
+    const keysOf = keys[name] as ((value: unknown) => IndexKeys) | undefined;
+    if (keysOf === undefined) continue;
+    if (!Array.isArray(rows)) throw new TypeError(`the snapshot's ${name} is not a list of rows`);
+    for (const row of rows as unknown[]) {
+      const { id, value } = (row ?? {}) as Partial<StoredRow>;
+      if (typeof id !== 'string') throw new TypeError(`a row of the snapshot's ${name} has no string id`);
+      writes.push([name, id, value, keysOf(value)]);
+    }
+  }
   await clearCollections(storage, keys);
   await storage.transaction(async (tx) => {
-    for (const [name, rows] of Object.entries(collections)) {
-      const keysOf = keys[name] as ((value: unknown) => IndexKeys) | undefined;
-      if (keysOf === undefined) continue;
-      for (const row of rows) await tx.put(name, row.id, deepFreeze(owned ? row.value : structuredClone(row.value)), keysOf(row.value));
-    }
+    for (const [name, id, value, indexKeys] of writes) await tx.put(name, id, deepFreeze(owned ? value : structuredClone(value)), indexKeys);
   });
 }
 

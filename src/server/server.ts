@@ -153,7 +153,14 @@ export async function startServer(options: ServerOptions = {}): Promise<Zoneward
     },
     snapshot: takeSnapshot,
     restore: async (snapshot) => {
-      services = build(snapshot);
+      const next = build(snapshot);
+      // A command waits for the restore; when it failed, the services (and the state) there were
+      // stay. Rows that are not a service's fail as a TypeError, before anything is cleared.
+      const admin = { projectId: 'zoneward', roles: ['admin', 'key-manager:service-admin'], allProjects: true };
+      for (const r of await Promise.all([next.dns.zones.list(admin, { limit: 1 }), next.quotas.projectQuotas.list(admin, { limit: 1 })])) {
+        if (r.isErr()) throw r.error.cause instanceof TypeError ? r.error.cause : r.error;
+      }
+      services = next;
       if (dnsServer !== undefined) {
         // The DNS server follows the new service, on the same port.
         const port = dnsServer.port;

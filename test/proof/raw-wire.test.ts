@@ -99,6 +99,20 @@ const operation: fc.Arbitrary<Operation> = fc.oneof(
   label.map((l): Operation => ['POST', '/v2/zones/ZONE/recordsets', JSON.stringify({ name: `${l}.z.example.com.`, type: 'A', records: ['192.0.2.1'] })]),
   label.map((l): Operation => ['POST', '/v2/zones/tasks/imports', `$ORIGIN ${l}.example.org.\n@ 300 IN SOA ns.example.net. h.example.net. 1 2 3 4 5\n@ IN NS ns.example.net.\nwww IN A 192.0.2.9\n`]),
   label.map((l): Operation => ['POST', '/v2/tlds', JSON.stringify({ name: l })]),
+  // Logins of every shape the identity endpoint may be sent, the parts of a good one swapped for anything.
+  fc
+    .record({
+      methods: fc.oneof(fc.constant(['password']), fc.constant(['token']), fc.constant(['password', 'token']), fc.jsonValue()),
+      user: fc.oneof(fc.constant({ name: 'u', domain: { name: 'Default' }, password: 'x' }), fc.constant({ id: 'u' }), fc.jsonValue()),
+      token: fc.oneof(fc.constant({ id: 'TOKEN' }), fc.jsonValue()),
+      scope: fc.oneof(fc.constant({ project: { name: 'p1', domain: { name: 'Default' } } }), fc.constant({ system: { all: true } }), fc.constant('unscoped'), fc.jsonValue()),
+    })
+    .map(({ methods, user, token, scope }): Operation => [
+      'POST',
+      '/identity/v3/auth/tokens',
+      JSON.stringify({ auth: { identity: { methods, password: { user }, token }, ...(scope === 'unscoped' ? {} : { scope }) } }),
+    ]),
+  fc.constantFrom<Operation>(['GET', '/identity/v3/auth/tokens', ''], ['GET', '/identity/v3/projects', ''], ['GET', '/identity/v3/users', ''], ['GET', '/identity/v3/role_assignments', ''], ['POST', '/zoneward/ids', '{"mode":"sequential","prefix":7}'], ['POST', '/zoneward/clock', '{"time":"yesterday"}'], ['POST', '/zoneward/restore', '{"format":1,"dns":{},"quotas":[]}']),
   fc.constantFrom<Operation>(
     ['GET', '/v2/zones/ZONE', ''], ['PATCH', '/v2/zones/ZONE', '{"ttl":600,"description":"d"}'], ['GET', '/v2/zones/ZONE/recordsets', ''],
     ['POST', '/v2/zones/ZONE/tasks/export', ''], ['POST', '/v2/zones/ZONE/tasks/transfer_requests', '{"target_project_id":"p2"}'],

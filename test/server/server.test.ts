@@ -211,6 +211,25 @@ describe('the services behind the tokens', () => {
     expect((await call(url, null, 'GET', '/zoneward/nothing')).status).toBe(404);
   });
 
+  it('refuses a snapshot whose rows are not the services\', and keeps the state it had', async () => {
+    await call(url, alice, 'POST', '/v2/zones', { name: 'stays.example.', email: 'a@stays.example' });
+    const good = (await (await call(url, null, 'GET', '/zoneward/snapshot')).json()) as { dns: { collections: Record<string, unknown> }; quotas: unknown };
+    const broken = (collections: Record<string, unknown>) => ({ ...good, dns: { ...good.dns, collections: { ...good.dns.collections, ...collections } } });
+    for (const [snapshot, says] of [
+      [broken({ 'dns.zones': 7 }), "the snapshot's dns.zones is not a list of rows"],
+      [broken({ 'dns.zones': [null] }), "a row of the snapshot's dns.zones has no string id"],
+      [broken({ 'dns.zones': [{ id: 'z', value: 5 }] }), ''],
+      [broken({ 'dns.nothing': [] }), 'does not know (dns.nothing)'],
+      [{ ...good, quotas: { format: 1, projects: 5 } }, 'not a quota snapshot'],
+    ] as const) {
+      const r = await call(url, null, 'POST', '/zoneward/restore', snapshot);
+      expect(r.status).toBe(400);
+      expect(((await r.json()) as { error: string }).error).toContain(says);
+      const names = ((await (await call(url, alice, 'GET', '/v2/zones')).json()) as { zones: { name: string }[] }).zones.map((z) => z.name);
+      expect(names).toContain('stays.example.');
+    }
+  });
+
   it('sets the clock and the id source', async () => {
     expect((await call(url, null, 'POST', '/zoneward/clock', { time: '2030-01-02T03:04:05Z' })).status).toBe(200);
     expect((await call(url, null, 'POST', '/zoneward/clock', { advance_ms: 1000 })).status).toBe(200);
