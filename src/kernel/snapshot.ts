@@ -86,8 +86,8 @@ export async function writeCollections(
   keys: CollectionKeys,
   owned = false,
 ): Promise<void> {
-  // Every row is read and its index keys made before anything is cleared: rows that are not this
-  // service's fail here, with the storage as it was, not after the clear with nothing restored.
+  // Every row is read, copied and its index keys made before anything is cleared: rows that are
+  // not this service's fail here, with the storage as it was, not after the clear with nothing restored.
   const writes: (readonly [name: string, id: string, value: unknown, keys: IndexKeys])[] = [];
   for (const [name, rows] of Object.entries(collections)) {
     const keysOf = keys[name] as ((value: unknown) => IndexKeys) | undefined;
@@ -96,12 +96,20 @@ export async function writeCollections(
     for (const row of rows as unknown[]) {
       const { id, value } = (row ?? {}) as Partial<StoredRow>;
       if (typeof id !== 'string') throw new TypeError(`a row of the snapshot's ${name} has no string id`);
-      writes.push([name, id, value, keysOf(value)]);
+      const indexKeys = keysOf(value);
+      let kept: unknown;
+      try {
+        kept = deepFreeze(owned ? value : structuredClone(value));
+      } catch (cause) {
+        // Nested deeper than the stack goes (no value of ours is), or not cloneable.
+        throw new TypeError(`the row ${id} of the snapshot's ${name} cannot be stored (${cause instanceof Error ? cause.message : String(cause)})`);
+      }
+      writes.push([name, id, kept, indexKeys]);
     }
   }
   await clearCollections(storage, keys);
   await storage.transaction(async (tx) => {
-    for (const [name, id, value, indexKeys] of writes) await tx.put(name, id, deepFreeze(owned ? value : structuredClone(value)), indexKeys);
+    for (const [name, id, value, indexKeys] of writes) await tx.put(name, id, value, indexKeys);
   });
 }
 

@@ -110,7 +110,8 @@ interface Services {
  * project and roles (implied roles included), plus Designate's `X-Auth-All-Projects`,
  * `X-Auth-Sudo-Project-ID` and `X-Designate-Edit-Managed-Records` headers.
  *
- * @throws when the port cannot be bound, the snapshot file cannot be read, or the database is unreachable
+ * @throws when the port cannot be bound, the snapshot file cannot be read or holds rows that are not
+ *   the services' (a TypeError naming the file), or the database is unreachable
  * @example
  * ```ts
  * const server = await startServer({ port: 0, log: false });
@@ -140,8 +141,25 @@ export async function startServer(options: ServerOptions = {}): Promise<Zoneward
     const handle = createHttpHandler({ dns, quotas, authenticate, basePath });
     return { dns, quotas, handle, listen: toNodeListener(handle) };
   };
-  const saved = snapshotFile === undefined ? undefined : await readSnapshot(snapshotFile);
-  let services = build(saved);
+  // A command waits for a restore: when one failed, its error is thrown (a TypeError when rows
+  // are not a service's, found before anything was cleared), and nothing is swapped in.
+  const restored = async (next: Services): Promise<Services> => {
+    const admin = { projectId: 'zoneward', roles: ['admin', 'key-manager:service-admin'], allProjects: true };
+    for (const r of await Promise.all([next.dns.zones.list(admin, { limit: 1 }), next.quotas.projectQuotas.list(admin, { limit: 1 })])) {
+      if (r.isErr()) throw r.error.cause instanceof TypeError ? r.error.cause : r.error;
+    }
+    return next;
+  };
+  let services: Services;
+  try {
+    const saved = snapshotFile === undefined ? undefined : await readSnapshot(snapshotFile);
+    services = saved === undefined ? build() : await restored(build(saved)).catch((cause: unknown) => {
+      throw cause instanceof TypeError ? new TypeError(`${snapshotFile}: ${cause.message}`, { cause }) : cause;
+    });
+  } catch (cause) {
+    await database?.close();
+    throw cause;
+  }
   let dnsServer: DnsServer | undefined;
 
   const takeSnapshot = async (): Promise<ServerSnapshot> => ({ format: 1, dns: await services.dns.snapshot(), quotas: await services.quotas.snapshot() });
@@ -153,14 +171,7 @@ export async function startServer(options: ServerOptions = {}): Promise<Zoneward
     },
     snapshot: takeSnapshot,
     restore: async (snapshot) => {
-      const next = build(snapshot);
-      // A command waits for the restore; when it failed, the services (and the state) there were
-      // stay. Rows that are not a service's fail as a TypeError, before anything is cleared.
-      const admin = { projectId: 'zoneward', roles: ['admin', 'key-manager:service-admin'], allProjects: true };
-      for (const r of await Promise.all([next.dns.zones.list(admin, { limit: 1 }), next.quotas.projectQuotas.list(admin, { limit: 1 })])) {
-        if (r.isErr()) throw r.error.cause instanceof TypeError ? r.error.cause : r.error;
-      }
-      services = next;
+      services = await restored(build(snapshot));
       if (dnsServer !== undefined) {
         // The DNS server follows the new service, on the same port.
         const port = dnsServer.port;

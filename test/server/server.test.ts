@@ -221,6 +221,7 @@ describe('the services behind the tokens', () => {
       [broken({ 'dns.zones': [{ id: 'z', value: 5 }] }), ''],
       [broken({ 'dns.nothing': [] }), 'does not know (dns.nothing)'],
       [{ ...good, quotas: { format: 1, projects: 5 } }, 'not a quota snapshot'],
+
     ] as const) {
       const r = await call(url, null, 'POST', '/zoneward/restore', snapshot);
       expect(r.status).toBe(400);
@@ -228,6 +229,14 @@ describe('the services behind the tokens', () => {
       const names = ((await (await call(url, alice, 'GET', '/v2/zones')).json()) as { zones: { name: string }[] }).zones.map((z) => z.name);
       expect(names).toContain('stays.example.');
     }
+    // A zone nested deeper than any copy goes: refused before the state it replaces is cleared.
+    const zones = good.dns.collections['dns.zones'] as { id: string; value: object }[];
+    const deep = JSON.stringify(broken({ 'dns.zones': [{ ...zones[0]!, value: { ...zones[0]!.value, x: 'DEEP' } }] }))
+      .replace('"DEEP"', `${'{"a":'.repeat(20_000)}1${'}'.repeat(20_000)}`);
+    const r = await fetch(`${url}/zoneward/restore`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: deep });
+    expect(r.status).toBe(400);
+    expect(((await r.json()) as { error: string }).error).toContain('cannot be stored');
+    expect((await call(url, alice, 'GET', '/v2/zones')).status).toBe(200);
   });
 
   it('sets the clock and the id source', async () => {
@@ -323,5 +332,15 @@ describe('the snapshot file', () => {
     const file = join(dir, 'bad.json');
     writeFileSync(file, '{"zones": []}');
     await expect(startServer({ port: 0, log: false, snapshotFile: file })).rejects.toThrow(/not a zoneward server snapshot/);
+  });
+
+  it('refuses to start from a snapshot whose rows are not the services\', naming the file', async () => {
+    const file = join(dir, 'rows.json');
+    const first = await startServer({ port: 0, log: false, snapshotFile: file });
+    await first.close();
+    const saved = JSON.parse(readFileSync(file, 'utf8')) as { dns: { collections: Record<string, unknown> } };
+    saved.dns.collections['dns.zones'] = 'none';
+    writeFileSync(file, JSON.stringify(saved));
+    await expect(startServer({ port: 0, log: false, snapshotFile: file })).rejects.toThrow(`${file}: the snapshot's dns.zones is not a list of rows`);
   });
 });
