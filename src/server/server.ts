@@ -252,6 +252,10 @@ export async function startServer(options: ServerOptions = {}): Promise<Zoneward
 }
 
 async function openDatabase(connectionString: string): Promise<Storage & { close(): Promise<void> }> {
+  // pg reads any other string as a path on a host named `base`, and says only that it is not found.
+  if (!/^(?:postgres(?:ql)?:\/\/|socket:|\/)/.test(connectionString)) {
+    throw new TypeError(`startServer: database must be a PostgreSQL connection string (postgres://user@host:5432/db), not ${JSON.stringify(connectionString)}`);
+  }
   // Loaded only here, so that `pg` is needed only by those who ask for a database.
   const { postgresStorage } = await import('../adapters/postgres/postgres-storage.js');
   const storage = postgresStorage({ connectionString });

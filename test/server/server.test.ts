@@ -334,6 +334,10 @@ describe('the snapshot file', () => {
     await expect(startServer({ port: 0, log: false, snapshotFile: file })).rejects.toThrow(/not a zoneward server snapshot/);
   });
 
+  it('refuses a database that is not a connection string, rather than look for a host named base', async () => {
+    await expect(startServer({ port: 0, log: false, database: 'zoneward' })).rejects.toThrow(/database must be a PostgreSQL connection string .* not "zoneward"/);
+  });
+
   it('refuses to start from a snapshot whose rows are not the services\', naming the file', async () => {
     const file = join(dir, 'rows.json');
     const first = await startServer({ port: 0, log: false, snapshotFile: file });
