@@ -45,7 +45,7 @@ export function testControl(): TestControl {
   const setIds = (b: { mode?: unknown; prefix?: unknown }): Response => {
     try {
       if (b.mode === 'random') nextId = randomUUID;
-      else if (b.mode === 'sequential') nextId = sequentialIds(typeof b.prefix === 'string' ? b.prefix : '');
+      else if (b.mode === 'sequential' && (b.prefix === undefined || typeof b.prefix === 'string')) nextId = sequentialIds(b.prefix ?? '');
       else return json(400, { error: 'expected {"mode": "sequential" | "random", "prefix"?: "<up to 8 hex digits>"}' });
     } catch (cause) {
       return json(400, { error: cause instanceof Error ? cause.message : String(cause) });

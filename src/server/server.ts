@@ -104,7 +104,7 @@ interface Services {
  * | `POST /zoneward/restore` | replaces the state with a posted {@link ServerSnapshot} (204) |
  * | `POST /zoneward/settle` | waits until no asynchronous work is left (204) |
  * | `GET /zoneward/clock`, `POST` `{"time": "…"}` or `{"advance_ms": n}`, `DELETE` | reads, freezes, moves or unfreezes the services' clock |
- * | `POST /zoneward/ids` `{"mode": "sequential", "prefix"?: "…"}` or `{"mode": "random"}` | the id source of new resources |
+ * | `POST /zoneward/ids` `{"mode": "sequential", "prefix"?: "…"}` or `{"mode": "random"}` | the id source of new resources (a sequence starts at 1: a create given an id already held answers 500 `duplicate_id`, so switch after a reset or to a new prefix) |
  *
  * The DNS and quota APIs know callers by the `X-Auth-Token` the identity endpoint issued: its
  * project and roles (implied roles included), plus Designate's `X-Auth-All-Projects`,

@@ -248,6 +248,7 @@ describe('the services behind the tokens', () => {
     expect(zone.id).toMatch(/^00000abc-0000-4000-8000-/);
     expect((await call(url, null, 'POST', '/zoneward/clock', { time: 'not a time' })).status).toBe(400);
     expect((await call(url, null, 'POST', '/zoneward/ids', { mode: 'sequential', prefix: 'not hex' })).status).toBe(400);
+    expect((await call(url, null, 'POST', '/zoneward/ids', { mode: 'sequential', prefix: 7 })).status).toBe(400);
     expect((await call(url, null, 'DELETE', '/zoneward/clock')).status).toBe(200);
     await call(url, null, 'POST', '/zoneward/ids', { mode: 'random' });
   });
