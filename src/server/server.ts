@@ -141,25 +141,10 @@ export async function startServer(options: ServerOptions = {}): Promise<Zoneward
     const handle = createHttpHandler({ dns, quotas, authenticate, basePath });
     return { dns, quotas, handle, listen: toNodeListener(handle) };
   };
-  // A command waits for a restore: when one failed, its error is thrown (a TypeError when rows
-  // are not a service's, found before anything was cleared), and nothing is swapped in.
-  const restored = async (next: Services): Promise<Services> => {
-    const admin = { projectId: 'zoneward', roles: ['admin', 'key-manager:service-admin'], allProjects: true };
-    for (const r of await Promise.all([next.dns.zones.list(admin, { limit: 1 }), next.quotas.projectQuotas.list(admin, { limit: 1 })])) {
-      if (r.isErr()) throw r.error.cause instanceof TypeError ? r.error.cause : r.error;
-    }
-    return next;
-  };
-  let services: Services;
-  try {
-    const saved = snapshotFile === undefined ? undefined : await readSnapshot(snapshotFile);
-    services = saved === undefined ? build() : await restored(build(saved)).catch((cause: unknown) => {
-      throw cause instanceof TypeError ? new TypeError(`${snapshotFile}: ${cause.message}`, { cause }) : cause;
-    });
-  } catch (cause) {
+  let services = await startingServices(build, snapshotFile).catch(async (cause: unknown) => {
     await database?.close();
     throw cause;
-  }
+  });
   let dnsServer: DnsServer | undefined;
 
   const takeSnapshot = async (): Promise<ServerSnapshot> => ({ format: 1, dns: await services.dns.snapshot(), quotas: await services.quotas.snapshot() });
@@ -171,7 +156,7 @@ export async function startServer(options: ServerOptions = {}): Promise<Zoneward
     },
     snapshot: takeSnapshot,
     restore: async (snapshot) => {
-      services = await restored(build(snapshot));
+      services = await restoredServices(build(snapshot));
       if (dnsServer !== undefined) {
         // The DNS server follows the new service, on the same port.
         const port = dnsServer.port;
@@ -249,6 +234,27 @@ export async function startServer(options: ServerOptions = {}): Promise<Zoneward
         await database?.close();
       })()),
   };
+}
+
+/**
+ * The services once their restore is done. A command waits for it: when it failed, its error is
+ * thrown (a TypeError when rows are not a service's, found before anything was cleared).
+ */
+async function restoredServices(next: Services): Promise<Services> {
+  const admin = { projectId: 'zoneward', roles: ['admin', 'key-manager:service-admin'], allProjects: true };
+  for (const r of await Promise.all([next.dns.zones.list(admin, { limit: 1 }), next.quotas.projectQuotas.list(admin, { limit: 1 })])) {
+    if (r.isErr()) throw r.error.cause instanceof TypeError ? r.error.cause : r.error;
+  }
+  return next;
+}
+
+/** The services at start: from the snapshot file when there is one (a TypeError names the file). */
+async function startingServices(build: (from?: ServerSnapshot) => Services, file: string | undefined): Promise<Services> {
+  const saved = file === undefined ? undefined : await readSnapshot(file);
+  if (saved === undefined) return build();
+  return restoredServices(build(saved)).catch((cause: unknown) => {
+    throw cause instanceof TypeError ? new TypeError(`${file}: ${cause.message}`, { cause }) : cause;
+  });
 }
 
 async function openDatabase(connectionString: string): Promise<Storage & { close(): Promise<void> }> {
