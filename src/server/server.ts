@@ -135,13 +135,13 @@ export async function startServer(options: ServerOptions = {}): Promise<Zoneward
   const identity = new Identity(options.identity ?? {}, () => new Date());
 
   const authenticate = tokenCaller(identity);
-  const build = (from?: ServerSnapshot): Services => {
-    const dns = createDnsService({ ...options.dns, storage: storage(), clock, ids, ...(from ? { from: from.dns } : {}) });
-    const quotas = createQuotaService({ ...options.quotas, storage: storage(), ...(from ? { from: from.quotas } : {}) });
+  const build = (from?: ServerSnapshot, over: () => Storage = storage): Services => {
+    const dns = createDnsService({ ...options.dns, storage: over(), clock, ids, ...(from ? { from: from.dns } : {}) });
+    const quotas = createQuotaService({ ...options.quotas, storage: over(), ...(from ? { from: from.quotas } : {}) });
     const handle = createHttpHandler({ dns, quotas, authenticate, basePath });
     return { dns, quotas, handle, listen: toNodeListener(handle) };
   };
-  let services = await startingServices(build, snapshotFile).catch(async (cause: unknown) => {
+  let services = await startingServices(build, snapshotFile, database !== undefined).catch(async (cause: unknown) => {
     await database?.close();
     throw cause;
   });
@@ -156,7 +156,7 @@ export async function startServer(options: ServerOptions = {}): Promise<Zoneward
     },
     snapshot: takeSnapshot,
     restore: async (snapshot) => {
-      services = await restoredServices(build(snapshot));
+      services = await restoring(build, snapshot, database !== undefined);
       if (dnsServer !== undefined) {
         // The DNS server follows the new service, on the same port.
         const port = dnsServer.port;
@@ -249,12 +249,24 @@ async function restoredServices(next: Services): Promise<Services> {
 }
 
 /** The services at start: from the snapshot file when there is one (a TypeError names the file). */
-async function startingServices(build: (from?: ServerSnapshot) => Services, file: string | undefined): Promise<Services> {
+async function startingServices(build: Build, file: string | undefined, shared: boolean): Promise<Services> {
   const saved = file === undefined ? undefined : await readSnapshot(file);
   if (saved === undefined) return build();
-  return restoredServices(build(saved)).catch((cause: unknown) => {
+  return restoring(build, saved, shared).catch((cause: unknown) => {
     throw cause instanceof TypeError ? new TypeError(`${file}: ${cause.message}`, { cause }) : cause;
   });
+}
+
+/** Builds both services, over fresh memory storages when asked, else over the server's storage. */
+type Build = (from?: ServerSnapshot, over?: () => Storage) => Services;
+
+/**
+ * The services restored from `snapshot`. Services over one database share it: a snapshot is
+ * restored in memory first, so that one refused (either service's part) leaves the database as it was.
+ */
+async function restoring(build: Build, snapshot: ServerSnapshot, shared: boolean): Promise<Services> {
+  if (shared) await restoredServices(build(snapshot, memoryStorage));
+  return restoredServices(build(snapshot));
 }
 
 async function openDatabase(connectionString: string): Promise<Storage & { close(): Promise<void> }> {
