@@ -179,8 +179,7 @@ class GuardedTransaction implements CompleteTransaction {
       pending = (this.tx[name] as (...a: Parameters<CompleteTransaction[K]>) => Promise<unknown>).apply(this.tx, args);
     } catch (cause) {
       // eslint-disable-next-line @typescript-eslint/prefer-promise-reject-errors -- a sentinel, as `fault` throws
-      pending = Promise.reject(new StorageFault(cause));
-      return pending as ReturnType<CompleteTransaction[K]>;
+      return Promise.reject(new StorageFault(cause)) as ReturnType<CompleteTransaction[K]>;
     }
     return pending.then(undefined, fault) as ReturnType<CompleteTransaction[K]>;
   }

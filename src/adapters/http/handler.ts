@@ -123,9 +123,7 @@ export function createHttpHandler(options: HttpHandlerOptions): HttpHandler {
     let base = bases.get(url.origin);
     if (base === undefined) {
       base = `${url.origin}${basePath}`;
-      // Bounded as the origins are.
-      if (bases.size >= VIEW_CACHE_SIZE) bases.delete(bases.keys().next().value!);
-      bases.set(url.origin, base);
+      setBounded(bases, url.origin, base);
     }
     const inside = basePath === '' || path === basePath || path.startsWith(`${basePath}/`);
     if (!inside) return errorResponse({ requestId, dialect: fallbackDialect }, notFound(fallbackDialect));
@@ -341,11 +339,19 @@ function plainTarget(prefix: string, rest: string, origins: Map<string, string>)
   if ((origin === undefined && !PLAIN_ORIGIN.test(prefix)) || !PLAIN_REST.test(rest) || DOT_SEGMENT.test(pathname)) return undefined;
   if (origin === undefined) {
     origin = new URL(prefix).origin;
-    // Bounded: the origin comes from the request's Host.
-    if (origins.size >= VIEW_CACHE_SIZE) origins.delete(origins.keys().next().value!);
-    origins.set(prefix, origin);
+    setBounded(origins, prefix, origin);
   }
   return { origin, pathname, search: q < 0 ? '' : rest.slice(q + 1) };
+}
+
+/**
+ * Sets `key` in a cache keyed by what requests send (their `Host`, mostly), dropping the oldest
+ * entry once it holds 32: a client sending a new one each time must not grow memory.
+ * @internal
+ */
+export function setBounded<K, V>(cache: Map<K, V>, key: K, value: V): void {
+  if (cache.size >= VIEW_CACHE_SIZE) cache.delete(cache.keys().next().value!);
+  cache.set(key, value);
 }
 
 /**
@@ -358,8 +364,7 @@ function viewCache<S extends { withBaseUrl(base: string): S }>(service: S): (bas
     let view = views.get(base);
     if (view === undefined) {
       view = service.withBaseUrl(base);
-      if (views.size >= VIEW_CACHE_SIZE) views.delete(views.keys().next().value!);
-      views.set(base, view);
+      setBounded(views, base, view);
     }
     return view;
   };

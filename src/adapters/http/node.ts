@@ -1,5 +1,5 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { parsedEntry, type HttpHandler, type ParsedEntry } from './handler.js';
+import { parsedEntry, setBounded, type HttpHandler, type ParsedEntry } from './handler.js';
 import { delegateRest, LazyHeaders, lightParts, type LightResponse } from './light.js';
 
 /**
@@ -210,8 +210,6 @@ const originForm = (target: string | undefined): string =>
 
 /** `host [":" port]` as RFC 3986 spells an authority without user information. */
 const AUTHORITY = /^(?:\[[0-9A-Fa-f:.]+\]|(?:[A-Za-z0-9\-._~!$&'()*+,;=]|%[0-9A-Fa-f]{2})+)(?::[0-9]*)?$/;
-/** Hosts remembered as readable or not; bounded, because the client chooses them. */
-const HOSTS_KEPT = 32;
 
 /**
  * The scheme and `Host` a request's URL starts with, or `undefined` when the `Host` names no
@@ -223,8 +221,7 @@ function prefixOf(req: IncomingMessage, hosts: Map<string, boolean>): string | u
   let readable = hosts.get(host);
   if (readable === undefined) {
     readable = AUTHORITY.test(host) && URL.canParse(`http://${host}/`);
-    if (hosts.size >= HOSTS_KEPT) hosts.delete(hosts.keys().next().value!);
-    hosts.set(host, readable);
+    setBounded(hosts, host, readable);
   }
   if (!readable) return undefined;
   return `${(req.socket as { encrypted?: boolean } | null)?.encrypted === true ? 'https' : 'http'}://${host}`;

@@ -192,7 +192,9 @@ export async function readNamePolicy(
     cache.policy = policy;
     return policy;
   }
-  const [tlds, stored, nameservers] = [await tldRepository.all(tx), await blacklistRepository.all(tx), await readPoolNameservers(tx)];
+  const tlds = await tldRepository.all(tx);
+  const stored = await blacklistRepository.all(tx);
+  const nameservers = await readPoolNameservers(tx);
   if (cache.configured?.from !== configured.blacklist) {
     cache.configured = { from: configured.blacklist, patterns: usablePatterns(configured.blacklist) };
   }
